@@ -1,0 +1,42 @@
+# stacksim — developer tasks. `make help` lists them.
+GO       ?= go
+PKGS     ?= ./...
+CORPUS   ?= ../shared/corpus/templates
+BENCH    ?= .
+BENCHTIME ?= 1s
+
+.PHONY: help build test vet fmt-check bench docs docs-check corpus clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
+
+build: ## build bin/stacksim
+	$(GO) build -o bin/stacksim ./cmd/stacksim
+
+vet: ## go vet every package
+	$(GO) vet $(PKGS)
+
+test: vet ## go vet, then every test with the race detector
+	$(GO) test -race -count=1 $(PKGS)
+
+fmt-check: ## fail when gofmt would change a file
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+bench: ## run every benchmark (BENCH=regexp, BENCHTIME=1s)
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKGS)
+
+docs: ## regenerate docs/states.md from the state machine
+	$(GO) run ./cmd/stacksim states --format markdown > docs/states.md.tmp && mv docs/states.md.tmp docs/states.md
+
+docs-check: ## fail when docs/states.md is stale
+	@$(GO) run ./cmd/stacksim states --format markdown > docs/states.md.check; \
+	if ! cmp -s docs/states.md docs/states.md.check; then \
+	  diff -u docs/states.md docs/states.md.check | head -40; rm -f docs/states.md.check; \
+	  echo "docs/states.md is stale: run 'make docs' and commit it"; exit 1; fi; \
+	rm -f docs/states.md.check
+
+corpus: ## validate every template of the corpus (CORPUS=dir)
+	@echo "corpus: not implemented yet" >&2; exit 1
+
+clean: ## remove build output
+	rm -rf bin
