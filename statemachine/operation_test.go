@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -256,23 +257,23 @@ func TestOperationEvent(t *testing.T) {
 
 func TestPermissions(t *testing.T) {
 	cases := map[StackStatus]string{
-		NotExist:                 "CreateStack CreateChangeSet(CREATE,IMPORT) DeleteStack[no-op]",
-		"REVIEW_IN_PROGRESS":     "CreateChangeSet(CREATE,IMPORT) ExecuteChangeSet(CREATE,IMPORT) DeleteStack",
-		"CREATE_FAILED":          "CreateChangeSet(UPDATE)[if rollback disabled] ExecuteChangeSet(UPDATE)[if rollback disabled] UpdateStack[if rollback disabled] DeleteStack RollbackStack",
-		"UPDATE_COMPLETE":        "CreateChangeSet(UPDATE,IMPORT) ExecuteChangeSet(UPDATE,IMPORT) UpdateStack DeleteStack",
-		"UPDATE_ROLLBACK_FAILED": "DeleteStack ContinueUpdateRollback",
+		NotExist:                 "CreateStack; CreateChangeSet(CREATE,IMPORT); DeleteStack [no-op]",
+		"REVIEW_IN_PROGRESS":     "CreateChangeSet(CREATE,IMPORT); ExecuteChangeSet(CREATE,IMPORT); DeleteStack",
+		"CREATE_FAILED":          "CreateChangeSet(UPDATE) [if rollback disabled]; ExecuteChangeSet(UPDATE) [if rollback disabled]; UpdateStack [if rollback disabled]; DeleteStack; RollbackStack",
+		"UPDATE_COMPLETE":        "CreateChangeSet(UPDATE,IMPORT); ExecuteChangeSet(UPDATE,IMPORT); UpdateStack; DeleteStack",
+		"UPDATE_ROLLBACK_FAILED": "DeleteStack; ContinueUpdateRollback",
 		"ROLLBACK_COMPLETE":      "DeleteStack",
 		"UPDATE_IN_PROGRESS":     "CancelUpdateStack",
-		"DELETE_IN_PROGRESS":     "DeleteStack[no-op]",
-		"DELETE_COMPLETE":        "CreateStack CreateChangeSet(CREATE,IMPORT) DeleteStack[no-op]",
+		"DELETE_IN_PROGRESS":     "DeleteStack [no-op]",
+		"DELETE_COMPLETE":        "CreateStack; CreateChangeSet(CREATE,IMPORT); DeleteStack [no-op]",
 	}
 	for s, w := range cases {
 		var got []string
 		for _, p := range Permissions(s) {
 			got = append(got, p.String())
 		}
-		if g := fmt.Sprint(got); g != "["+w+"]" {
-			t.Errorf("Permissions(%s) = %s\nwant [%s]", label(string(s)), g, w)
+		if g := strings.Join(got, "; "); g != w {
+			t.Errorf("Permissions(%s) = %s\nwant %s", label(string(s)), g, w)
 		}
 	}
 }

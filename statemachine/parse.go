@@ -17,16 +17,13 @@ type UnknownStatusError struct {
 }
 
 func (e *UnknownStatusError) Error() string {
-	var b strings.Builder
 	if e.OtherKind != "" {
-		fmt.Fprintf(&b, "%s is a %s status, not a %s status", normalize(e.Input), e.OtherKind, e.Machine)
-	} else {
-		fmt.Fprintf(&b, "unknown %s status %q", e.Machine, e.Input)
+		return fmt.Sprintf("%s is a %s status, not a %s status", normalize(e.Input), e.OtherKind, e.Machine)
 	}
 	if len(e.Suggestions) > 0 {
-		fmt.Fprintf(&b, "; did you mean %s?", orList(e.Suggestions))
+		return fmt.Sprintf("unknown %s status %q; did you mean %s?", e.Machine, e.Input, orList(e.Suggestions))
 	}
-	return b.String()
+	return fmt.Sprintf("unknown %s status %q", e.Machine, e.Input)
 }
 
 // ParseStackStatus returns the stack status named by s. As a convenience it
@@ -73,7 +70,7 @@ func names[S ~string](ss []S) []string {
 
 // closest returns up to three candidates nearest to name by edit distance,
 // nearest first (ties in candidate order). A candidate further than half its
-// length is no suggestion at all.
+// length is no suggestion, unless it contains name.
 func closest(name string, candidates []string) []string {
 	type scored struct {
 		s string
@@ -82,10 +79,9 @@ func closest(name string, candidates []string) []string {
 	var ss []scored
 	for _, c := range candidates {
 		d := levenshtein(name, c)
-		if strings.Contains(c, name) && len(name) >= 4 {
-			d = min(d, 2) // a fragment of a name ("ROLLBACK_FAIL") is near it
-		}
-		if d <= len(c)/2 {
+		// A fragment of a name ("ROLLBACK_FAIL") suggests it however much
+		// is missing; otherwise the candidate must be half right.
+		if d <= len(c)/2 || (len(name) >= 4 && strings.Contains(c, name)) {
 			ss = append(ss, scored{c, d})
 		}
 	}

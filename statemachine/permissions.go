@@ -18,8 +18,8 @@ type Permission struct {
 }
 
 // String renders the permission compactly: "UpdateStack",
-// "CreateChangeSet(CREATE,IMPORT)", "UpdateStack[if rollback disabled]",
-// "DeleteStack[no-op]".
+// "CreateChangeSet(CREATE,IMPORT)", "UpdateStack [if rollback disabled]",
+// "DeleteStack [no-op]".
 func (p Permission) String() string {
 	var b strings.Builder
 	b.WriteString(string(p.Operation))
@@ -35,9 +35,9 @@ func (p Permission) String() string {
 	}
 	switch {
 	case p.NoOp:
-		b.WriteString("[no-op]")
+		b.WriteString(" [no-op]")
 	case p.IfRollbackDisabled:
-		b.WriteString("[if rollback disabled]")
+		b.WriteString(" [if rollback disabled]")
 	}
 	return b.String()
 }

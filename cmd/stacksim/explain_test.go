@@ -1,0 +1,83 @@
+package main
+
+import "testing"
+
+func TestExplainGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"explain-update-rollback-failed", []string{"explain", "UPDATE_ROLLBACK_FAILED"}},
+		{"explain-create-failed", []string{"explain", "create-failed"}},
+		{"explain-review-in-progress", []string{"explain", "review_in_progress"}},
+		{"explain-update-in-progress", []string{"explain", "Update-In-Progress"}},
+		{"explain-delete-complete", []string{"explain", "DELETE_COMPLETE"}},
+		{"explain-resource-update-failed", []string{"explain", "--resource", "UPDATE_FAILED"}},
+		{"explain-resource-delete-skipped", []string{"explain", "--resource", "delete-skipped"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, code := runCLI(t, c.args...)
+			if code != exitOK || stderr != "" {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			golden(t, c.name, []byte(stdout))
+		})
+	}
+}
+
+// Every status of both machines can be explained.
+func TestExplainEveryStatus(t *testing.T) {
+	for _, args := range [][]string{
+		{"CREATE_IN_PROGRESS", "CREATE_COMPLETE", "CREATE_FAILED", "ROLLBACK_IN_PROGRESS", "ROLLBACK_COMPLETE",
+			"ROLLBACK_FAILED", "DELETE_IN_PROGRESS", "DELETE_FAILED", "DELETE_COMPLETE", "UPDATE_IN_PROGRESS",
+			"UPDATE_COMPLETE_CLEANUP_IN_PROGRESS", "UPDATE_COMPLETE", "UPDATE_FAILED", "UPDATE_ROLLBACK_IN_PROGRESS",
+			"UPDATE_ROLLBACK_FAILED", "UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS", "UPDATE_ROLLBACK_COMPLETE",
+			"REVIEW_IN_PROGRESS", "IMPORT_IN_PROGRESS", "IMPORT_COMPLETE", "IMPORT_ROLLBACK_IN_PROGRESS",
+			"IMPORT_ROLLBACK_FAILED", "IMPORT_ROLLBACK_COMPLETE"},
+	} {
+		for _, s := range args {
+			if _, stderr, code := runCLI(t, "explain", s); code != exitOK {
+				t.Errorf("explain %s: exit %d: %s", s, code, stderr)
+			}
+		}
+	}
+	for _, s := range []string{"CREATE_IN_PROGRESS", "CREATE_FAILED", "CREATE_COMPLETE", "UPDATE_IN_PROGRESS",
+		"UPDATE_FAILED", "UPDATE_COMPLETE", "DELETE_IN_PROGRESS", "DELETE_FAILED", "DELETE_COMPLETE", "DELETE_SKIPPED",
+		"IMPORT_IN_PROGRESS", "IMPORT_FAILED", "IMPORT_COMPLETE", "IMPORT_ROLLBACK_IN_PROGRESS",
+		"IMPORT_ROLLBACK_FAILED", "IMPORT_ROLLBACK_COMPLETE"} {
+		if _, stderr, code := runCLI(t, "explain", "--resource", s); code != exitOK {
+			t.Errorf("explain --resource %s: exit %d: %s", s, code, stderr)
+		}
+	}
+}
+
+// An unknown status is bad input (exit 2) with the closest names suggested.
+func TestExplainUnknownStatus(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explain", "UPDATE_ROLBACK_FAIL"},
+			`stacksim: unknown stack status "UPDATE_ROLBACK_FAIL"; did you mean UPDATE_ROLLBACK_FAILED, UPDATE_ROLLBACK_COMPLETE or IMPORT_ROLLBACK_FAILED?` + "\n"},
+		{[]string{"explain", "rollback-complet"},
+			`stacksim: unknown stack status "rollback-complet"; did you mean ROLLBACK_COMPLETE, ROLLBACK_FAILED or UPDATE_ROLLBACK_COMPLETE?` + "\n"},
+		{[]string{"explain", "DELETE_SKIPPED"},
+			"stacksim: DELETE_SKIPPED is a resource status, not a stack status: add --resource\n"},
+		{[]string{"explain", "--resource", "update-rollback-failed"},
+			"stacksim: UPDATE_ROLLBACK_FAILED is a stack status, not a resource status: drop --resource\n"},
+		{[]string{"explain", "banana"},
+			`stacksim: unknown stack status "banana"; 'stacksim states' lists them all` + "\n"},
+		{[]string{"explain", "--resource", "banana"},
+			`stacksim: unknown resource status "banana"; 'stacksim states --resource' lists them all` + "\n"},
+	}
+	for _, c := range cases {
+		stdout, stderr, code := runCLI(t, c.args...)
+		if code != exitBadInput || stdout != "" || stderr != c.want {
+			t.Errorf("%v: exit %d, stdout %q\n got stderr %q\nwant stderr %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+	if _, _, code := runCLI(t, "explain"); code != exitBadInput {
+		t.Errorf("explain without a status: exit %d, want 2", code)
+	}
+}
