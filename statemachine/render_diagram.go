@@ -23,7 +23,7 @@ func (v view) mermaid() string {
 	b.WriteString("stateDiagram-v2\n")
 	fmt.Fprintf(&b, "    classDef inMotion fill:%s,stroke:%s\n", colourInMotion, strokeInMotion)
 	fmt.Fprintf(&b, "    classDef failed fill:%s,stroke:%s\n", colourFailed, strokeFailed)
-	fmt.Fprintf(&b, "    classDef final fill:%s,stroke:%s\n", colourFinal, strokeFinal)
+	fmt.Fprintf(&b, "    classDef ended fill:%s,stroke:%s\n", colourFinal, strokeFinal)
 	for _, s := range v.statuses[1:] {
 		if s.phase != 0 {
 			fmt.Fprintf(&b, "    state \"%s [%s]\" as %s\n", s.name, s.phase, s.name)
@@ -54,7 +54,7 @@ func (s statusView) class() string {
 	case s.inMotion:
 		return "inMotion"
 	case s.final:
-		return "final"
+		return "ended"
 	case s.failed():
 		return "failed"
 	}
