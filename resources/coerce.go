@@ -165,16 +165,11 @@ func coerceValue(n *shape, v any) any {
 		return t
 	case nil:
 		return nil
-	case bool:
-		if n != nil && len(n.types) == 1 && n.types[0] == "string" {
-			return strconv.FormatBool(t)
-		}
-		return t
 	default:
+		// Typed scalars stay as they are (a number where the schema wants a
+		// string is the handler's error, for validation to report); Go
+		// numbers become json.Number.
 		if num, ok := numberOf(v); ok {
-			if n != nil && len(n.types) == 1 && n.types[0] == "string" {
-				return num.String()
-			}
 			return num
 		}
 		return v

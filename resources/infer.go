@@ -77,11 +77,19 @@ func inferSimulation(s *Schema) *simulation {
 }
 
 // propertySchema finds the schema of a property path, following $ref into
-// definitions. nil when it cannot.
+// definitions and "*" into array items. nil when it cannot.
 func propertySchema(s *Schema, segs []string) map[string]any {
 	cur := map[string]any{"properties": s.Properties()}
 	for _, seg := range segs {
 		cur = resolveRef(s, cur)
+		if seg == "*" || isIndex(seg) {
+			items, ok := cur["items"].(map[string]any)
+			if !ok {
+				return nil
+			}
+			cur = items
+			continue
+		}
 		props, _ := cur["properties"].(map[string]any)
 		next, ok := props[seg].(map[string]any)
 		if !ok {
@@ -90,6 +98,18 @@ func propertySchema(s *Schema, segs []string) map[string]any {
 		cur = next
 	}
 	return resolveRef(s, cur)
+}
+
+func isIndex(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}
+
+// PropertySchema returns the schema of the property a pointer names
+// ("/properties/Tags/*/Key"), with $ref resolved; nil when the schema does
+// not describe it. Callers must not change it.
+func (s *Schema) PropertySchema(pointer string) map[string]any {
+	return propertySchema(s, SplitPointer(pointer))
 }
 
 func resolveRef(s *Schema, m map[string]any) map[string]any {
@@ -139,7 +159,7 @@ func guessValue(name string, prop map[string]any, service, resource, nameRef str
 }
 
 // ec2Prefix is the id prefix EC2 uses for a resource: its capitals
-// (NatGateway → nat... no: "ng"), lower-cased; a few are known.
+// lower-cased, unless it is one of the well-known ones.
 func ec2Prefix(resource string) string {
 	known := map[string]string{
 		"VPC": "vpc", "Subnet": "subnet", "SecurityGroup": "sg", "InternetGateway": "igw",
