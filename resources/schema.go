@@ -69,21 +69,21 @@ const (
 )
 
 type schemaFile struct {
-	TypeName                        string                     `json:"typeName"`
-	Description                     string                     `json:"description"`
-	Properties                      json.RawMessage            `json:"properties"`
-	Definitions                     json.RawMessage            `json:"definitions"`
-	PrimaryIdentifier               []string                   `json:"primaryIdentifier"`
-	AdditionalIdentifiers           [][]string                 `json:"additionalIdentifiers"`
-	CreateOnlyProperties            []string                   `json:"createOnlyProperties"`
-	ConditionalCreateOnlyProperties []string                   `json:"conditionalCreateOnlyProperties"`
-	ReadOnlyProperties              []string                   `json:"readOnlyProperties"`
-	WriteOnlyProperties             []string                   `json:"writeOnlyProperties"`
-	DeprecatedProperties            []string                   `json:"deprecatedProperties"`
-	Handlers                        map[string]handlerSpec     `json:"handlers"`
-	Tagging                         *Tagging                   `json:"tagging"`
-	ReplacementStrategy             string                     `json:"replacementStrategy"`
-	Sim                             *simulation                `json:"x-stacksim"`
+	TypeName                        string                 `json:"typeName"`
+	Description                     string                 `json:"description"`
+	Properties                      json.RawMessage        `json:"properties"`
+	Definitions                     json.RawMessage        `json:"definitions"`
+	PrimaryIdentifier               []string               `json:"primaryIdentifier"`
+	AdditionalIdentifiers           [][]string             `json:"additionalIdentifiers"`
+	CreateOnlyProperties            []string               `json:"createOnlyProperties"`
+	ConditionalCreateOnlyProperties []string               `json:"conditionalCreateOnlyProperties"`
+	ReadOnlyProperties              []string               `json:"readOnlyProperties"`
+	WriteOnlyProperties             []string               `json:"writeOnlyProperties"`
+	DeprecatedProperties            []string               `json:"deprecatedProperties"`
+	Handlers                        map[string]handlerSpec `json:"handlers"`
+	Tagging                         *Tagging               `json:"tagging"`
+	ReplacementStrategy             string                 `json:"replacementStrategy"`
+	Sim                             *simulation            `json:"x-stacksim"`
 }
 
 type handlerSpec struct {

@@ -301,7 +301,7 @@ func (e *env) generateName(n *nameSpec, suffix string) string {
 	if rl == 0 {
 		rl = 13
 	}
-	random := e.key.stream("name:" + n.Property).pick(alphaUpperNum, rl)
+	random := e.key.stream("name:"+n.Property).pick(alphaUpperNum, rl)
 	max := n.MaxLength
 	if max == 0 {
 		max = 255
