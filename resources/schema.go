@@ -3,6 +3,7 @@ package resources
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -51,6 +52,8 @@ type Schema struct {
 	valErr    error
 	shapeOnce sync.Once
 	shape     *shape
+	attrOnce  sync.Once
+	attrs     []string
 }
 
 // Tagging is the schema's tagging section.
@@ -67,6 +70,10 @@ const (
 	CreateThenDelete = "create_then_delete"
 	DeleteThenCreate = "delete_then_create"
 )
+
+// ErrNotResourceSchema marks a document that is not a resource type's
+// schema (a module, a hook); LoadSchemaDir skips such files.
+var ErrNotResourceSchema = errors.New("not a resource type schema")
 
 type schemaFile struct {
 	TypeName                        string                 `json:"typeName"`
@@ -87,7 +94,7 @@ type schemaFile struct {
 }
 
 type handlerSpec struct {
-	TimeoutInMinutes json.Number `json:"timeoutInMinutes"`
+	TimeoutInMinutes any `json:"timeoutInMinutes"`
 }
 
 // ParseSchema reads one schema in the registry format. source names it in
@@ -99,6 +106,9 @@ func ParseSchema(source string, data []byte) (*Schema, error) {
 	}
 	if f.TypeName == "" {
 		return nil, fmt.Errorf("%s: the schema has no typeName; a registry schema names its type as \"typeName\": \"Org::Service::Resource\"", source)
+	}
+	if strings.Count(f.TypeName, "::") != 2 {
+		return nil, fmt.Errorf("%s: %w: typeName %q is not Org::Service::Resource", source, ErrNotResourceSchema, f.TypeName)
 	}
 	if len(f.PrimaryIdentifier) == 0 {
 		return nil, fmt.Errorf("%s: %s has no primaryIdentifier; every registry schema names one", source, f.TypeName)
@@ -123,12 +133,13 @@ func ParseSchema(source string, data []byte) (*Schema, error) {
 	}
 	for name, h := range f.Handlers {
 		a, err := ParseAction(name)
-		if err != nil || h.TimeoutInMinutes == "" {
+		if err != nil || h.TimeoutInMinutes == nil {
 			continue
 		}
-		m, err := h.TimeoutInMinutes.Int64()
-		if err != nil || m <= 0 {
-			return nil, fmt.Errorf("%s: handlers.%s.timeoutInMinutes is %q; it must be a whole number of minutes (2 to 2160)", source, name, h.TimeoutInMinutes)
+		f, ok := h.TimeoutInMinutes.(float64)
+		m := int64(f)
+		if !ok || float64(m) != f || m <= 0 {
+			return nil, fmt.Errorf("%s: handlers.%s.timeoutInMinutes is %v; it must be a whole number of minutes (2 to 2160)", source, name, h.TimeoutInMinutes)
 		}
 		if s.Timeouts == nil {
 			s.Timeouts = map[Action]time.Duration{}
@@ -268,39 +279,46 @@ func sliceAny(v []any) any {
 }
 
 // Attributes lists the names Fn::GetAtt accepts: the readOnly properties
-// ("Arn", nested ones as "Endpoint.Address"; none inside arrays) and, for
-// simulated types, the other attributes AWS documents (an SQS queue's
-// QueueName). Sorted.
+// ("Arn"; nested ones as "Endpoint.Address", and the members of a readOnly
+// object, "State.Code"; none inside arrays) and, for simulated types, the
+// other attributes AWS documents (an SQS queue's QueueName). Sorted.
 func (s *Schema) Attributes() []string {
-	seen := map[string]bool{}
-	for _, p := range s.ReadOnlyProperties {
-		segs := SplitPointer(p)
-		if len(segs) == 0 || contains(segs, "*") {
-			continue
+	s.attrOnce.Do(func() {
+		seen := map[string]bool{}
+		for _, p := range s.ReadOnlyProperties {
+			segs := SplitPointer(p)
+			if len(segs) == 0 || contains(segs, "*") {
+				continue
+			}
+			name := strings.Join(segs, ".")
+			seen[name] = true
+			if ps := s.PropertySchema(p); ps != nil {
+				if props, ok := ps["properties"].(map[string]any); ok {
+					for member := range props {
+						seen[name+"."+member] = true
+					}
+				}
+			}
 		}
-		seen[strings.Join(segs, ".")] = true
-	}
-	if s.sim != nil {
-		for _, a := range s.sim.Attributes {
-			seen[a] = true
+		if s.sim != nil {
+			for _, a := range s.sim.Attributes {
+				seen[a] = true
+			}
 		}
-	}
-	out := make([]string, 0, len(seen))
-	for a := range seen {
-		out = append(out, a)
-	}
-	sort.Strings(out)
-	return out
+		s.attrs = make([]string, 0, len(seen))
+		for a := range seen {
+			s.attrs = append(s.attrs, a)
+		}
+		sort.Strings(s.attrs)
+	})
+	return append([]string(nil), s.attrs...)
 }
 
 // HasAttribute reports whether Fn::GetAtt accepts name.
 func (s *Schema) HasAttribute(name string) bool {
-	for _, a := range s.Attributes() {
-		if a == name {
-			return true
-		}
-	}
-	return false
+	s.Attributes()
+	i := sort.SearchStrings(s.attrs, name)
+	return i < len(s.attrs) && s.attrs[i] == name
 }
 
 // identifierSets is the primary identifier followed by the additional ones.

@@ -1,6 +1,7 @@
 package resources
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,7 +33,15 @@ func LoadSchemaDir(dir string) (map[string]*Schema, error) {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		s, err := LoadSchemaFile(filepath.Join(dir, e.Name()))
+		path := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("read schema: %w", err)
+		}
+		s, err := ParseSchema(path, data)
+		if errors.Is(err, ErrNotResourceSchema) {
+			continue // a module placeholder or another non-resource document
+		}
 		if err != nil {
 			return nil, err
 		}
