@@ -61,19 +61,27 @@ func parseCustomResponse(body []byte, req *CustomRequest) (*CustomResponse, erro
 	if err := d.Decode(&r); err != nil {
 		return nil, fmt.Errorf("Invalid response object: %v; the body was %s", err, quoteBody(body))
 	}
+	if err := checkCustomResponse(&r, req); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// checkCustomResponse applies CloudFormation's rules to a decoded response.
+func checkCustomResponse(r *CustomResponse, req *CustomRequest) error {
 	switch r.Status {
 	case "SUCCESS", "FAILED":
 	default:
-		return nil, fmt.Errorf("Invalid response object: Status is %q; it must be SUCCESS or FAILED", r.Status)
+		return fmt.Errorf("Invalid response object: Status is %q; it must be SUCCESS or FAILED", r.Status)
 	}
 	if r.Status == "FAILED" && r.Reason == "" {
-		return nil, fmt.Errorf("Invalid response object: a FAILED response needs a Reason")
+		return fmt.Errorf("Invalid response object: a FAILED response needs a Reason")
 	}
 	if r.PhysicalResourceID == "" {
-		return nil, fmt.Errorf("Invalid PhysicalResourceId: the response has none; answer the id of what the resource made (on Update and Delete, the request's PhysicalResourceId)")
+		return fmt.Errorf("Invalid PhysicalResourceId: the response has none; answer the id of what the resource made (on Update and Delete, the request's PhysicalResourceId)")
 	}
 	if len(r.PhysicalResourceID) > 1024 {
-		return nil, fmt.Errorf("Invalid PhysicalResourceId: %d bytes; the limit is 1024", len(r.PhysicalResourceID))
+		return fmt.Errorf("Invalid PhysicalResourceId: %d bytes; the limit is 1024", len(r.PhysicalResourceID))
 	}
 	for _, f := range []struct{ name, got, want string }{
 		{"StackId", r.StackID, req.StackID},
@@ -81,10 +89,10 @@ func parseCustomResponse(body []byte, req *CustomRequest) (*CustomResponse, erro
 		{"LogicalResourceId", r.LogicalResourceID, req.LogicalResourceID},
 	} {
 		if f.got != "" && f.got != f.want {
-			return nil, fmt.Errorf("Invalid response object: %s is %q but the request's is %q", f.name, f.got, f.want)
+			return fmt.Errorf("Invalid response object: %s is %q but the request's is %q", f.name, f.got, f.want)
 		}
 	}
-	return &r, nil
+	return nil
 }
 
 // quoteBody quotes at most 200 bytes of a body for an error message.

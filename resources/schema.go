@@ -107,7 +107,7 @@ func ParseSchema(source string, data []byte) (*Schema, error) {
 	if f.TypeName == "" {
 		return nil, fmt.Errorf("%s: the schema has no typeName; a registry schema names its type as \"typeName\": \"Org::Service::Resource\"", source)
 	}
-	if strings.Count(f.TypeName, "::") != 2 {
+	if strings.Count(f.TypeName, "::") != 2 && !strings.HasPrefix(f.TypeName, "Custom::") {
 		return nil, fmt.Errorf("%s: %w: typeName %q is not Org::Service::Resource", source, ErrNotResourceSchema, f.TypeName)
 	}
 	if len(f.PrimaryIdentifier) == 0 {
