@@ -24,7 +24,7 @@ func customReq(a Action, logical string, props map[string]any) *Request {
 	return r
 }
 
-func customProvider_(t *testing.T, reg *Registry) Provider {
+func customOf(t *testing.T, reg *Registry) Provider {
 	t.Helper()
 	p, err := reg.Provider("Custom::Thing")
 	if err != nil {
@@ -48,7 +48,7 @@ func TestCustomResourceGoFunc(t *testing.T) {
 	})
 	reg := NewRegistry(RegistryOptions{ServiceTokens: map[string]CustomTarget{"arn:fn": fn}})
 	defer reg.Close()
-	p := customProvider_(t, reg)
+	p := customOf(t, reg)
 
 	props := map[string]any{"ServiceToken": "arn:fn", "Count": 8, "Enabled": true, "Nested": map[string]any{"N": 1}}
 	ev, err := Invoke(context.Background(), p, customReq(ActionCreate, "Thing", props))
@@ -146,7 +146,7 @@ func TestCustomResourceResponses(t *testing.T) {
 			})
 			reg := NewRegistry(RegistryOptions{ServiceTokens: map[string]CustomTarget{"tok": fn}})
 			defer reg.Close()
-			ev, err := Invoke(context.Background(), customProvider_(t, reg), customReq(ActionCreate, "Thing", map[string]any{"ServiceToken": "tok"}))
+			ev, err := Invoke(context.Background(), customOf(t, reg), customReq(ActionCreate, "Thing", map[string]any{"ServiceToken": "tok"}))
 			if err != nil || ev.Status != StatusFailed || !strings.Contains(ev.Message, tc.want) {
 				t.Fatalf("got %v %v, want FAILED %q", ev, err, tc.want)
 			}
@@ -187,7 +187,7 @@ func TestCustomResourceHTTPTarget(t *testing.T) {
 	}
 	reg := NewRegistry(RegistryOptions{ServiceTokens: map[string]CustomTarget{"arn:http": target}, CustomResponseWait: 10 * time.Second})
 	defer reg.Close()
-	p := customProvider_(t, reg)
+	p := customOf(t, reg)
 	ev, err := Invoke(context.Background(), p, customReq(ActionCreate, "Thing", map[string]any{"ServiceToken": "arn:http"}))
 	if err != nil || ev.Status != StatusSuccess {
 		t.Fatalf("%v %v", ev, err)
@@ -265,7 +265,7 @@ func TestCustomResourceCommandTarget(t *testing.T) {
 			target := CommandTarget{Argv: helperArgv(), Env: []string{helperEnv + "=" + tc.mode}}
 			reg := NewRegistry(RegistryOptions{ServiceTokens: map[string]CustomTarget{"arn:exec": target}, CustomResponseWait: 20 * time.Second})
 			defer reg.Close()
-			p := customProvider_(t, reg)
+			p := customOf(t, reg)
 			// A value a shell would expand stays a plain string in the JSON.
 			ev, err := Invoke(context.Background(), p, customReq(ActionCreate, "Thing", map[string]any{"ServiceToken": "arn:exec", "Name": "widget", "Evil": "$(rm -rf /); `id`"}))
 			if err != nil {
@@ -281,7 +281,7 @@ func TestCustomResourceNoResponse(t *testing.T) {
 	core, logs := observer.New(zap.InfoLevel)
 	reg := NewRegistry(RegistryOptions{ServiceTokens: map[string]CustomTarget{"arn:hang": target}, CustomResponseWait: 300 * time.Millisecond, Logger: zap.New(core)})
 	defer reg.Close()
-	p := customProvider_(t, reg)
+	p := customOf(t, reg)
 	_, err := Invoke(context.Background(), p, customReq(ActionCreate, "Thing", map[string]any{"ServiceToken": "arn:hang"}))
 	if !errors.Is(err, ErrNoResponse) {
 		t.Fatalf("err %v", err)
@@ -298,7 +298,7 @@ func TestCustomResourceUnmappedToken(t *testing.T) {
 	core, logs := observer.New(zap.InfoLevel)
 	reg := NewRegistry(RegistryOptions{Logger: zap.New(core), Seed: 4})
 	defer reg.Close()
-	p := customProvider_(t, reg)
+	p := customOf(t, reg)
 	props := map[string]any{"ServiceToken": "arn:aws:lambda:us-east-1:123456789012:function:provider"}
 	ev, _ := Invoke(context.Background(), p, customReq(ActionCreate, "Thing", props))
 	id, err := p.PhysicalID(ev.ResourceModel)

@@ -75,6 +75,7 @@ func runHelper(mode string, in []byte) int {
 		fmt.Println(`{"status": "DONE"}`)
 	case "handler-two":
 		fmt.Println(`{"status": "SUCCESS"} {"status": "SUCCESS"}`)
+	case "silent":
 	case "hang":
 		select {} // never answers; the caller's real-time cap kills it
 	}
