@@ -71,7 +71,7 @@ func (g *generic) PhysicalID(model map[string]any) (string, error) {
 func PrimaryIdentifierValue(s *Schema, model map[string]any) (string, error) {
 	parts := make([]string, 0, len(s.PrimaryIdentifier))
 	for _, p := range s.PrimaryIdentifier {
-		v, ok := Get(model, p)
+		v, ok := getSegs(model, s.split(p))
 		str, isScalar := scalarString(v)
 		if !ok || !isScalar || str == "" {
 			return "", fmt.Errorf("the %s model has no primary identifier %s", s.TypeName, p)
@@ -113,11 +113,16 @@ func getAttFromModel(s *Schema, model map[string]any, attribute string) (any, er
 }
 
 // output is a stored model as a handler answers it: writeOnly properties
-// removed, scalars in the schema's types.
+// removed (stored models are in the schema's types already). It copies.
 func (g *generic) output(model map[string]any) map[string]any {
-	out := g.schema.Coerce(model)
-	stripWriteOnly(g.schema, out)
-	return out
+	return g.owned(CopyModel(model))
+}
+
+// owned is output for a model the caller owns (a copy the Cloud returned):
+// the writeOnly properties are removed in place.
+func (g *generic) owned(model map[string]any) map[string]any {
+	stripWriteOnly(g.schema, model)
+	return model
 }
 
 func (g *generic) notFound(id string) *ProgressEvent {
@@ -128,13 +133,13 @@ func (g *generic) notFound(id string) *ProgressEvent {
 // request's model's primary identifier, else the engine's current physical
 // id, else the previous model's identifier.
 func (g *generic) locate(req *Request) (string, bool) {
-	if id, err := PrimaryIdentifierValue(g.schema, g.schema.Coerce(req.DesiredResourceState)); err == nil {
+	if id, err := PrimaryIdentifierValue(g.schema, req.DesiredResourceState); err == nil {
 		return id, true
 	}
 	if req.PhysicalResourceID != "" {
 		return req.PhysicalResourceID, true
 	}
-	if id, err := PrimaryIdentifierValue(g.schema, g.schema.Coerce(req.PreviousResourceState)); err == nil {
+	if id, err := PrimaryIdentifierValue(g.schema, req.PreviousResourceState); err == nil {
 		return id, true
 	}
 	return "", false
@@ -179,7 +184,7 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 		desired = map[string]any{}
 	}
 	for _, p := range g.schema.ReadOnlyProperties {
-		Delete(desired, p)
+		deleteSegs(desired, g.schema.split(p))
 	}
 	if err := g.schema.ValidateInput(desired); err != nil {
 		return g.invalid(req, err), nil
@@ -210,10 +215,11 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 			return nil, err
 		}
 	}
-	if ev := g.step(id, int64(g.sim.duration(ActionCreate)/time.Second), g.output(model)); ev != nil {
+	out := g.owned(model) // the Cloud kept its own copy
+	if ev := g.step(id, int64(g.sim.duration(ActionCreate)/time.Second), out); ev != nil {
 		return ev, nil
 	}
-	return Success(g.output(model)), nil
+	return Success(out), nil
 }
 
 // finish continues a create or update whose simulated duration runs.
@@ -225,10 +231,10 @@ func (g *generic) finish(id string, remaining int64) (*ProgressEvent, error) {
 	if obj == nil {
 		return Failed(ErrNotStabilized, "Resource of type '%s' with identifier '%s' disappeared while it stabilized.", g.schema.TypeName, id), nil
 	}
-	if ev := g.step(id, remaining, g.output(obj.Model)); ev != nil {
+	if ev := g.step(id, remaining, g.owned(obj.Model)); ev != nil {
 		return ev, nil
 	}
-	return Success(g.output(obj.Model)), nil
+	return Success(g.owned(obj.Model)), nil
 }
 
 func (g *generic) invalid(req *Request, err error) *ProgressEvent {
@@ -263,17 +269,17 @@ func (g *generic) fillCreate(e *env) error {
 
 func (g *generic) applyDefaults(e *env) error {
 	for _, d := range g.sim.Defaults {
-		if d.When != "" && !Has(e.model, d.When) {
+		if d.When != "" && !hasSegs(e.model, g.schema.split(d.When)) {
 			continue
 		}
-		if Has(e.model, d.Path) {
+		if hasSegs(e.model, g.schema.split(d.Path)) {
 			continue
 		}
 		v, err := e.expand(d.Value, d.Path)
 		if err != nil {
 			return fmt.Errorf("%s default %s: %w", g.schema.TypeName, d.Path, err)
 		}
-		if err := Set(e.model, d.Path, v); err != nil {
+		if err := setSegs(e.model, g.schema.split(d.Path), v, d.Path); err != nil {
 			return err
 		}
 	}
@@ -285,10 +291,10 @@ func (g *generic) applyValues(e *env, update bool) error {
 		if update && !v.OnUpdate {
 			continue
 		}
-		if v.When != "" && !Has(e.model, v.When) {
+		if v.When != "" && !hasSegs(e.model, g.schema.split(v.When)) {
 			continue
 		}
-		if !update && Has(e.model, v.Path) {
+		if !update && hasSegs(e.model, g.schema.split(v.Path)) {
 			continue
 		}
 		e.curPath = v.Path
@@ -296,7 +302,7 @@ func (g *generic) applyValues(e *env, update bool) error {
 		if err != nil {
 			return fmt.Errorf("%s value %s: %w", g.schema.TypeName, v.Path, err)
 		}
-		if err := Set(e.model, v.Path, x); err != nil {
+		if err := setSegs(e.model, g.schema.split(v.Path), x, v.Path); err != nil {
 			return err
 		}
 	}
@@ -315,7 +321,7 @@ func (g *generic) Read(ctx context.Context, req *Request) (*ProgressEvent, error
 	if obj == nil {
 		return g.notFound(id), nil
 	}
-	return Success(g.output(obj.Model)), nil
+	return Success(g.owned(obj.Model)), nil
 }
 
 func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, error) {
@@ -338,7 +344,7 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 		desired = map[string]any{}
 	}
 	for _, p := range g.schema.ReadOnlyProperties {
-		Delete(desired, p)
+		deleteSegs(desired, g.schema.split(p))
 	}
 	var changed []string
 	for _, p := range g.schema.CreateOnlyProperties {
@@ -379,10 +385,11 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	if err := g.cloud.Put(obj); err != nil {
 		return nil, err
 	}
-	if ev := g.step(id, int64(g.sim.duration(ActionUpdate)/time.Second), g.output(desired)); ev != nil {
+	out := g.owned(desired) // the Cloud kept its own copy
+	if ev := g.step(id, int64(g.sim.duration(ActionUpdate)/time.Second), out); ev != nil {
 		return ev, nil
 	}
-	return Success(g.output(desired)), nil
+	return Success(out), nil
 }
 
 func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, error) {
@@ -442,7 +449,7 @@ func (g *generic) List(ctx context.Context, req *Request) (*ProgressEvent, error
 			next = encodeListToken(objs[i-1].ID)
 			break
 		}
-		models = append(models, g.output(objs[i].Model))
+		models = append(models, g.owned(objs[i].Model))
 	}
 	return &ProgressEvent{Status: StatusSuccess, ResourceModels: models, NextToken: next}, nil
 }
