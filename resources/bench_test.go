@@ -13,14 +13,26 @@ import (
 // delete through the generic provider with the contract checker on (each
 // mutating action answers IN_PROGRESS once, then SUCCESS: 7 calls).
 func BenchmarkCRUDCycle(b *testing.B) {
-	for _, typ := range []string{"AWS::SQS::Queue", "AWS::Lambda::Function"} {
-		b.Run(typ, func(b *testing.B) {
+	for _, bc := range []struct {
+		typ     string
+		checked bool
+	}{{"AWS::SQS::Queue", true}, {"AWS::Lambda::Function", true}, {"AWS::SQS::Queue", false}} {
+		typ := bc.typ
+		name := typ + "/checked"
+		if !bc.checked {
+			name = typ + "/unchecked"
+		}
+		b.Run(name, func(b *testing.B) {
 			reg := resources.NewRegistry(resources.RegistryOptions{Seed: 1})
 			p, err := reg.Provider(typ)
 			if err != nil {
 				b.Fatal(err)
 			}
-			c := contract.Wrap(p, contract.Options{Mode: contract.Strict})
+			checker := contract.Wrap(p, contract.Options{Mode: contract.Strict})
+			var c resources.Provider = checker
+			if !bc.checked {
+				c = p
+			}
 			props := map[string]any{"DelaySeconds": "5", "VisibilityTimeout": "30"}
 			updated := map[string]any{"DelaySeconds": "10", "VisibilityTimeout": "30"}
 			if typ == "AWS::Lambda::Function" {
@@ -54,7 +66,7 @@ func BenchmarkCRUDCycle(b *testing.B) {
 					b.Fatalf("delete: %v %v", res.Last(), err)
 				}
 			}
-			if v := c.Violations(); len(v) > 0 {
+			if v := checker.Violations(); len(v) > 0 {
 				b.Fatalf("violations: %v", v[0])
 			}
 		})

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -27,6 +29,10 @@ type fastNode struct {
 	minLen, maxLen     int
 	pattern            *regexp.Regexp
 	patternUnsupported bool
+	// matched remembers strings that matched pattern (models repeat the
+	// same ARNs event after event); bounded by patternMemoSize.
+	matched     sync.Map
+	matchedSize atomic.Int32
 
 	// numeric bounds; math.Inf when absent (float64 is exact for the
 	// integers and decimals schemas use; a value beyond 2^53 goes to v6)
@@ -105,7 +111,7 @@ func (b *fastBuilder) object(m map[string]any, depth int) *fastNode {
 		n := &fastNode{}
 		b.memo[ref] = n
 		if def, ok := b.defs[name]; ok && found {
-			*n = *b.build(def, depth+1)
+			n.copyFrom(b.build(def, depth+1))
 		} else {
 			n.unsupported = true
 		}
@@ -294,7 +300,7 @@ func (n *fastNode) valid(v any) bool {
 				return false
 			}
 		}
-		return n.pattern == nil || n.pattern.MatchString(t)
+		return n.pattern == nil || n.matches(t)
 	case bool:
 		return n.has(tBoolean)
 	case nil:
@@ -305,6 +311,22 @@ func (n *fastNode) valid(v any) bool {
 		return false
 	}
 	return n.number(num)
+}
+
+const patternMemoSize = 256
+
+func (n *fastNode) matches(s string) bool {
+	if _, ok := n.matched.Load(s); ok {
+		return true
+	}
+	if !n.pattern.MatchString(s) {
+		return false
+	}
+	if n.matchedSize.Load() < patternMemoSize {
+		n.matchedSize.Add(1)
+		n.matched.Store(s, struct{}{})
+	}
+	return true
 }
 
 func (n *fastNode) has(bit uint8) bool {
@@ -359,4 +381,15 @@ func (n *fastNode) object(m map[string]any) bool {
 		}
 	}
 	return true
+}
+
+// copyFrom fills n (a placeholder for a $ref, already shared by recursive
+// references) with what m holds.
+func (n *fastNode) copyFrom(m *fastNode) {
+	n.unsupported, n.types, n.enum, n.constV, n.hasConst = m.unsupported, m.types, m.enum, m.constV, m.hasConst
+	n.minLen, n.maxLen, n.pattern, n.patternUnsupported = m.minLen, m.maxLen, m.pattern, m.patternUnsupported
+	n.min, n.max, n.exMin, n.exMax = m.min, m.max, m.exMin, m.exMax
+	n.minItems, n.maxItems, n.unique, n.items = m.minItems, m.maxItems, m.unique, m.items
+	n.props, n.patterns, n.additional, n.noExtra = m.props, m.patterns, m.additional, m.noExtra
+	n.required, n.minProps, n.maxProps = m.required, m.minProps, m.maxProps
 }
