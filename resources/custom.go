@@ -261,7 +261,7 @@ func (p *customProvider) deliver(ctx context.Context, cr *CustomRequest, key ent
 	}
 	select {
 	case body := <-ch:
-		return parseCustomResponse(body, cr)
+		return ParseCustomResponse(body, cr)
 	case <-wctx.Done():
 		return noAnswer()
 	}

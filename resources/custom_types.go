@@ -46,12 +46,12 @@ const (
 // MaxCustomResponseBytes is the largest response body CloudFormation takes.
 const MaxCustomResponseBytes = 4096
 
-// parseCustomResponse decodes and checks a response body against the request
-// it answers, with CloudFormation's limits: at most 4096 bytes; Status
+// ParseCustomResponse decodes and checks a response body against the request
+// it answers (custom resource authors can test their responses with it), with CloudFormation's limits: at most 4096 bytes; Status
 // SUCCESS or FAILED; a Reason when FAILED; a PhysicalResourceId of 1 to 1024
 // bytes; StackId, RequestId and LogicalResourceId, when given, those of the
 // request.
-func parseCustomResponse(body []byte, req *CustomRequest) (*CustomResponse, error) {
+func ParseCustomResponse(body []byte, req *CustomRequest) (*CustomResponse, error) {
 	if len(body) > MaxCustomResponseBytes {
 		return nil, fmt.Errorf("Response object is too long: %d bytes; the limit is %d", len(body), MaxCustomResponseBytes)
 	}
