@@ -249,16 +249,14 @@ func (g *generic) invalid(req *Request, err error) *ProgressEvent {
 // new resource.
 func (g *generic) fillCreate(e *env) error {
 	if n := g.sim.Name; n != nil {
-		if _, ok := Get(e.model, "/"+n.Property); !ok {
+		if _, ok := e.model[n.Property]; !ok {
 			suffix := ""
 			if n.Suffix != nil {
 				if v, ok := Get(e.model, n.Suffix.When); ok && LooseEqual(v, true) {
 					suffix = n.Suffix.Value
 				}
 			}
-			if err := Set(e.model, "/"+n.Property, e.generateName(n, suffix)); err != nil {
-				return err
-			}
+			e.model[n.Property] = e.generateName(n, suffix)
 		}
 	}
 	if err := g.applyDefaults(e); err != nil {
@@ -348,7 +346,8 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	}
 	var changed []string
 	for _, p := range g.schema.CreateOnlyProperties {
-		if Has(desired, p) && !LooseEqual(GetAll(desired, p), GetAll(obj.Model, p)) {
+		segs := g.schema.split(p)
+		if hasSegs(desired, segs) && !LooseEqual(getAllSegs(desired, segs), getAllSegs(obj.Model, segs)) {
 			changed = append(changed, p)
 		}
 	}
@@ -361,13 +360,16 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	}
 	// createOnly values the template left out (generated names) and every
 	// read-only value stay as they are.
-	for _, p := range append(append([]string{}, g.schema.CreateOnlyProperties...), g.schema.ReadOnlyProperties...) {
-		if strings.Contains(p, "*") || Has(desired, p) {
-			continue
-		}
-		if v, ok := Get(obj.Model, p); ok {
-			if err := Set(desired, p, copyValue(v)); err != nil {
-				continue // its parent is not an object in the new model
+	for _, list := range [][]string{g.schema.CreateOnlyProperties, g.schema.ReadOnlyProperties} {
+		for _, p := range list {
+			segs := g.schema.split(p)
+			if contains(segs, "*") || hasSegs(desired, segs) {
+				continue
+			}
+			if v, ok := getSegs(obj.Model, segs); ok {
+				// v is the Cloud's copy, ours to keep; an error means its parent
+				// is not an object in the new model, and the value goes.
+				_ = setSegs(desired, segs, v, p)
 			}
 		}
 	}

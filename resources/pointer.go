@@ -74,8 +74,12 @@ func getSegs(model map[string]any, segs []string) (any, bool) {
 
 // GetAll returns every value a pointer with "*" addresses, in document order.
 func GetAll(model map[string]any, pointer string) []any {
+	return getAllSegs(model, SplitPointer(pointer))
+}
+
+func getAllSegs(model map[string]any, segs []string) []any {
 	var out []any
-	walkPointer(model, SplitPointer(pointer), func(v any) { out = append(out, v) })
+	walkPointer(model, segs, func(v any) { out = append(out, v) })
 	return out
 }
 
