@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -13,6 +14,9 @@ import (
 // attributes made as AWS makes them, and each action taking the type's
 // simulated duration (IN_PROGRESS callbacks, then SUCCESS).
 type generic struct {
+	// mu makes each action's look-then-write on the Cloud atomic for this
+	// type (two creates of one name cannot both succeed).
+	mu       sync.Mutex
 	schema   *Schema
 	sim      *simulation
 	cloud    Cloud
@@ -176,6 +180,8 @@ func (g *generic) step(id string, remaining int64, model map[string]any) *Progre
 }
 
 func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if id, remaining, ok := stabilizing(req); ok {
 		return g.finish(id, remaining)
 	}
@@ -323,6 +329,8 @@ func (g *generic) Read(ctx context.Context, req *Request) (*ProgressEvent, error
 }
 
 func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if id, remaining, ok := stabilizing(req); ok {
 		return g.finish(id, remaining)
 	}
@@ -395,6 +403,8 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 }
 
 func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if id, remaining, ok := stabilizing(req); ok {
 		if remaining > 0 {
 			return g.step(id, remaining, nil), nil

@@ -201,3 +201,33 @@ func TestWriteOnlyNeverReturned(t *testing.T) {
 		t.Fatalf("cloud %+v", objs)
 	}
 }
+
+func TestConcurrentCreatesOfOneName(t *testing.T) {
+	reg := NewRegistry(RegistryOptions{})
+	p, _ := reg.Provider("AWS::Logs::LogGroup")
+	const n = 8
+	results := make(chan *ProgressEvent, n)
+	for i := 0; i < n; i++ {
+		go func(i int) {
+			res, err := Drive(t.Context(), p, newReq(ActionCreate, "Logs", "tok-"+string(rune('a'+i)), map[string]any{"LogGroupName": "/app/logs"}), 0)
+			if err != nil {
+				t.Error(err)
+			}
+			results <- res.Last()
+		}(i)
+	}
+	ok, exists := 0, 0
+	for i := 0; i < n; i++ {
+		switch ev := <-results; ev.ErrorCode {
+		case "":
+			ok++
+		case ErrAlreadyExists:
+			exists++
+		default:
+			t.Errorf("%v", ev)
+		}
+	}
+	if ok != 1 || exists != n-1 {
+		t.Fatalf("%d created, %d AlreadyExists", ok, exists)
+	}
+}
