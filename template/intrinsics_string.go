@@ -1,6 +1,7 @@
 package template
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"strings"
@@ -201,23 +202,125 @@ func (e *evaluator) length(n, arg *Node) (any, error) {
 	return json.Number(itoa(len(list))), nil
 }
 
-// toJSONString is Fn::ToJsonString: an object or a list as compact JSON.
+// toJSONString is Fn::ToJsonString: an object or a list as compact JSON,
+// its members in template order.
 func (e *evaluator) toJSONString(n, arg *Node) (any, error) {
-	v, err := e.eval(arg)
-	if err != nil {
-		return nil, err
+	if arg.Kind != List && (arg.Kind != Map || arg.fn != fnNone) {
+		v, err := e.eval(arg)
+		if err != nil {
+			return nil, err
+		}
+		if u, ok := firstUnknown(v); ok {
+			return u, nil
+		}
+		switch v.(type) {
+		case map[string]any, []any:
+		default:
+			return nil, e.fail(n, "Template error: Fn::ToJsonString requires an object or a list")
+		}
+		return string(marshalJSON(v)), nil
 	}
-	if u, ok := firstUnknown(v); ok {
-		return u, nil
+	var b strings.Builder
+	if u, unknown, err := e.writeJSON(&b, arg); err != nil || unknown {
+		return u, err
 	}
-	switch v.(type) {
-	case map[string]any, []any:
+	return b.String(), nil
+}
+
+// writeJSON writes the value of n as JSON, keeping the order of the
+// template's maps. It reports the first Unknown met.
+func (e *evaluator) writeJSON(b *strings.Builder, n *Node) (any, bool, error) {
+	switch {
+	case n.Kind == List:
+		b.WriteByte('[')
+		first := true
+		for _, item := range n.Items {
+			if item.Kind == Map && item.fn != fnNone {
+				v, err := e.eval(item)
+				if err != nil {
+					return nil, false, err
+				}
+				if v == noValue {
+					continue
+				}
+				if !first {
+					b.WriteByte(',')
+				}
+				first = false
+				if u, ok := firstUnknown(v); ok {
+					return u, true, nil
+				}
+				out := marshalJSON(v)
+				b.Write(out)
+				continue
+			}
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			if u, unknown, err := e.writeJSON(b, item); err != nil || unknown {
+				return u, unknown, err
+			}
+		}
+		b.WriteByte(']')
+	case n.Kind == Map && n.fn == fnNone:
+		b.WriteByte('{')
+		first := true
+		for _, f := range n.Fields {
+			if f.Value.Kind == Map && f.Value.fn != fnNone {
+				v, err := e.eval(f.Value)
+				if err != nil {
+					return nil, false, err
+				}
+				if v == noValue {
+					continue
+				}
+				if u, ok := firstUnknown(v); ok {
+					return u, true, nil
+				}
+				if !first {
+					b.WriteByte(',')
+				}
+				first = false
+				k := marshalJSON(f.Key)
+				b.Write(k)
+				b.WriteByte(':')
+				out := marshalJSON(v)
+				b.Write(out)
+				continue
+			}
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			k := marshalJSON(f.Key)
+			b.Write(k)
+			b.WriteByte(':')
+			if u, unknown, err := e.writeJSON(b, f.Value); err != nil || unknown {
+				return u, unknown, err
+			}
+		}
+		b.WriteByte('}')
 	default:
-		return nil, e.fail(n, "Template error: Fn::ToJsonString requires an object or a list")
+		v, err := e.eval(n)
+		if err != nil {
+			return nil, false, err
+		}
+		if u, ok := firstUnknown(v); ok {
+			return u, true, nil
+		}
+		out := marshalJSON(v)
+		b.Write(out)
 	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return nil, e.fail(n, "Template error: Fn::ToJsonString: %v", err)
-	}
-	return string(out), nil
+	return nil, false, nil
+}
+
+// marshalJSON renders a value as compact JSON without escaping HTML
+// characters (as CloudFormation renders it).
+func marshalJSON(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }

@@ -322,7 +322,14 @@ func (x *lxExpander) collection(n *Node, bindings map[string]string) ([]string, 
 		}
 		list, ok := v.([]any)
 		if err != nil || !ok {
-			x.c.at(n, "%sCould not find a collection or could not be resolved for Fn::ForEach", lxPrefix)
+			e := x.c.at(n, "%sCould not find a collection or could not be resolved for Fn::ForEach", lxPrefix)
+			if err != nil {
+				if inner := AsList(err); len(inner) > 0 {
+					e.Detail = inner[0].Message
+				}
+			} else {
+				e.Detail = "the collection is " + describe(v) + ", not a list"
+			}
 			return nil, false
 		}
 		out := make([]string, 0, len(list))

@@ -132,6 +132,10 @@ type Assertion struct {
 	Pos         Pos
 }
 
+// Source returns the tree as written: before AWS::LanguageExtensions
+// expanded its loops (the same as Root for other templates).
+func (t *Template) Source() *Node { return t.raw }
+
 // Resource returns the resource of a logical ID, or nil.
 func (t *Template) Resource(logicalID string) *Resource { return t.resources[logicalID] }
 

@@ -518,7 +518,11 @@ var updateReplacePolicies = map[string]bool{"Delete": true, "Retain": true, "Sna
 var typeRE = regexp.MustCompile(`^(?:[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+(?:::MODULE)?|Custom::[A-Za-z0-9_@.\-]+)$`)
 
 func (b *builder) resources(sec *Node) {
-	if sec == nil || sec.Kind == Null || (sec.Kind == Map && len(sec.Fields) == 0) {
+	empty := sec == nil || sec.Kind == Null || (sec.Kind == Map && len(sec.Fields) == 0)
+	if empty && b.t.loopsNeedParams {
+		return // the loops produce the resources once the parameters are bound
+	}
+	if empty {
 		if sec != nil {
 			b.claimed[sec] = true
 		}
@@ -803,6 +807,9 @@ func (b *builder) noFnTransform(n *Node) bool {
 				if n.fn == fnTransform {
 					arg = n.arg()
 				}
+				if arg.Kind == List && len(arg.Items) > 0 {
+					arg = arg.Items[0]
+				}
 				if nm := arg.Get("Name"); nm != nil {
 					name = nodeText(nm)
 				}
@@ -825,11 +832,3 @@ func (b *builder) noFnTransform(n *Node) bool {
 	return ok
 }
 
-// describeKeys lists map keys for details.
-func describeKeys(n *Node) string {
-	keys := make([]string, len(n.Fields))
-	for i, f := range n.Fields {
-		keys[i] = f.Key
-	}
-	return fmt.Sprintf("[%s]", strings.Join(keys, ", "))
-}

@@ -37,14 +37,15 @@ func bindInput(t *template.Template) (template.BindInput, error) {
 			StackID: "arn:aws:cloudformation:us-east-1:123456789012:stack/corpus/00000000-0000-0000-0000-000000000000",
 		},
 	}
+	hints := usageHints(t)
 	for _, p := range t.Parameters {
-		list, _, ssm, _ := p.Kind()
+		_, _, ssm, _ := p.Kind()
 		value := p.Default
 		if !p.HasDefault {
 			if ssm {
 				value = "/corpus/" + p.Name
 			} else {
-				v, err := makeValue(t.Name, p)
+				v, err := makeValue(t.Name, p, hints[p.Name])
 				if err != nil {
 					return in, err
 				}
@@ -53,7 +54,7 @@ func bindInput(t *template.Template) (template.BindInput, error) {
 			}
 		}
 		if ssm {
-			v, err := makeValue(t.Name, p)
+			v, err := makeValue(t.Name, p, hints[p.Name])
 			if err != nil {
 				return in, err
 			}
@@ -62,14 +63,103 @@ func bindInput(t *template.Template) (template.BindInput, error) {
 				in.Parameters = append(in.Parameters, template.ParameterValue{Key: p.Name, Value: value})
 			}
 		}
-		_ = list
 	}
 	return in, nil
 }
 
+// usageHints finds values that fit how a template uses a parameter: a
+// mapping key when the parameter is a key of Fn::FindInMap, a policy when
+// it is a DeletionPolicy.
+func usageHints(t *template.Template) map[string][]string {
+	hints := map[string][]string{}
+	refName := func(n *template.Node) string {
+		if n != nil && n.Func() == "Ref" && n.Fields[0].Value.Kind == template.String {
+			return n.Fields[0].Value.Value
+		}
+		return ""
+	}
+	var walk func(n *template.Node)
+	walk = func(n *template.Node) {
+		switch n.Kind {
+		case template.List:
+			for _, c := range n.Items {
+				walk(c)
+			}
+		case template.Map:
+			if n.Func() == "Fn::FindInMap" && n.Fields[0].Value.Kind == template.List {
+				args := n.Fields[0].Value.Items
+				if len(args) >= 3 && args[0].Kind == template.String {
+					if m := t.Mapping(args[0].Value); m != nil && len(m.Node.Fields) > 0 {
+						if p := refName(args[1]); p != "" {
+							hints[p] = []string{m.Node.Fields[0].Key}
+						}
+						top := m.Node.Fields[0].Value
+						if args[1].Kind == template.String && m.Node.Get(args[1].Value) != nil {
+							top = m.Node.Get(args[1].Value)
+						}
+						if p := refName(args[2]); p != "" && top.Kind == template.Map && len(top.Fields) > 0 {
+							hints[p] = []string{top.Fields[0].Key}
+						}
+					}
+				}
+			}
+			if n.Func() == "Fn::Contains" && n.Fields[0].Value.Kind == template.List {
+				// A rule that wants a list parameter to hold a member.
+				args := n.Fields[0].Value.Items
+				if len(args) == 2 && args[1].IsScalar() {
+					if p := refName(args[0]); p != "" {
+						hints[p] = append(hints[p], args[1].Value)
+					}
+				}
+			}
+			for _, f := range n.Fields {
+				if f.Key == "DeletionPolicy" || f.Key == "UpdateReplacePolicy" {
+					if p := refName(f.Value); p != "" {
+						hints[p] = []string{"Delete"}
+					}
+				}
+				walk(f.Value)
+			}
+		}
+	}
+	walk(t.Source())
+	return hints
+}
+
+// variations returns bindings that differ from in by one parameter taking
+// another of its AllowedValues: a template whose rules or conditions need
+// a particular choice still binds with one of them.
+func variations(t *template.Template, in template.BindInput) []template.BindInput {
+	var out []template.BindInput
+	for _, p := range t.Parameters {
+		for _, v := range p.AllowedValues {
+			if p.HasDefault && v == p.Default {
+				continue
+			}
+			alt := in
+			alt.Parameters = append([]template.ParameterValue(nil), in.Parameters...)
+			replaced := false
+			for i := range alt.Parameters {
+				if alt.Parameters[i].Key == p.Name {
+					alt.Parameters[i].Value = v
+					replaced = true
+				}
+			}
+			if !replaced {
+				alt.Parameters = append(alt.Parameters, template.ParameterValue{Key: p.Name, Value: v})
+			}
+			out = append(out, alt)
+		}
+	}
+	return out
+}
+
 // makeValue makes up a value that satisfies the parameter.
-func makeValue(file string, p *template.Parameter) (string, error) {
+func makeValue(file string, p *template.Parameter, hint []string) (string, error) {
 	var candidates []string
+	if list, _, _, _ := p.Kind(); len(hint) > 0 && !list {
+		candidates = append(candidates, hint[0])
+	}
 	candidates = append(candidates, p.AllowedValues...)
 	list, number, _, aws := p.Kind()
 	switch {
@@ -84,7 +174,11 @@ func makeValue(file string, p *template.Parameter) (string, error) {
 	case aws != "":
 		id := sampleIDs[aws]
 		if list {
-			id = id + "," + strings.Replace(id, "0123456789abcdef0", "0123456789abcdef1", 1)
+			ids := []string{id}
+			for i := 1; i < 6; i++ {
+				ids = append(ids, strings.Replace(id, "0123456789abcdef0", "0123456789abcdef"+strconv.Itoa(i), 1))
+			}
+			id = strings.Join(ids, ",")
 		}
 		candidates = append(candidates, id)
 	default:
@@ -107,7 +201,12 @@ func makeValue(file string, p *template.Parameter) (string, error) {
 		if p.MaxLength != nil && *p.MaxLength < n {
 			n = *p.MaxLength
 		}
-		candidates = append(candidates, strings.Repeat("a", n), "10.0.0.0/16", "a,b", "1")
+		if list {
+			members := []string{"item1", "item2", "item3", "item4", "item5", "item6"}
+			members = append(members, hint...)
+			candidates = append(candidates, strings.Join(members, ","))
+		}
+		candidates = append(candidates, strings.Repeat("a", n), "10.0.0.0/16", "1")
 	}
 	var last error
 	for _, c := range candidates {
@@ -204,4 +303,3 @@ func niceRune(ranges []rune) rune {
 	return ranges[0]
 }
 
-var _ = strconv.Itoa
