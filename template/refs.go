@@ -190,4 +190,3 @@ func selfLoop(v int, edges [][]int) bool {
 	}
 	return false
 }
-

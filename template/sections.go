@@ -1,7 +1,6 @@
 package template
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -831,4 +830,3 @@ func (b *builder) noFnTransform(n *Node) bool {
 	walk(n)
 	return ok
 }
-

@@ -302,4 +302,3 @@ func niceRune(ranges []rune) rune {
 	}
 	return ranges[0]
 }
-
