@@ -265,7 +265,7 @@ func (b *Bound) selectEnabled(c *collector) {
 				continue
 			}
 			if !b.enabledSet[ref.Target] {
-				c.atPos(ref.Pos, "/Resources/"+r.LogicalID+ref.Path, "%s", unresolvedMessage("Resources", ref.Target))
+				c.atPos(ref.Pos, ref.node.Path(), "%s", unresolvedMessage("Resources", ref.Target))
 				continue
 			}
 			if !seen[ref.Target] && ref.Target != r.LogicalID {
@@ -286,7 +286,7 @@ func (b *Bound) selectEnabled(c *collector) {
 		for i := range o.refs {
 			ref := &o.refs[i]
 			if ref.IsResource() && b.live(ref) && !b.enabledSet[ref.Target] {
-				c.atPos(ref.Pos, "/Outputs/"+o.Name+ref.Path, "%s", unresolvedMessage("Outputs", ref.Target))
+				c.atPos(ref.Pos, ref.node.Path(), "%s", unresolvedMessage("Outputs", ref.Target))
 			}
 		}
 	}

@@ -20,7 +20,11 @@ func (e *evaluator) sub(n, arg *Node) (any, error) {
 		}
 	}
 	parts, _ := parseSub(text.Value)
+	if len(parts) == 1 && !parts[0].isVar {
+		return parts[0].text, nil
+	}
 	var b strings.Builder
+	b.Grow(len(text.Value) + 32)
 	for _, p := range parts {
 		if !p.isVar {
 			b.WriteString(p.text)

@@ -2,6 +2,7 @@ package template
 
 import (
 	"regexp"
+	"strings"
 )
 
 // Template is a parsed and validated template. Sections keep template order;
@@ -196,6 +197,17 @@ type Reference struct {
 	// under lists the Fn::If branches the reference sits in: it is live in
 	// a binding only when every one of them is the branch taken.
 	under []ifBranch
+	// node and base give Path on demand: the node of the reference and the
+	// resource or output it belongs to.
+	node, base *Node
+}
+
+// withPath returns the reference with Path filled in.
+func (r Reference) withPath() Reference {
+	if r.Path == "" && r.node != nil {
+		r.Path = strings.TrimPrefix(r.node.Path(), r.base.Path())
+	}
+	return r
 }
 
 // IsResource tells whether the reference makes a dependency on a resource.
@@ -216,7 +228,7 @@ type ifBranch struct {
 // Fn::If, in template order, each with its path and position.
 func (t *Template) References(logicalID string) []Reference {
 	if r := t.resources[logicalID]; r != nil {
-		return append([]Reference(nil), r.refs...)
+		return withPaths(r.refs)
 	}
 	return nil
 }
@@ -224,7 +236,15 @@ func (t *Template) References(logicalID string) []Reference {
 // OutputReferences returns what an output refers to.
 func (t *Template) OutputReferences(name string) []Reference {
 	if o := t.outputs[name]; o != nil {
-		return append([]Reference(nil), o.refs...)
+		return withPaths(o.refs)
 	}
 	return nil
+}
+
+func withPaths(refs []Reference) []Reference {
+	out := make([]Reference, len(refs))
+	for i, r := range refs {
+		out[i] = r.withPath()
+	}
+	return out
 }

@@ -61,6 +61,7 @@ type Node struct {
 	key    string // the key of this node in its parent map
 	index  int    // the index of this node in its parent list
 	fn     fnID   // the intrinsic function this map calls, if it is a call
+	boxed  any    // the value of a scalar, boxed once
 }
 
 // A Field is one member of a Map.
@@ -138,9 +139,16 @@ func (n *Node) Path() string {
 // Parent returns the node that holds n, or nil for the root.
 func (n *Node) Parent() *Node { return n.parent }
 
-// link sets the parent pointers of the children of n, recursively.
+// link sets the parent pointers of the children of n, recursively, and
+// boxes the values of scalars once.
 func (n *Node) link() {
 	switch n.Kind {
+	case String:
+		n.boxed = n.Value
+	case Number:
+		n.boxed = jsonNumber(n.Value)
+	case Bool:
+		n.boxed = n.Value == "true"
 	case List:
 		for i, c := range n.Items {
 			c.parent, c.index, c.key = n, i, ""

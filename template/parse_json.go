@@ -22,6 +22,29 @@ type jsonParser struct {
 	off  int
 	line int
 	col  int // column of src[off], 1-based, counted in characters
+
+	nodes  nodeSlab
+	fields [][]Field // scratch, by depth
+	items  [][]*Node // scratch, by depth
+}
+
+// nodeSlab allocates nodes in blocks: a template has many small nodes.
+type nodeSlab struct{ block []Node }
+
+func (s *nodeSlab) new() *Node {
+	if len(s.block) == 0 {
+		s.block = make([]Node, 256)
+	}
+	n := &s.block[0]
+	s.block = s.block[1:]
+	return n
+}
+
+// node returns a new node of a kind at a position.
+func (s *nodeSlab) node(k Kind, value string, pos Pos) *Node {
+	n := s.new()
+	n.Kind, n.Value, n.Pos = k, value, pos
+	return n
 }
 
 // syntaxError is a malformed body: the message AWS gives, at a position.
@@ -100,18 +123,18 @@ func (p *jsonParser) value(depth int) *Node {
 		return p.array(depth)
 	case c == '"':
 		s := p.str()
-		return &Node{Kind: String, Value: s, Pos: start}
+		return p.nodes.node(String, s, start)
 	case c == '-' || (c >= '0' && c <= '9'):
-		return &Node{Kind: Number, Value: p.number(), Pos: start}
+		return p.nodes.node(Number, p.number(), start)
 	case c == 't':
 		p.literal("true")
-		return &Node{Kind: Bool, Value: "true", Pos: start}
+		return p.nodes.node(Bool, "true", start)
 	case c == 'f':
 		p.literal("false")
-		return &Node{Kind: Bool, Value: "false", Pos: start}
+		return p.nodes.node(Bool, "false", start)
 	case c == 'n':
 		p.literal("null")
-		return &Node{Kind: Null, Pos: start}
+		return p.nodes.node(Null, "", start)
 	default:
 		r, _ := utf8.DecodeRune(p.src[p.off:])
 		p.fail("unexpected character %q", r)
@@ -129,13 +152,18 @@ func (p *jsonParser) literal(word string) {
 }
 
 func (p *jsonParser) object(depth int) *Node {
-	n := &Node{Kind: Map, Pos: p.pos()}
+	n := p.nodes.node(Map, "", p.pos())
 	p.advance() // {
 	p.skipSpace()
 	if p.off < len(p.src) && p.src[p.off] == '}' {
 		p.advance()
 		return n
 	}
+	for len(p.fields) <= depth {
+		p.fields = append(p.fields, nil)
+	}
+	buf := p.fields[depth][:0]
+	defer func() { p.fields[depth] = buf[:0] }()
 	var seen map[string]bool
 	for {
 		p.skipSpace()
@@ -147,13 +175,13 @@ func (p *jsonParser) object(depth int) *Node {
 		}
 		keyPos := p.pos()
 		key := p.str()
-		if len(n.Fields) >= 8 && seen == nil {
+		if len(buf) >= 8 && seen == nil {
 			seen = make(map[string]bool, 16)
-			for _, f := range n.Fields {
+			for _, f := range buf {
 				seen[f.Key] = true
 			}
 		}
-		if dup := seen[key] || (seen == nil && n.Get(key) != nil); dup {
+		if dup := seen[key] || (seen == nil && hasKey(buf, key)); dup {
 			panic(syntaxError{pos: keyPos, detail: fmt.Sprintf("duplicate member %q", key)})
 		}
 		if seen != nil {
@@ -166,7 +194,7 @@ func (p *jsonParser) object(depth int) *Node {
 		p.advance()
 		p.skipSpace()
 		v := p.value(depth + 1)
-		n.Fields = append(n.Fields, Field{Key: key, KeyPos: keyPos, Value: v})
+		buf = append(buf, Field{Key: key, KeyPos: keyPos, Value: v})
 		p.skipSpace()
 		if p.off >= len(p.src) {
 			p.fail("unexpected end of input in an object")
@@ -176,6 +204,7 @@ func (p *jsonParser) object(depth int) *Node {
 			p.advance()
 		case '}':
 			p.advance()
+			n.Fields = append(make([]Field, 0, len(buf)), buf...)
 			return n
 		default:
 			p.fail("expected ',' or '}' in an object")
@@ -184,16 +213,21 @@ func (p *jsonParser) object(depth int) *Node {
 }
 
 func (p *jsonParser) array(depth int) *Node {
-	n := &Node{Kind: List, Pos: p.pos()}
+	n := p.nodes.node(List, "", p.pos())
 	p.advance() // [
 	p.skipSpace()
 	if p.off < len(p.src) && p.src[p.off] == ']' {
 		p.advance()
 		return n
 	}
+	for len(p.items) <= depth {
+		p.items = append(p.items, nil)
+	}
+	buf := p.items[depth][:0]
+	defer func() { p.items[depth] = buf[:0] }()
 	for {
 		p.skipSpace()
-		n.Items = append(n.Items, p.value(depth+1))
+		buf = append(buf, p.value(depth+1))
 		p.skipSpace()
 		if p.off >= len(p.src) {
 			p.fail("unexpected end of input in an array")
@@ -203,6 +237,7 @@ func (p *jsonParser) array(depth int) *Node {
 			p.advance()
 		case ']':
 			p.advance()
+			n.Items = append(make([]*Node, 0, len(buf)), buf...)
 			return n
 		default:
 			p.fail("expected ',' or ']' in an array")
@@ -345,4 +380,13 @@ func (p *jsonParser) number() string {
 		}
 	}
 	return string(p.src[start:p.off])
+}
+
+func hasKey(fields []Field, key string) bool {
+	for i := range fields {
+		if fields[i].Key == key {
+			return true
+		}
+	}
+	return false
 }

@@ -20,6 +20,7 @@ type yamlConv struct {
 	file   string
 	src    []byte
 	budget int // nodes left to create; bounds alias expansion
+	nodes  nodeSlab
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+): (.*)$`)
@@ -120,7 +121,7 @@ func (c *yamlConv) node(y *yaml.Node, depth int, ignoreTag bool) *Node {
 	switch y.Kind {
 	case yaml.DocumentNode:
 		if len(y.Content) == 0 {
-			return &Node{Kind: Null, Pos: pos}
+			return c.nodes.node(Null, "", pos)
 		}
 		return c.node(y.Content[0], depth, false)
 	case yaml.AliasNode:
@@ -135,7 +136,8 @@ func (c *yamlConv) node(y *yaml.Node, depth int, ignoreTag bool) *Node {
 		if !ignoreTag {
 			c.checkCollectionTag(y, "!!seq")
 		}
-		n := &Node{Kind: List, Pos: pos, Items: make([]*Node, 0, len(y.Content))}
+		n := c.nodes.node(List, "", pos)
+		n.Items = make([]*Node, 0, len(y.Content))
 		for _, item := range y.Content {
 			n.Items = append(n.Items, c.node(item, depth+1, false))
 		}
@@ -185,33 +187,33 @@ func (c *yamlConv) scalar(y *yaml.Node, ignoreTag bool, pos Pos) *Node {
 	if !ignoreTag && y.Style&yaml.TaggedStyle != 0 {
 		switch y.Tag {
 		case "!!str", "!!binary", "!!timestamp":
-			return &Node{Kind: String, Value: y.Value, Pos: pos}
+			return c.nodes.node(String, y.Value, pos)
 		case "!!int", "!!float":
 			if isJSONNumber(y.Value) {
-				return &Node{Kind: Number, Value: y.Value, Pos: pos}
+				return c.nodes.node(Number, y.Value, pos)
 			}
-			return &Node{Kind: String, Value: y.Value, Pos: pos}
+			return c.nodes.node(String, y.Value, pos)
 		case "!!bool":
 			if b, ok := yamlBool(y.Value); ok {
-				return &Node{Kind: Bool, Value: b, Pos: pos}
+				return c.nodes.node(Bool, b, pos)
 			}
 			c.fail(y, "%q is not a boolean", y.Value)
 		case "!!null":
-			return &Node{Kind: Null, Pos: pos}
+			return c.nodes.node(Null, "", pos)
 		default:
 			c.fail(y, "tag %s is not supported on a scalar", y.Tag)
 		}
 	}
 	if quoted {
-		return &Node{Kind: String, Value: y.Value, Pos: pos}
+		return c.nodes.node(String, y.Value, pos)
 	}
-	n := resolvePlain(y.Value)
-	n.Pos = pos
-	return n
+	k, v := resolvePlain(y.Value)
+	return c.nodes.node(k, v, pos)
 }
 
 func (c *yamlConv) mapping(y *yaml.Node, depth int, pos Pos) *Node {
-	n := &Node{Kind: Map, Pos: pos, Fields: make([]Field, 0, len(y.Content)/2)}
+	n := c.nodes.node(Map, "", pos)
+	n.Fields = make([]Field, 0, len(y.Content)/2)
 	var index map[string]bool
 	has := func(k string) bool {
 		if index != nil {

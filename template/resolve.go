@@ -1,7 +1,6 @@
 package template
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -56,12 +55,11 @@ func (e *evaluator) callError(n *Node, cause error, format string, args ...any) 
 
 func (e *evaluator) eval(n *Node) (any, error) {
 	switch n.Kind {
-	case String:
-		return n.Value, nil
-	case Number:
-		return json.Number(n.Value), nil
-	case Bool:
-		return n.Value == "true", nil
+	case String, Number, Bool:
+		if n.boxed != nil {
+			return n.boxed, nil
+		}
+		return n.Literal(), nil
 	case Null:
 		return nil, e.fail(n, "[%s] 'null' values are not allowed in templates", n.Path())
 	case List:

@@ -20,18 +20,18 @@ package template
 //     .5, +1, 1_000, .inf and .nan. CloudFormation passes scalar properties to
 //     handlers as strings, so keeping the literal is what a handler sees.
 
-func resolvePlain(s string) *Node {
+func resolvePlain(s string) (Kind, string) {
 	switch s {
 	case "", "~", "null", "Null", "NULL":
-		return &Node{Kind: Null}
+		return Null, ""
 	}
 	if b, ok := yamlBool(s); ok {
-		return &Node{Kind: Bool, Value: b}
+		return Bool, b
 	}
 	if isJSONNumber(s) {
-		return &Node{Kind: Number, Value: s}
+		return Number, s
 	}
-	return &Node{Kind: String, Value: s}
+	return String, s
 }
 
 // yamlBool recognises a YAML 1.1 boolean and returns "true" or "false".

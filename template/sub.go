@@ -12,16 +12,31 @@ type subPart struct {
 	isVar bool
 }
 
-var (
-	subVarRE = regexp.MustCompile(`^[A-Za-z0-9_.:]+$`)
-	subKeyRE = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
-)
+var subKeyRE = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+
+// isSubVar tells whether name is a valid Fn::Sub variable name: letters,
+// digits, underscores, periods and colons.
+func isSubVar(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9') && c != '_' && c != '.' && c != ':' {
+			return false
+		}
+	}
+	return true
+}
 
 // parseSub splits an Fn::Sub string into literals and variables. ${!Name}
 // is the literal ${Name}; a "${" with no closing brace is literal text. It
 // returns false when a variable name holds a character CloudFormation
 // refuses.
 func parseSub(s string) ([]subPart, bool) {
+	if !strings.Contains(s, "${") {
+		return []subPart{{text: s}}, true
+	}
 	var parts []subPart
 	var lit strings.Builder
 	for {
@@ -46,7 +61,7 @@ func parseSub(s string) ([]subPart, bool) {
 		}
 		// CloudFormation reads "${ Name }" as "${Name}".
 		name = strings.TrimSpace(name)
-		if !subVarRE.MatchString(name) {
+		if !isSubVar(name) {
 			return nil, false
 		}
 		if lit.Len() > 0 {

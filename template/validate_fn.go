@@ -114,7 +114,7 @@ func (w *walker) addRef(n *Node, ref Reference) {
 	if w.refs == nil {
 		return
 	}
-	ref.Path = w.relPath(n)
+	ref.node, ref.base = n, w.base
 	ref.Pos = n.Pos
 	if len(w.under) > 0 {
 		ref.under = append([]ifBranch(nil), w.under...)
