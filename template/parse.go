@@ -30,8 +30,10 @@ func Parse(name string, body []byte) (*Template, error) {
 	return build(name, root, nil)
 }
 
-// parseBody turns a body into a tree: JSON when its first character is '{'
-// (as CloudFormation decides), YAML otherwise.
+// parseBody turns a body into a tree. As CloudFormation does, it reads the
+// body as JSON first and, when that fails, as YAML; a body that is neither
+// gets the JSON error when it looks like JSON (it starts with '{'), the
+// YAML error otherwise.
 func parseBody(name string, body []byte) (*Node, *Error) {
 	body = bytes.TrimPrefix(body, utf8BOM)
 	var (
@@ -40,6 +42,11 @@ func parseBody(name string, body []byte) (*Node, *Error) {
 	)
 	if isJSONBody(body) {
 		root, err = parseJSON(name, body)
+		if err != nil {
+			if yroot, yerr := parseYAML(name, body); yerr == nil && yroot.Kind == Map {
+				root, err = yroot, nil
+			}
+		}
 	} else {
 		root, err = parseYAML(name, body)
 	}

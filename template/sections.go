@@ -77,9 +77,7 @@ func buildWith(name string, root *Node, params map[string]any, quotas bool) (*Te
 		root = expanded.root
 	}
 	b.model(root)
-	if b.c.empty() {
-		b.functions()
-	}
+	b.functions()
 	if b.c.empty() {
 		b.conditionCycles()
 		b.resourceCycles()
