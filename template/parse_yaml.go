@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -21,6 +22,48 @@ type yamlConv struct {
 	src    []byte
 	budget int // nodes left to create; bounds alias expansion
 	nodes  nodeSlab
+	lines  []int // offsets of the starts of lines, computed on first use
+}
+
+// contentPos is where the content of a tagged node starts: the YAML library
+// gives the position of the tag. When the content follows the tag on the
+// same line, the position moves past the tag and the blanks after it.
+func (c *yamlConv) contentPos(y *yaml.Node) Pos {
+	pos := Pos{y.Line, y.Column}
+	if c.lines == nil {
+		c.lines = []int{0}
+		for i, b := range c.src {
+			if b == '\n' {
+				c.lines = append(c.lines, i+1)
+			}
+		}
+	}
+	if y.Line < 1 || y.Line > len(c.lines) {
+		return pos
+	}
+	line := c.src[c.lines[y.Line-1]:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	// Skip to the tag's column (counted in characters).
+	rest := string(line)
+	for col := 1; col < y.Column && rest != ""; col++ {
+		_, size := utf8.DecodeRuneInString(rest)
+		rest = rest[size:]
+	}
+	if !strings.HasPrefix(rest, y.Tag) {
+		return pos
+	}
+	col := y.Column + utf8.RuneCountInString(y.Tag)
+	rest = rest[len(y.Tag):]
+	for rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+		rest = rest[1:]
+		col++
+	}
+	if rest == "" || rest[0] == '#' || rest[0] == '|' || rest[0] == '>' {
+		return pos
+	}
+	return Pos{y.Line, col}
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+): (.*)$`)
@@ -165,6 +208,7 @@ func (c *yamlConv) shortForm(y *yaml.Node, depth int, pos Pos) *Node {
 		c.fail(y, "unknown tag %s", y.Tag)
 	}
 	inner := c.node(y, depth+1, true)
+	inner.Pos = c.contentPos(y)
 	if y.Tag == "!GetAtt" && inner.Kind == String {
 		// !GetAtt Resource.Attribute: the attribute may itself hold dots
 		// (Endpoint.Address, Outputs.Name), so split on the first one.
