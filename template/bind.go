@@ -196,13 +196,18 @@ func (b *Bound) bindParameters(c *collector, in BindInput) {
 	var missingAt *Parameter
 	for _, p := range t.Parameters {
 		bp := BoundParameter{Key: p.Name, NoEcho: p.NoEcho}
-		at := p.Node
+		// Errors point at the parameter, or at its Default when that is
+		// the value at fault.
+		path := "/Parameters/" + p.Name
+		at := func(format string, args ...any) {
+			c.atPos(p.Pos, path, format, args...)
+		}
 		pv, ok := given[p.Name]
 		switch {
 		case ok && pv.UsePreviousValue:
 			prev, had := in.Previous[p.Name]
 			if !had {
-				c.at(p.Node, "Invalid input for parameter key %s. Cannot specify usePreviousValue as true for a parameter key not in the previous template", p.Name)
+				at("Invalid input for parameter key %s. Cannot specify usePreviousValue as true for a parameter key not in the previous template", p.Name)
 				continue
 			}
 			bp.Value, bp.UsePreviousValue = prev, true
@@ -210,7 +215,8 @@ func (b *Bound) bindParameters(c *collector, in BindInput) {
 			bp.Value = pv.Value
 		case p.HasDefault:
 			bp.Value, bp.FromDefault = p.Default, true
-			at = p.Node.Get("Default")
+			d := p.Node.Get("Default")
+			at = func(format string, args ...any) { c.at(d, format, args...) }
 		default:
 			missing = append(missing, p.Name)
 			if missingAt == nil {
@@ -219,7 +225,7 @@ func (b *Bound) bindParameters(c *collector, in BindInput) {
 			continue
 		}
 		if len(bp.Value) > MaxParameterValueBytes {
-			c.at(at, "1 validation error detected: Value '%s' at 'parameters.member.parameterValue' failed to satisfy constraint: Member must have length less than or equal to %d",
+			at("1 validation error detected: Value '%s' at 'parameters.member.parameterValue' failed to satisfy constraint: Member must have length less than or equal to %d",
 				p.Mask(bp.Value), MaxParameterValueBytes)
 			continue
 		}
@@ -227,20 +233,20 @@ func (b *Bound) bindParameters(c *collector, in BindInput) {
 		if p.kind.ssm {
 			v, found := in.SSM[bp.Value]
 			if !found {
-				c.at(at, "Unable to fetch parameters [%s] from parameter store for this account.", bp.Value)
+				at("Unable to fetch parameters [%s] from parameter store for this account.", bp.Value)
 				continue
 			}
 			bp.ResolvedValue, value = v, v
 		}
 		if msg := p.check(value); msg != "" {
-			c.at(at, "%s", msg)
+			at("%s", msg)
 			continue
 		}
 		b.params = append(b.params, bp)
 		b.paramValue[p.Name] = p.refValue(value)
 	}
 	if len(missing) > 0 {
-		c.at(missingAt.Node, "Parameters: [%s] must have values", strings.Join(missing, ", "))
+		c.atPos(missingAt.Pos, "/Parameters/"+missingAt.Name, "Parameters: [%s] must have values", strings.Join(missing, ", "))
 	}
 }
 

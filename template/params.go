@@ -112,19 +112,19 @@ func (p *Parameter) check(value string) string {
 			}
 		}
 	}
-	if p.pattern != nil && !p.kind.number {
-		for _, m := range members {
-			if !p.pattern.MatchString(m) {
-				return fail("must match pattern " + p.AllowedPattern)
-			}
-		}
-	}
 	if !p.kind.list && !p.kind.number {
 		if p.MinLength != nil && len([]rune(value)) < *p.MinLength {
 			return fail(fmt.Sprintf("must contain at least %d characters", *p.MinLength))
 		}
 		if p.MaxLength != nil && len([]rune(value)) > *p.MaxLength {
 			return fail(fmt.Sprintf("must contain at most %d characters", *p.MaxLength))
+		}
+	}
+	if p.pattern != nil && !p.kind.number {
+		for _, m := range members {
+			if !p.pattern.MatchString(m) {
+				return fail("must match pattern " + p.AllowedPattern)
+			}
 		}
 	}
 	if p.kind.number {
@@ -168,7 +168,7 @@ func (p *Parameter) refValue(value string) any {
 // returns AWS's message as an *Error at the parameter's declaration, or nil.
 func (p *Parameter) Check(file, value string) error {
 	if msg := p.check(value); msg != "" {
-		return nodeError(file, p.Node, "%s", msg)
+		return &Error{File: file, Line: p.Pos.Line, Col: p.Pos.Col, Path: "/Parameters/" + p.Name, Message: msg}
 	}
 	return nil
 }

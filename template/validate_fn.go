@@ -115,7 +115,9 @@ func (w *walker) addRef(n *Node, ref Reference) {
 		return
 	}
 	ref.node, ref.base = n, w.base
-	ref.Pos = n.Pos
+	if ref.Pos == (Pos{}) {
+		ref.Pos = n.Pos
+	}
 	if len(w.under) > 0 {
 		ref.under = append([]ifBranch(nil), w.under...)
 	}
@@ -532,18 +534,19 @@ func (w *walker) sub(n, arg *Node) {
 		if !p.isVar || (vars != nil && vars.Get(p.text) != nil) {
 			continue
 		}
-		w.subVar(text, p.text)
+		w.subVar(n, text, p.text)
 	}
 }
 
-// subVar records the reference of one ${Name} of Fn::Sub.
-func (w *walker) subVar(at *Node, name string) {
+// subVar records the reference of one ${Name} of Fn::Sub: its path is the
+// call's, its position the string's.
+func (w *walker) subVar(call, at *Node, name string) {
 	t := w.b.t
 	switch {
 	case isPseudo(name):
 		return
 	case t.parameters[name] != nil:
-		w.addRef(at, Reference{Target: name, Kind: RefParameter})
+		w.addRef(call, Reference{Target: name, Kind: RefParameter, Pos: at.Pos})
 		return
 	}
 	id, attr := name, ""
@@ -564,7 +567,7 @@ func (w *walker) subVar(at *Node, name string) {
 	case w.inImport:
 		w.errorf(at, msgImportDepends)
 	default:
-		w.addRef(at, Reference{Target: id, Kind: RefSub, Attribute: attr})
+		w.addRef(call, Reference{Target: id, Kind: RefSub, Attribute: attr, Pos: at.Pos})
 	}
 }
 
