@@ -30,8 +30,11 @@ func (b *Bound) evalCondition(n *Node) (any, error) {
 }
 
 func (b *Bound) evalBool(n *Node) (bool, error) {
-	if n.Kind != Map {
+	if n.Kind != Map || n.fn == fnNone {
 		return false, nodeError(b.file, n, "Template format error: Conditions can only be boolean operations on parameters and other conditions")
+	}
+	if msg := shapeError(n.fn, n.arg()); msg != "" {
+		return false, nodeError(b.file, n, "%s", msg)
 	}
 	switch n.fn {
 	case fnCondition:

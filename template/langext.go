@@ -38,6 +38,23 @@ type lxExpander struct {
 	needParams bool
 	loops      map[string]bool
 	resources  *Node
+	budget     int // nodes the expansion may still create
+}
+
+// maxExpansion bounds the nodes an expansion creates: nested loops
+// multiply, and the quotas are checked only on the result.
+const maxExpansion = 2000000
+
+// spend counts n new nodes against the budget.
+func (x *lxExpander) spend(at *Node, n int) bool {
+	x.budget -= n
+	if x.budget < 0 {
+		if x.budget+n >= 0 { // report once
+			x.c.at(at, "%sthe template expands to more than %d values", lxPrefix, maxExpansion)
+		}
+		return false
+	}
+	return true
 }
 
 // expandLanguageExtensions expands the Fn::ForEach loops of a tree. params
@@ -46,7 +63,7 @@ type lxExpander struct {
 // so.
 func expandLanguageExtensions(file string, root *Node, params map[string]any, declared map[string]bool) (*expanded, error) {
 	x := &lxExpander{c: collector{file: file}, params: params, declared: declared, mappings: root.Get("Mappings"),
-		loops: map[string]bool{}, resources: root.Get("Resources")}
+		loops: map[string]bool{}, resources: root.Get("Resources"), budget: maxExpansion}
 	out := &Node{Kind: Map, Pos: root.Pos}
 	for _, f := range root.Fields {
 		v := f.Value
@@ -111,6 +128,9 @@ func copyNode(n *Node) *Node {
 // expand copies n with its loops expanded and the identifiers of bindings
 // substituted.
 func (x *lxExpander) expand(n *Node, bindings map[string]string) *Node {
+	if !x.spend(n, 1) {
+		return &Node{Kind: Null, Pos: n.Pos}
+	}
 	switch n.Kind {
 	case List:
 		out := &Node{Kind: List, Pos: n.Pos, Tag: n.Tag, Items: make([]*Node, 0, len(n.Items))}

@@ -94,6 +94,12 @@ func (e *evaluator) eval(n *Node) (any, error) {
 
 func (e *evaluator) call(n *Node) (any, error) {
 	arg := n.arg()
+	// The shapes were checked when the template was parsed; the checks
+	// here keep the evaluator safe on trees that were not (the collection
+	// of an Fn::ForEach is evaluated before the template is read).
+	if msg := shapeError(n.fn, arg); msg != "" {
+		return nil, e.fail(n, "%s", msg)
+	}
 	switch n.fn {
 	case fnRef:
 		return e.ref(n, arg.Value)
@@ -267,3 +273,73 @@ func firstUnknownIn(values ...any) (Unknown, bool) {
 func IsUnsupported(err error) bool { return errors.Is(err, ErrUnsupported) }
 
 var _ = fmt.Sprint
+
+// shapeError returns AWS's message when the argument of a call does not
+// have the shape the function takes, or "".
+func shapeError(fn fnID, arg *Node) string {
+	items := func(n int) bool { return arg.Kind == List && len(arg.Items) == n }
+	switch fn {
+	case fnRef:
+		if arg.Kind != String {
+			return "Template format error: Every Ref object must have a single String value."
+		}
+	case fnGetAtt:
+		if _, _, ok := getAttTarget(arg); !ok {
+			return msgGetAtt
+		}
+	case fnSub:
+		if !(arg.Kind == String || (arg.Kind == List && (len(arg.Items) == 1 || len(arg.Items) == 2) && arg.Items[0].Kind == String &&
+			(len(arg.Items) == 1 || (arg.Items[1].Kind == Map && arg.Items[1].fn == fnNone)))) {
+			return msgSub
+		}
+	case fnJoin:
+		if !items(2) || !arg.Items[0].IsScalar() {
+			return msgJoin
+		}
+	case fnSelect:
+		if !items(2) {
+			return msgSelectArgs
+		}
+	case fnSplit:
+		if !items(2) || arg.Items[0].Kind != String {
+			return msgSplit
+		}
+	case fnIf:
+		if !items(3) || arg.Items[0].Kind != String {
+			return msgIfArgs
+		}
+	case fnEquals:
+		if !items(2) {
+			return msgEquals
+		}
+	case fnNot:
+		if !items(1) {
+			return "Template error: Fn::Not requires a list argument with one element"
+		}
+	case fnAnd, fnOr:
+		if arg.Kind != List {
+			return "Template error: every Fn::And object requires a list of at least 2 and at most 10 boolean parameters."
+		}
+	case fnCondition:
+		if arg.Kind != String {
+			return "Template error: every Condition object must have a single String value."
+		}
+	case fnFindInMap:
+		if !(items(3) || (items(4) && arg.Items[3].Kind == Map && len(arg.Items[3].Fields) == 1 && arg.Items[3].Fields[0].Key == "DefaultValue")) {
+			return msgFindInMap
+		}
+	case fnCidr:
+		if !items(3) {
+			return msgCidrArgs
+		}
+	case fnGetStackOutput:
+		if arg.Kind != Map {
+			return "Template error: every Fn::GetStackOutput object requires a StackName and an OutputName, and may have a Region and a RoleArn"
+		}
+	case fnContains, fnEachMemberEquals, fnEachMemberIn, fnValueOf, fnValueOfAll:
+		if !items(2) {
+			return "Template format error: every function of the Rules block requires a list of 2 parameters."
+		}
+	}
+	return ""
+}

@@ -86,6 +86,9 @@ func (b *Bound) ruleEval(n *Node) (any, error) {
 		return e.eval(n)
 	}
 	arg := n.arg()
+	if msg := shapeError(n.fn, arg); msg != "" {
+		return nil, nodeError(b.file, n, "%s", msg)
+	}
 	evalArgs := func() ([]any, bool, error) {
 		out := make([]any, len(arg.Items))
 		for i, item := range arg.Items {
