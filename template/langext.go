@@ -43,7 +43,7 @@ type lxExpander struct {
 
 // maxExpansion bounds the nodes an expansion creates: nested loops
 // multiply, and the quotas are checked only on the result.
-const maxExpansion = 2000000
+const maxExpansion = 100000
 
 // spend counts n new nodes against the budget.
 func (x *lxExpander) spend(at *Node, n int) bool {
@@ -155,14 +155,28 @@ func (x *lxExpander) expand(n *Node, bindings map[string]string) *Node {
 			return x.expandSub(n, arg, bindings)
 		}
 	}
-	out := &Node{Kind: Map, Pos: n.Pos, Tag: n.Tag}
-	seen := map[string]bool{}
+	out := &Node{Kind: Map, Pos: n.Pos, Tag: n.Tag, Fields: make([]Field, 0, len(n.Fields))}
+	var seen map[string]bool
 	add := func(f Field) {
-		if seen[f.Key] {
+		dup := false
+		if seen != nil {
+			dup = seen[f.Key]
+		} else {
+			dup = hasKey(out.Fields, f.Key)
+			if len(out.Fields) >= 8 {
+				seen = make(map[string]bool, 2*len(out.Fields))
+				for _, g := range out.Fields {
+					seen[g.Key] = true
+				}
+			}
+		}
+		if dup {
 			x.c.atPos(f.KeyPos, "", "%sthe key %s is produced more than once", lxPrefix, f.Key)
 			return
 		}
-		seen[f.Key] = true
+		if seen != nil {
+			seen[f.Key] = true
+		}
 		out.Fields = append(out.Fields, f)
 	}
 	for _, f := range n.Fields {
@@ -239,6 +253,9 @@ func joinLiteral(parts []subPart) string {
 // substitute replaces ${Id} (and, when forms holds '&', &{Id}) by the items
 // of bindings.
 func substitute(s string, bindings map[string]string, forms string) string {
+	if !strings.Contains(s, "{") {
+		return s
+	}
 	for id, item := range bindings {
 		if strings.Contains(forms, "$") {
 			s = strings.ReplaceAll(s, "${"+id+"}", item)
@@ -299,6 +316,9 @@ func (x *lxExpander) loop(f Field, bindings map[string]string) []Field {
 		}
 		b[id] = item
 		for _, g := range fragment.Fields {
+			if x.budget < 0 {
+				return out
+			}
 			if strings.HasPrefix(g.Key, forEachPrefix) {
 				out = append(out, x.loop(g, b)...)
 				continue

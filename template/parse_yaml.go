@@ -22,7 +22,8 @@ type yamlConv struct {
 	src    []byte
 	budget int // nodes left to create; bounds alias expansion
 	nodes  nodeSlab
-	lines  []int // offsets of the starts of lines, computed on first use
+	lines  []int        // offsets of the starts of lines, computed on first use
+	ascii  map[int]bool // whether a line is ASCII, by line, computed on use
 }
 
 // contentPos is where the content of a tagged node starts: the YAML library
@@ -46,21 +47,36 @@ func (c *yamlConv) contentPos(y *yaml.Node) Pos {
 		line = line[:i]
 	}
 	// Skip to the tag's column (counted in characters).
-	rest := string(line)
-	for col := 1; col < y.Column && rest != ""; col++ {
-		_, size := utf8.DecodeRuneInString(rest)
-		rest = rest[size:]
+	if c.ascii == nil {
+		c.ascii = map[int]bool{}
 	}
-	if !strings.HasPrefix(rest, y.Tag) {
+	ascii, known := c.ascii[y.Line]
+	if !known {
+		ascii = isASCII(line)
+		c.ascii[y.Line] = ascii
+	}
+	rest := line
+	if ascii {
+		if y.Column-1 > len(line) {
+			return pos
+		}
+		rest = line[y.Column-1:]
+	} else {
+		for col := 1; col < y.Column && len(rest) > 0; col++ {
+			_, size := utf8.DecodeRune(rest)
+			rest = rest[size:]
+		}
+	}
+	if !bytes.HasPrefix(rest, []byte(y.Tag)) {
 		return pos
 	}
 	col := y.Column + utf8.RuneCountInString(y.Tag)
 	rest = rest[len(y.Tag):]
-	for rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+	for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
 		rest = rest[1:]
 		col++
 	}
-	if rest == "" || rest[0] == '#' || rest[0] == '|' || rest[0] == '>' {
+	if len(rest) == 0 || rest[0] == '#' || rest[0] == '|' || rest[0] == '>' {
 		return pos
 	}
 	return Pos{y.Line, col}
@@ -344,4 +360,13 @@ func (c *yamlConv) key(k *yaml.Node) string {
 		c.fail(k, "a mapping key cannot be tagged %s", k.Tag)
 	}
 	return k.Value
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

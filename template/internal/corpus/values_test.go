@@ -25,7 +25,7 @@ func TestFromPattern(t *testing.T) {
 			t.Errorf("%s: no string", tt.pattern)
 			continue
 		}
-		if !regexp.MustCompile("^(?:" + tt.pattern + ")$").MatchString(s) || len(s) < tt.min {
+		if !regexp.MustCompile("^(?:"+tt.pattern+")$").MatchString(s) || len(s) < tt.min {
 			t.Errorf("%s: %q does not match", tt.pattern, s)
 		}
 	}
