@@ -1,7 +1,9 @@
 package template
 
 import (
+	"fmt"
 	"io/fs"
+	"time"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,6 +25,15 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"Resources": {"A": {"Type": "AWS::SNS::Topic", "Properties": {"X": {"Fn::Sub": "${A.Arn}"}}}}}`))
 	f.Add([]byte("Resources:\n  A: {Type: AWS::SNS::Topic, Properties: {X: !Select [0, !Cidr [10.0.0.0/16, 1, 8]]}}\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second): // a hang shows up as a crasher
+				panic(fmt.Sprintf("SLOWINPUT %q", body))
+			}
+		}()
 		tpl, err := Parse("fuzz", body)
 		if err != nil {
 			if AsList(err) == nil {
