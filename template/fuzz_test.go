@@ -3,10 +3,10 @@ package template
 import (
 	"fmt"
 	"io/fs"
-	"time"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // FuzzParse feeds arbitrary bodies to Parse, and what parses to Bind and
