@@ -110,26 +110,20 @@ const supportedFunctions = "[Fn::Base64, Fn::GetAtt, Fn::GetAZs, Fn::ImportValue
 	"Fn::Contains, Fn::EachMemberEquals, Fn::EachMemberIn, Fn::ValueOf, Fn::ValueOfAll, Fn::RefAll, " +
 	"Fn::Sub, Fn::Cidr]"
 
-// markCalls marks every map of the tree that calls an intrinsic function.
-func markCalls(n *Node) {
-	switch n.Kind {
-	case List:
-		for _, c := range n.Items {
-			markCalls(c)
-		}
-	case Map:
-		if len(n.Fields) == 1 {
-			k := n.Fields[0].Key
-			if id, ok := fnByName[k]; ok {
-				n.fn = id
-			} else if strings.HasPrefix(k, "Fn::") && !strings.HasPrefix(k, "Fn::ForEach::") {
-				n.fn = fnUnknown
-			}
-		}
-		for _, f := range n.Fields {
-			markCalls(f.Value)
-		}
+// callOf returns the intrinsic function a map calls: a map with one member
+// whose key names a function.
+func callOf(n *Node) fnID {
+	if len(n.Fields) != 1 {
+		return fnNone
 	}
+	k := n.Fields[0].Key
+	if id, ok := fnByName[k]; ok {
+		return id
+	}
+	if strings.HasPrefix(k, "Fn::") && !strings.HasPrefix(k, "Fn::ForEach::") {
+		return fnUnknown
+	}
+	return fnNone
 }
 
 // isConditionFn tells whether id is one of the condition functions.

@@ -82,7 +82,6 @@ func expandLanguageExtensions(file string, root *Node, params map[string]any, de
 		return nil, x.c.err()
 	}
 	out.link()
-	markCalls(out)
 	return &expanded{root: out, needParams: x.needParams}, nil
 }
 

@@ -58,10 +58,17 @@ type Node struct {
 	Tag string
 
 	parent *Node
-	key    string // the key of this node in its parent map
-	index  int    // the index of this node in its parent list
-	fn     fnID   // the intrinsic function this map calls, if it is a call
-	boxed  any    // the value of a scalar, boxed once
+	index  int  // the index of this node in its parent's Items or Fields
+	fn     fnID // the intrinsic function this map calls, if it is a call
+	boxed  any  // the value of a scalar, boxed once
+}
+
+// key returns the key of a node in its parent map.
+func (n *Node) key() string {
+	if n.parent == nil || n.parent.Kind != Map {
+		return ""
+	}
+	return n.parent.Fields[n.index].Key
 }
 
 // A Field is one member of a Map.
@@ -125,7 +132,7 @@ func (n *Node) Path() string {
 		if m.parent.Kind == List {
 			segs = append(segs, strconv.Itoa(m.index))
 		} else {
-			segs = append(segs, m.key)
+			segs = append(segs, m.key())
 		}
 	}
 	var b strings.Builder
@@ -139,8 +146,9 @@ func (n *Node) Path() string {
 // Parent returns the node that holds n, or nil for the root.
 func (n *Node) Parent() *Node { return n.parent }
 
-// link sets the parent pointers of the children of n, recursively, and
-// boxes the values of scalars once.
+// link sets the parent pointers of the children of n, recursively, boxes
+// the values of scalars once and marks the maps that call an intrinsic
+// function: one pass over a new tree.
 func (n *Node) link() {
 	switch n.Kind {
 	case String:
@@ -151,13 +159,15 @@ func (n *Node) link() {
 		n.boxed = n.Value == "true"
 	case List:
 		for i, c := range n.Items {
-			c.parent, c.index, c.key = n, i, ""
+			c.parent, c.index = n, i
 			c.link()
 		}
 	case Map:
-		for _, f := range n.Fields {
-			f.Value.parent, f.Value.key, f.Value.index = n, f.Key, -1
-			f.Value.link()
+		n.fn = callOf(n)
+		for i := range n.Fields {
+			v := n.Fields[i].Value
+			v.parent, v.index = n, i
+			v.link()
 		}
 	}
 }

@@ -54,7 +54,6 @@ func parseBody(name string, body []byte) (*Node, *Error) {
 		return nil, err
 	}
 	root.link()
-	markCalls(root)
 	return root, nil
 }
 

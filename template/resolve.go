@@ -172,7 +172,7 @@ func (e *evaluator) block(n *Node) string {
 	for m.parent != nil && m.parent.parent != nil {
 		m = m.parent
 	}
-	if m.parent != nil && m.key == "Outputs" {
+	if m.parent != nil && m.key() == "Outputs" {
 		return "Outputs"
 	}
 	return "Resources"
