@@ -26,6 +26,23 @@ type jsonParser struct {
 	nodes  nodeSlab
 	fields [][]Field // scratch, by depth
 	items  [][]*Node // scratch, by depth
+	keys   map[string]string
+}
+
+// intern returns one string for the member names a template repeats (Type,
+// Properties, Fn::Sub ...).
+func (p *jsonParser) intern(b []byte) string {
+	if s, ok := p.keys[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if p.keys == nil {
+		p.keys = make(map[string]string, 64)
+	}
+	if len(p.keys) < 4096 {
+		p.keys[s] = s
+	}
+	return s
 }
 
 // nodeSlab allocates nodes in blocks: a template has many small nodes.
@@ -100,8 +117,13 @@ func (p *jsonParser) advance() {
 func (p *jsonParser) skipSpace() {
 	for p.off < len(p.src) {
 		switch p.src[p.off] {
-		case ' ', '\t', '\r', '\n':
-			p.advance()
+		case ' ', '\t', '\r':
+			p.off++
+			p.col++
+		case '\n':
+			p.off++
+			p.line++
+			p.col = 1
 		default:
 			return
 		}
@@ -174,7 +196,7 @@ func (p *jsonParser) object(depth int) *Node {
 			p.fail("expected a double-quoted member name")
 		}
 		keyPos := p.pos()
-		key := p.str()
+		key := p.strKey(true)
 		if len(buf) >= 8 && seen == nil {
 			seen = make(map[string]bool, 16)
 			for _, f := range buf {
@@ -246,18 +268,28 @@ func (p *jsonParser) array(depth int) *Node {
 }
 
 // str reads a double-quoted string and returns its value.
-func (p *jsonParser) str() string {
+func (p *jsonParser) str() string { return p.strKey(false) }
+
+// strKey reads a string; a member name is interned.
+func (p *jsonParser) strKey(key bool) string {
 	p.advance() // opening quote
 	start := p.off
 	// Fast path: no escapes.
 	for p.off < len(p.src) {
 		b := p.src[p.off]
 		if b == '"' {
-			s := string(p.src[start:p.off])
-			if !utf8.ValidString(s) {
+			raw := p.src[start:p.off]
+			if !utf8.Valid(raw) {
 				p.fail("invalid UTF-8 in a string")
 			}
-			p.advance()
+			var s string
+			if key {
+				s = p.intern(raw)
+			} else {
+				s = string(raw)
+			}
+			p.off++
+			p.col++
 			return s
 		}
 		if b == '\\' {
@@ -266,7 +298,10 @@ func (p *jsonParser) str() string {
 		if b < 0x20 {
 			p.fail("control character in a string")
 		}
-		p.advance()
+		p.off++
+		if b&0xC0 != 0x80 {
+			p.col++
+		}
 	}
 	var sb strings.Builder
 	sb.Write(p.src[start:p.off])
