@@ -2,7 +2,6 @@ package template
 
 import (
 	"errors"
-	"fmt"
 )
 
 // Resolver gives the live values of a stack's resources and of the exports
@@ -271,8 +270,6 @@ func firstUnknownIn(values ...any) (Unknown, bool) {
 // IsUnsupported tells whether err comes from a feature stacksim does not
 // implement.
 func IsUnsupported(err error) bool { return errors.Is(err, ErrUnsupported) }
-
-var _ = fmt.Sprint
 
 // shapeError returns AWS's message when the argument of a call does not
 // have the shape the function takes, or "".
