@@ -8,4 +8,54 @@
 //
 // It must not know about stacks or handlers: live values reach it through the
 // Resolver interface, which the engine implements.
+//
+// # The three steps
+//
+//   - Parse(name, body) reads the body (JSON first, then YAML, as
+//     CloudFormation does) into a tree of Nodes and runs ValidateTemplate's
+//     checks: sections, names, nulls, quotas, the shape of every intrinsic
+//     function and where it may appear, unresolved references and
+//     dependency cycles. The result is a Template: Parameters, Mappings,
+//     Conditions, Rules, Resources and Outputs in template order, with
+//     lookups by name and the References of each resource and output.
+//   - (*Template).Bind(BindInput) gives the parameters their values
+//     (defaults, UsePreviousValue, SSM parameter types), checks them against
+//     their types and constraints, asserts the Rules, evaluates the
+//     Conditions, picks the resources and outputs that exist, checks the
+//     references they make in this binding and resolves intrinsic
+//     DeletionPolicy and UpdateReplacePolicy. A Bound is read-only and safe
+//     for concurrent use.
+//   - (*Bound).Properties, OutputValue, ExportName and Resolve evaluate
+//     intrinsic functions against a Resolver. A value not known yet is an
+//     Unknown, which every function of it propagates; AWS::NoValue removes
+//     the property, list element or field that holds it.
+//
+// # Errors
+//
+// Every fault is an *Error with the file, line, column and JSON path it
+// comes from and AWS's wording ("Template format error: ..."); a pass
+// returns all of its faults at once (Errors, sorted by position). A feature
+// stacksim does not run (transforms other than AWS::LanguageExtensions,
+// Fn::Transform, modules, Hooks) wraps ErrUnsupported.
+//
+// # YAML
+//
+// Plain scalars are typed as written in scalars.go: YAML 1.1 booleans
+// (yes/no/on/off) are booleans, as CloudFormation reads them; dates,
+// leading-zero, octal and hex numbers stay strings with their literal text;
+// numbers keep their literal. Anchors, aliases (expanded into copies, with
+// a bound on their size) and merge keys work; a body is one document.
+//
+// # AWS::LanguageExtensions
+//
+// Fn::ForEach loops are expanded before the sections are read: at Parse with
+// the parameters' defaults, and again at Bind when a loop's collection
+// depends on a parameter's value ((*Bound).Template is then the expanded
+// template). Fn::Length, Fn::ToJsonString and Fn::FindInMap's DefaultValue
+// are evaluated with the other functions.
+//
+// # Rules
+//
+// Fn::RefAll, Fn::ValueOf and Fn::ValueOfAll read the account's resources;
+// stacksim has none, so an assertion that needs them is not enforced.
 package template

@@ -1,0 +1,168 @@
+package template
+
+import (
+	"regexp"
+	"strings"
+)
+
+var resourceKeys = map[string]bool{
+	"Type": true, "Properties": true, "DependsOn": true, "Condition": true, "DeletionPolicy": true,
+	"UpdateReplacePolicy": true, "Metadata": true, "CreationPolicy": true, "UpdatePolicy": true,
+	// Version is accepted on custom resources for historical reasons.
+	"Version": true,
+}
+
+var deletionPolicies = map[string]bool{"Delete": true, "Retain": true, "Snapshot": true, "RetainExceptOnCreate": true}
+var updateReplacePolicies = map[string]bool{"Delete": true, "Retain": true, "Snapshot": true}
+
+// typeRE is the shape of a resource type name: Org::Service::Type (and
+// modules' ::MODULE suffix), or Custom::Name.
+var typeRE = regexp.MustCompile(`^(?:[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+(?:::MODULE)?|Custom::[A-Za-z0-9_@.\-]+)$`)
+
+func (b *builder) resources(sec *Node) {
+	empty := sec == nil || sec.Kind == Null || (sec.Kind == Map && len(sec.Fields) == 0)
+	if empty && b.t.loopsNeedParams {
+		return // the loops produce the resources once the parameters are bound
+	}
+	if empty {
+		if sec != nil {
+			b.claimed[sec] = true
+		}
+		at := sec
+		if at == nil {
+			at = b.t.Root
+		}
+		b.c.at(at, "Template format error: At least one Resources member must be defined.")
+		return
+	}
+	if !b.section(sec, "Resources", "resources", MaxResources) {
+		return
+	}
+	for i := range sec.Fields {
+		f := &sec.Fields[i]
+		path := "/Resources/" + f.Key
+		def := f.Value
+		if b.forEachWithoutTransform(f, path) {
+			continue
+		}
+		b.checkName(f, path, "Resource")
+		r := &Resource{LogicalID: f.Key, Pos: f.KeyPos, Node: def, index: len(b.t.Resources)}
+		if def.Kind != Map {
+			if def.Kind == Null {
+				b.claimed[def] = true
+			}
+			b.c.atPos(f.KeyPos, path, "Template format error: [%s] Every Resources object must contain a Type member.", path)
+			continue
+		}
+		for _, rf := range def.Fields {
+			if !resourceKeys[rf.Key] {
+				b.c.atPos(rf.KeyPos, path+"/"+rf.Key, "Invalid template resource property '%s'", rf.Key)
+			}
+		}
+		typ := def.Get("Type")
+		switch {
+		case typ == nil || typ.Kind == Null:
+			if typ != nil {
+				b.claimed[typ] = true
+			}
+			b.c.atPos(f.KeyPos, path, "Template format error: [%s] Every Resources object must contain a Type member.", path)
+		case typ.Kind != String:
+			b.c.at(typ, "Template format error: [%s/Type] Every Type member must be a string.", path)
+		default:
+			r.Type = typ.Value
+			switch {
+			case !typeRE.MatchString(r.Type):
+				b.c.at(typ, "Template format error: Unrecognized resource types: [%s]", r.Type)
+			case strings.HasSuffix(r.Type, "::MODULE"):
+				e := b.c.at(typ, "Template format error: module %s is not supported by stacksim", r.Type)
+				e.Detail = "modules are expanded from the CloudFormation registry; give stacksim the processed template"
+				e.err = ErrUnsupported
+			}
+		}
+		if v := def.Get("Properties"); v != nil && v.Kind != Null {
+			if v.Kind != Map {
+				b.c.at(v, "Template format error: [%s/Properties] Every Properties member must be an object.", path)
+			} else {
+				r.Properties = v
+			}
+		}
+		if v := def.Get("DependsOn"); v != nil && v.Kind != Null {
+			switch v.Kind {
+			case String:
+				r.DependsOn = []string{v.Value}
+			case List:
+				for _, item := range v.Items {
+					if item.Kind != String {
+						if item.Kind != Null {
+							b.c.at(item, "Template format error: Every DependsOn value must be a string.")
+						}
+						continue
+					}
+					r.DependsOn = append(r.DependsOn, item.Value)
+				}
+			default:
+				b.c.at(v, "Template format error: DependsOn must be a string or list of strings.")
+			}
+		}
+		if v := def.Get("Condition"); v != nil && v.Kind != Null {
+			if v.Kind != String {
+				b.c.at(v, "Template format error: Every Condition member must be a string.")
+			} else {
+				r.Condition = v.Value
+			}
+		}
+		r.DeletionPolicy, r.deletionPolicyNode = b.policy(def, "DeletionPolicy", path, f.Key, deletionPolicies)
+		r.UpdateReplacePolicy, r.updateReplacePolicyNode = b.policy(def, "UpdateReplacePolicy", path, f.Key, updateReplacePolicies)
+		r.Metadata = b.objectAttr(def, "Metadata", path)
+		r.CreationPolicy = b.objectAttr(def, "CreationPolicy", path)
+		r.UpdatePolicy = b.objectAttr(def, "UpdatePolicy", path)
+		b.t.Resources = append(b.t.Resources, r)
+		b.t.resources[r.LogicalID] = r
+	}
+}
+
+// policy reads DeletionPolicy or UpdateReplacePolicy. Under
+// AWS::LanguageExtensions the value may be an intrinsic function, resolved
+// when the template is bound.
+func (b *builder) policy(def *Node, key, path, id string, allowed map[string]bool) (string, *Node) {
+	v := def.Get(key)
+	if v == nil || v.Kind == Null {
+		return "", nil
+	}
+	if v.Kind == Map && v.fn != fnNone {
+		// Intrinsic functions (Ref, Fn::FindInMap, Fn::If) are resolved
+		// when the template is bound.
+		return "", v
+	}
+	s, ok := v.scalarString()
+	if !ok || v.Kind != String || !allowed[s] {
+		b.c.at(v, "Template format error: Unrecognized %s %s for resource %s", key, nodeText(v), id)
+		return "", nil
+	}
+	return s, nil
+}
+
+func (b *builder) objectAttr(def *Node, key, path string) *Node {
+	v := def.Get(key)
+	if v == nil || v.Kind == Null {
+		return nil
+	}
+	if v.Kind != Map {
+		b.c.at(v, "Template format error: [%s/%s] Every %s member must be an object.", path, key, key)
+		return nil
+	}
+	return v
+}
+
+// forEachWithoutTransform refuses an Fn::ForEach loop in a template that
+// does not declare AWS::LanguageExtensions (with the transform, loops are
+// expanded before the sections are read).
+func (b *builder) forEachWithoutTransform(f *Field, path string) bool {
+	if !strings.HasPrefix(f.Key, "Fn::ForEach::") {
+		return false
+	}
+	b.claimed[f.Value] = true
+	e := b.c.atPos(f.KeyPos, path, "Template format error: [%s] resource definition is malformed", path)
+	e.Detail = "Fn::ForEach needs Transform: AWS::LanguageExtensions"
+	return true
+}

@@ -1,0 +1,96 @@
+package template
+
+import (
+	"strings"
+)
+
+// LanguageExtensions is the one transform stacksim runs.
+const LanguageExtensions = "AWS::LanguageExtensions"
+
+// transforms reads the Transform section; it reports a transform stacksim
+// does not run and returns false then, since the rest of such a template is
+// written for the transform's output.
+func (b *builder) transforms(root *Node) bool {
+	sec := root.Get("Transform")
+	if sec == nil || sec.Kind == Null {
+		return b.noFnTransform(root)
+	}
+	var items []*Node
+	if sec.Kind == List {
+		items = sec.Items
+	} else {
+		items = []*Node{sec}
+	}
+	var unsupported []string
+	var at *Node
+	for _, it := range items {
+		name := ""
+		switch {
+		case it.Kind == String:
+			name = it.Value
+		case it.Kind == Map && it.Get("Name") != nil && it.Get("Name").Kind == String:
+			name = it.Get("Name").Value // a macro with parameters
+		default:
+			b.c.at(it, "Key Name of transform definition must be a string.")
+			return false
+		}
+		b.t.Transform = append(b.t.Transform, name)
+		if name == LanguageExtensions {
+			b.langExt = true
+			continue
+		}
+		unsupported = append(unsupported, name)
+		if at == nil {
+			at = it
+		}
+	}
+	if len(unsupported) > 0 {
+		e := b.c.at(at, "Template format error: Transform %s is not supported by stacksim", strings.Join(unsupported, ", "))
+		e.Detail = "stacksim runs AWS::LanguageExtensions only; expand other transforms and macros first (sam build, aws cloudformation package) and give stacksim the processed template"
+		e.err = ErrUnsupported
+		return false
+	}
+	return b.noFnTransform(root)
+}
+
+// noFnTransform refuses Fn::Transform (a macro or AWS::Include in place).
+func (b *builder) noFnTransform(n *Node) bool {
+	ok := true
+	var walk func(*Node)
+	walk = func(n *Node) {
+		switch n.Kind {
+		case Map:
+			if n.fn == fnTransform || (n.Kind == Map && n.Get("Fn::Transform") != nil) {
+				at := n
+				if n.fn != fnTransform {
+					at = n.Get("Fn::Transform")
+				}
+				name := "a macro"
+				arg := at
+				if n.fn == fnTransform {
+					arg = n.arg()
+				}
+				if arg.Kind == List && len(arg.Items) > 0 {
+					arg = arg.Items[0]
+				}
+				if nm := arg.Get("Name"); nm != nil {
+					name = nodeText(nm)
+				}
+				e := b.c.at(at, "Template format error: Fn::Transform (%s) is not supported by stacksim", name)
+				e.Detail = "expand the transform first and give stacksim the processed template"
+				e.err = ErrUnsupported
+				ok = false
+				return
+			}
+			for _, f := range n.Fields {
+				walk(f.Value)
+			}
+		case List:
+			for _, c := range n.Items {
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	return ok
+}
