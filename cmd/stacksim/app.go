@@ -78,6 +78,7 @@ rollbacks and failed rollbacks, cleanup phases, custom resources and faults.`,
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
 	root.AddCommand(a.versionCommand())
 	root.AddCommand(a.statesCommand(), a.explainCommand())
+	root.AddCommand(a.validateTemplateCommand())
 	return root
 }
 

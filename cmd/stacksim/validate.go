@@ -1,0 +1,103 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/stacksim/stacksim/template"
+)
+
+// validateTemplateCommand is `stacksim validate-template`: CloudFormation's
+// ValidateTemplate, offline.
+func (a *app) validateTemplateCommand() *cobra.Command {
+	var body, output string
+	cmd := &cobra.Command{
+		Use:   "validate-template --template-body file://PATH",
+		Short: "Validate a template as CloudFormation's ValidateTemplate does",
+		Long: `Validate a template as CloudFormation's ValidateTemplate does: the checks AWS
+makes when a template is submitted, then the template's parameters,
+description, the capabilities it requires and its declared transforms, printed
+as the AWS CLI prints them.
+
+--template-body takes file://PATH or the template itself, like the AWS CLI.
+A template with a fault exits with status 2 and every fault, each at its
+FILE:LINE:COLUMN.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkOutput(output); err != nil {
+				return err
+			}
+			name, text, err := readTemplateBody(body, cmd.Flags().Changed("template-body"))
+			if err != nil {
+				return badInput(err)
+			}
+			if err := template.CheckBodySize(name, text); err != nil {
+				return badInput(err)
+			}
+			t, err := template.Parse(name, text)
+			if err != nil {
+				return badInput(err)
+			}
+			return render(a.stdout, output, "ValidateTemplate", validateResponse(t))
+		},
+	}
+	cmd.Flags().StringVar(&body, "template-body", "", "the template: file://PATH, or the template itself")
+	addOutputFlag(cmd, &output)
+	return cmd
+}
+
+// readTemplateBody reads --template-body as the AWS CLI does: file://PATH
+// loads the file, anything else is the template itself. It returns the
+// name errors carry and the body.
+func readTemplateBody(value string, given bool) (string, []byte, error) {
+	if !given {
+		return "", nil, errors.New("Either Template URL or Template Body must be specified.")
+	}
+	if path, ok := strings.CutPrefix(value, "file://"); ok {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return "", nil, fmt.Errorf("Error parsing parameter '--template-body': Unable to load paramfile %s: %w", value, err)
+		}
+		return path, data, nil
+	}
+	if value == "" {
+		return "", nil, errors.New("1 validation error detected: Value '' at 'templateBody' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	}
+	return "template-body", []byte(value), nil
+}
+
+// validateResponse is ValidateTemplate's output: Parameters (ParameterKey,
+// DefaultValue, NoEcho, Description), Description, Capabilities,
+// CapabilitiesReason and DeclaredTransforms, in the order of the API's
+// shape.
+func validateResponse(t *template.Template) object {
+	params := make([]any, 0, len(t.Parameters))
+	for _, p := range t.Parameters {
+		po := object{{"ParameterKey", p.Name}}
+		if p.HasDefault {
+			po = append(po, member{"DefaultValue", p.Mask(p.Default)})
+		}
+		po = append(po, member{"NoEcho", p.NoEcho})
+		if p.Description != "" {
+			po = append(po, member{"Description", p.Description})
+		}
+		params = append(params, po)
+	}
+	req := t.Capabilities()
+	resp := object{{"Parameters", params}}
+	if t.Description != "" {
+		resp = append(resp, member{"Description", t.Description})
+	}
+	resp = append(resp, member{"Capabilities", stringsToAny(append([]string{}, req.Capabilities...))})
+	if req.Reason != "" {
+		resp = append(resp, member{"CapabilitiesReason", req.Reason})
+	}
+	if len(t.Transform) > 0 {
+		resp = append(resp, member{"DeclaredTransforms", stringsToAny(t.Transform)})
+	}
+	return resp
+}

@@ -1,0 +1,151 @@
+package template
+
+import "strings"
+
+// fnID identifies an intrinsic function call. A map with exactly one member
+// whose key is a function name is a call; the parser marks it once, so that
+// evaluation dispatches on a byte.
+type fnID uint8
+
+const (
+	fnNone fnID = iota
+	fnRef
+	fnCondition // {"Condition": name}: a call only in condition contexts
+	fnGetAtt
+	fnSub
+	fnJoin
+	fnSelect
+	fnSplit
+	fnIf
+	fnEquals
+	fnAnd
+	fnOr
+	fnNot
+	fnFindInMap
+	fnGetAZs
+	fnBase64
+	fnImportValue
+	fnCidr
+	fnTransform
+	// Rule-specific functions (the Rules section only).
+	fnContains
+	fnEachMemberEquals
+	fnEachMemberIn
+	fnRefAll
+	fnValueOf
+	fnValueOfAll
+	// AWS::LanguageExtensions.
+	fnLength
+	fnToJsonString
+	// Fn::GetStackOutput: an output of another stack.
+	fnGetStackOutput
+	// A key that starts with "Fn::" but names no function.
+	fnUnknown
+)
+
+var fnByName = map[string]fnID{
+	"Ref":                  fnRef,
+	"Condition":            fnCondition,
+	"Fn::GetAtt":           fnGetAtt,
+	"Fn::Sub":              fnSub,
+	"Fn::Join":             fnJoin,
+	"Fn::Select":           fnSelect,
+	"Fn::Split":            fnSplit,
+	"Fn::If":               fnIf,
+	"Fn::Equals":           fnEquals,
+	"Fn::And":              fnAnd,
+	"Fn::Or":               fnOr,
+	"Fn::Not":              fnNot,
+	"Fn::FindInMap":        fnFindInMap,
+	"Fn::GetAZs":           fnGetAZs,
+	"Fn::Base64":           fnBase64,
+	"Fn::ImportValue":      fnImportValue,
+	"Fn::Cidr":             fnCidr,
+	"Fn::Transform":        fnTransform,
+	"Fn::Contains":         fnContains,
+	"Fn::EachMemberEquals": fnEachMemberEquals,
+	"Fn::EachMemberIn":     fnEachMemberIn,
+	"Fn::RefAll":           fnRefAll,
+	"Fn::ValueOf":          fnValueOf,
+	"Fn::ValueOfAll":       fnValueOfAll,
+	"Fn::Length":           fnLength,
+	"Fn::ToJsonString":     fnToJsonString,
+	"Fn::GetStackOutput":   fnGetStackOutput,
+}
+
+// shortTags maps each YAML short-form tag to the long-form key it stands for.
+var shortTags = map[string]string{
+	"!Ref":              "Ref",
+	"!Condition":        "Condition",
+	"!GetAtt":           "Fn::GetAtt",
+	"!Sub":              "Fn::Sub",
+	"!Join":             "Fn::Join",
+	"!Select":           "Fn::Select",
+	"!Split":            "Fn::Split",
+	"!If":               "Fn::If",
+	"!Equals":           "Fn::Equals",
+	"!And":              "Fn::And",
+	"!Or":               "Fn::Or",
+	"!Not":              "Fn::Not",
+	"!FindInMap":        "Fn::FindInMap",
+	"!GetAZs":           "Fn::GetAZs",
+	"!Base64":           "Fn::Base64",
+	"!ImportValue":      "Fn::ImportValue",
+	"!Cidr":             "Fn::Cidr",
+	"!Transform":        "Fn::Transform",
+	"!Contains":         "Fn::Contains",
+	"!EachMemberEquals": "Fn::EachMemberEquals",
+	"!EachMemberIn":     "Fn::EachMemberIn",
+	"!RefAll":           "Fn::RefAll",
+	"!ValueOf":          "Fn::ValueOf",
+	"!ValueOfAll":       "Fn::ValueOfAll",
+	"!Length":           "Fn::Length",
+	"!ToJsonString":     "Fn::ToJsonString",
+}
+
+// supportedFunctions is the list CloudFormation prints with "Encountered
+// unsupported function".
+const supportedFunctions = "[Fn::Base64, Fn::GetAtt, Fn::GetAZs, Fn::ImportValue, Fn::Join, Fn::Split, " +
+	"Fn::FindInMap, Fn::Select, Ref, Fn::Equals, Fn::If, Fn::Not, Condition, Fn::And, Fn::Or, " +
+	"Fn::Contains, Fn::EachMemberEquals, Fn::EachMemberIn, Fn::ValueOf, Fn::ValueOfAll, Fn::RefAll, " +
+	"Fn::Sub, Fn::Cidr]"
+
+// markCalls marks every map of the tree that calls an intrinsic function.
+func markCalls(n *Node) {
+	switch n.Kind {
+	case List:
+		for _, c := range n.Items {
+			markCalls(c)
+		}
+	case Map:
+		if len(n.Fields) == 1 {
+			k := n.Fields[0].Key
+			if id, ok := fnByName[k]; ok {
+				n.fn = id
+			} else if strings.HasPrefix(k, "Fn::") && !strings.HasPrefix(k, "Fn::ForEach::") {
+				n.fn = fnUnknown
+			}
+		}
+		for _, f := range n.Fields {
+			markCalls(f.Value)
+		}
+	}
+}
+
+// isConditionFn tells whether id is one of the condition functions.
+func isConditionFn(id fnID) bool {
+	switch id {
+	case fnEquals, fnAnd, fnOr, fnNot, fnCondition:
+		return true
+	}
+	return false
+}
+
+// isRuleOnlyFn tells whether id may appear only in the Rules section.
+func isRuleOnlyFn(id fnID) bool {
+	switch id {
+	case fnContains, fnEachMemberEquals, fnEachMemberIn, fnRefAll, fnValueOf, fnValueOfAll:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,154 @@
+// Command corpus runs every template of a directory through the template
+// package: Parse (the checks ValidateTemplate makes), Capabilities, Bind
+// (parameters given a value that satisfies them, rules, conditions), and the
+// resolution of every property, attribute and output of every resource that
+// exists. It is `make corpus`.
+//
+// A template with a transform stacksim does not run is skipped, with the
+// reason. The last line is "N passed, M failed, K skipped".
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/stacksim/stacksim/template"
+)
+
+func main() {
+	dir := flag.String("dir", "../shared/corpus/templates", "the corpus directory")
+	verbose := flag.Bool("v", false, "list the templates that pass too")
+	flag.Parse()
+	os.Exit(run(*dir, *verbose, os.Stdout))
+}
+
+// outcome of one template.
+type outcome int
+
+const (
+	passed outcome = iota
+	failed
+	skipped
+)
+
+func run(dir string, verbose bool, w io.Writer) int {
+	files, err := templates(dir)
+	if err != nil {
+		fmt.Fprintf(w, "corpus: %v\n", err)
+		return 2
+	}
+	counts := [3]int{}
+	for _, f := range files {
+		rel, _ := filepath.Rel(dir, f)
+		o, reason := check(f, rel)
+		counts[o]++
+		switch {
+		case o == failed:
+			fmt.Fprintf(w, "FAIL %s\n    %s\n", rel, strings.ReplaceAll(reason, "\n", "\n    "))
+		case o == skipped:
+			fmt.Fprintf(w, "SKIP %s: %s\n", rel, reason)
+		case verbose:
+			fmt.Fprintf(w, "ok   %s\n", rel)
+		}
+	}
+	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", counts[passed], counts[failed], counts[skipped])
+	if counts[failed] > 0 {
+		return 1
+	}
+	return 0
+}
+
+// templates lists the template files under dir.
+func templates(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch strings.ToLower(filepath.Ext(p)) {
+		case ".json", ".yaml", ".yml", ".template":
+			files = append(files, p)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files, err
+}
+
+// check runs one template through the package.
+func check(path, name string) (outcome, string) {
+	body, err := os.ReadFile(path)
+	if err != nil {
+		return failed, err.Error()
+	}
+	t, err := template.Parse(name, body)
+	if errors.Is(err, template.ErrUnsupported) {
+		first := template.AsList(err)[0]
+		return skipped, first.Message
+	}
+	if err != nil {
+		return failed, err.Error()
+	}
+	_ = t.Capabilities()
+	in, err := bindInput(t)
+	if err != nil {
+		return failed, "parameters: " + err.Error()
+	}
+	b, err := t.Bind(in)
+	if err != nil {
+		// A template may need particular choices (a rule asserts them, a
+		// resource is referenced only when its condition holds): try the
+		// other allowed values of each parameter before calling it broken.
+		for _, alt := range variations(t, in) {
+			if b2, err2 := t.Bind(alt); err2 == nil {
+				b, err = b2, nil
+				break
+			}
+		}
+	}
+	if err != nil {
+		return failed, "bind: " + err.Error()
+	}
+	r := fakeResolver{}
+	for _, res := range b.Resources() {
+		for _, attr := range []string{"Properties", "Metadata", "CreationPolicy", "UpdatePolicy"} {
+			if _, err := b.ResourceAttribute(res.LogicalID, attr, r); err != nil {
+				return failed, "resolve " + res.LogicalID + " " + attr + ": " + err.Error()
+			}
+		}
+	}
+	for _, o := range b.Outputs() {
+		if _, err := b.OutputValue(o.Name, r); err != nil {
+			return failed, "output " + o.Name + ": " + err.Error()
+		}
+		if _, _, err := b.ExportName(o.Name, r); err != nil {
+			return failed, "export " + o.Name + ": " + err.Error()
+		}
+	}
+	return passed, ""
+}
+
+// fakeResolver stands for a stack in which every resource exists: a Ref is
+// a physical id, an attribute is not known (its type depends on the
+// resource type), an export is a string.
+type fakeResolver struct{}
+
+// Ref is ARN-shaped, so that a template that splits it on ':' or '/' finds
+// the pieces it expects.
+func (fakeResolver) Ref(id string) (any, error) {
+	return "arn:aws:service:us-east-1:123456789012:resource/corpus-" + id + "/0123456789abcdef", nil
+}
+func (fakeResolver) GetAtt(id, attr string) (any, error) {
+	return template.Unknown{LogicalID: id, Attribute: attr}, nil
+}
+func (fakeResolver) ImportValue(name string) (any, error) { return "export-" + name, nil }
+func (fakeResolver) GetStackOutput(stack, output, region, role string) (any, error) {
+	return "output-" + stack + "-" + output, nil
+}

@@ -1,0 +1,304 @@
+package main
+
+import (
+	"fmt"
+	"regexp/syntax"
+	"strconv"
+	"strings"
+
+	"github.com/stacksim/stacksim/template"
+)
+
+// Parameter values for a corpus run: a template's parameters without a
+// default get a value that satisfies their type and constraints, so that
+// binding and resolution run on every template.
+
+// sampleIDs are plausible values of the AWS-specific parameter types.
+var sampleIDs = map[string]string{
+	"AWS::EC2::AvailabilityZone::Name":   "us-east-1a",
+	"AWS::EC2::Image::Id":                "ami-0123456789abcdef0",
+	"AWS::EC2::Instance::Id":             "i-0123456789abcdef0",
+	"AWS::EC2::KeyPair::KeyName":         "corpus-key",
+	"AWS::EC2::SecurityGroup::GroupName": "default",
+	"AWS::EC2::SecurityGroup::Id":        "sg-0123456789abcdef0",
+	"AWS::EC2::Subnet::Id":               "subnet-0123456789abcdef0",
+	"AWS::EC2::Volume::Id":               "vol-0123456789abcdef0",
+	"AWS::EC2::VPC::Id":                  "vpc-0123456789abcdef0",
+	"AWS::Route53::HostedZone::Id":       "Z0123456789ABCDEFGHIJ",
+}
+
+// bindInput gives every parameter a value: its default, or one made up.
+// SSM parameter types get a value in the SSM store for their name.
+func bindInput(t *template.Template) (template.BindInput, error) {
+	in := template.BindInput{
+		SSM: map[string]string{},
+		Pseudo: template.Pseudo{
+			AccountID: "123456789012", Region: "us-east-1", StackName: "corpus",
+			StackID: "arn:aws:cloudformation:us-east-1:123456789012:stack/corpus/00000000-0000-0000-0000-000000000000",
+		},
+	}
+	hints := usageHints(t)
+	for _, p := range t.Parameters {
+		_, _, ssm, _ := p.Kind()
+		value := p.Default
+		if !p.HasDefault {
+			if ssm {
+				value = "/corpus/" + p.Name
+			} else {
+				v, err := makeValue(t.Name, p, hints[p.Name])
+				if err != nil {
+					return in, err
+				}
+				value = v
+				in.Parameters = append(in.Parameters, template.ParameterValue{Key: p.Name, Value: value})
+			}
+		}
+		if ssm {
+			v, err := makeValue(t.Name, p, hints[p.Name])
+			if err != nil {
+				return in, err
+			}
+			in.SSM[value] = v
+			if !p.HasDefault {
+				in.Parameters = append(in.Parameters, template.ParameterValue{Key: p.Name, Value: value})
+			}
+		}
+	}
+	return in, nil
+}
+
+// usageHints finds values that fit how a template uses a parameter: a
+// mapping key when the parameter is a key of Fn::FindInMap, a policy when
+// it is a DeletionPolicy.
+func usageHints(t *template.Template) map[string][]string {
+	hints := map[string][]string{}
+	refName := func(n *template.Node) string {
+		if n != nil && n.Func() == "Ref" && n.Fields[0].Value.Kind == template.String {
+			return n.Fields[0].Value.Value
+		}
+		return ""
+	}
+	var walk func(n *template.Node)
+	walk = func(n *template.Node) {
+		switch n.Kind {
+		case template.List:
+			for _, c := range n.Items {
+				walk(c)
+			}
+		case template.Map:
+			if n.Func() == "Fn::FindInMap" && n.Fields[0].Value.Kind == template.List {
+				args := n.Fields[0].Value.Items
+				if len(args) >= 3 && args[0].Kind == template.String {
+					if m := t.Mapping(args[0].Value); m != nil && len(m.Node.Fields) > 0 {
+						if p := refName(args[1]); p != "" {
+							hints[p] = []string{m.Node.Fields[0].Key}
+						}
+						top := m.Node.Fields[0].Value
+						if args[1].Kind == template.String && m.Node.Get(args[1].Value) != nil {
+							top = m.Node.Get(args[1].Value)
+						}
+						if p := refName(args[2]); p != "" && top.Kind == template.Map && len(top.Fields) > 0 {
+							hints[p] = []string{top.Fields[0].Key}
+						}
+					}
+				}
+			}
+			if n.Func() == "Fn::Contains" && n.Fields[0].Value.Kind == template.List {
+				// A rule that wants a list parameter to hold a member.
+				args := n.Fields[0].Value.Items
+				if len(args) == 2 && args[1].IsScalar() {
+					if p := refName(args[0]); p != "" {
+						hints[p] = append(hints[p], args[1].Value)
+					}
+				}
+			}
+			for _, f := range n.Fields {
+				if f.Key == "DeletionPolicy" || f.Key == "UpdateReplacePolicy" {
+					if p := refName(f.Value); p != "" {
+						hints[p] = []string{"Delete"}
+					}
+				}
+				walk(f.Value)
+			}
+		}
+	}
+	walk(t.Source())
+	return hints
+}
+
+// variations returns bindings that differ from in by one parameter taking
+// another of its AllowedValues: a template whose rules or conditions need
+// a particular choice still binds with one of them.
+func variations(t *template.Template, in template.BindInput) []template.BindInput {
+	var out []template.BindInput
+	for _, p := range t.Parameters {
+		for _, v := range p.AllowedValues {
+			if p.HasDefault && v == p.Default {
+				continue
+			}
+			alt := in
+			alt.Parameters = append([]template.ParameterValue(nil), in.Parameters...)
+			replaced := false
+			for i := range alt.Parameters {
+				if alt.Parameters[i].Key == p.Name {
+					alt.Parameters[i].Value = v
+					replaced = true
+				}
+			}
+			if !replaced {
+				alt.Parameters = append(alt.Parameters, template.ParameterValue{Key: p.Name, Value: v})
+			}
+			out = append(out, alt)
+		}
+	}
+	return out
+}
+
+// makeValue makes up a value that satisfies the parameter.
+func makeValue(file string, p *template.Parameter, hint []string) (string, error) {
+	var candidates []string
+	if list, _, _, _ := p.Kind(); len(hint) > 0 && !list {
+		candidates = append(candidates, hint[0])
+	}
+	candidates = append(candidates, p.AllowedValues...)
+	list, number, _, aws := p.Kind()
+	switch {
+	case number:
+		n := "1"
+		if p.MinValue != nil {
+			n = *p.MinValue
+		} else if p.MaxValue != nil {
+			n = *p.MaxValue
+		}
+		candidates = append(candidates, n)
+	case aws != "":
+		id := sampleIDs[aws]
+		if list {
+			ids := []string{id}
+			for i := 1; i < 6; i++ {
+				ids = append(ids, strings.Replace(id, "0123456789abcdef0", "0123456789abcdef"+strconv.Itoa(i), 1))
+			}
+			id = strings.Join(ids, ",")
+		}
+		candidates = append(candidates, id)
+	default:
+		if p.AllowedPattern != "" {
+			if s, ok := fromPattern(p.AllowedPattern); ok {
+				candidates = append(candidates, s)
+				min := 1
+				if p.MinLength != nil {
+					min = *p.MinLength
+				}
+				if s2, ok := fromPatternLen(p.AllowedPattern, min); ok {
+					candidates = append(candidates, s2)
+				}
+			}
+		}
+		n := 8
+		if p.MinLength != nil && *p.MinLength > n {
+			n = *p.MinLength
+		}
+		if p.MaxLength != nil && *p.MaxLength < n {
+			n = *p.MaxLength
+		}
+		if list {
+			members := []string{"item1", "item2", "item3", "item4", "item5", "item6"}
+			members = append(members, hint...)
+			candidates = append(candidates, strings.Join(members, ","))
+		}
+		candidates = append(candidates, strings.Repeat("a", n), "10.0.0.0/16", "1")
+	}
+	var last error
+	for _, c := range candidates {
+		if err := p.Check(file, c); err != nil {
+			last = err
+			continue
+		}
+		return c, nil
+	}
+	return "", fmt.Errorf("no value satisfies parameter %s: %v", p.Name, last)
+}
+
+// fromPattern makes the shortest string a regular expression matches.
+func fromPattern(pattern string) (string, bool) { return fromPatternLen(pattern, 0) }
+
+// fromPatternLen makes a string the pattern matches, stretching the first
+// open-ended repetition to reach at least min characters.
+func fromPatternLen(pattern string, min int) (string, bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	stretched := false
+	var gen func(*syntax.Regexp) bool
+	gen = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpLiteral:
+			b.WriteString(string(r.Rune))
+		case syntax.OpCharClass:
+			if len(r.Rune) == 0 {
+				return false
+			}
+			b.WriteRune(niceRune(r.Rune))
+		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+			b.WriteByte('a')
+		case syntax.OpConcat:
+			for _, s := range r.Sub {
+				if !gen(s) {
+					return false
+				}
+			}
+		case syntax.OpAlternate:
+			return gen(r.Sub[0])
+		case syntax.OpCapture:
+			return gen(r.Sub[0])
+		case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+			lo := 0
+			switch r.Op {
+			case syntax.OpPlus:
+				lo = 1
+			case syntax.OpRepeat:
+				lo = r.Min
+			}
+			times := lo
+			if !stretched && min > b.Len()+lo && (r.Op == syntax.OpStar || r.Op == syntax.OpPlus || r.Max < 0 || r.Max > lo) {
+				times = min - b.Len()
+				if r.Op == syntax.OpRepeat && r.Max >= 0 && times > r.Max {
+					times = r.Max
+				}
+				if r.Op == syntax.OpQuest && times > 1 {
+					times = 1
+				}
+				stretched = true
+			}
+			for i := 0; i < times; i++ {
+				if !gen(r.Sub[0]) {
+					return false
+				}
+			}
+		case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+			syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		default:
+			return false
+		}
+		return true
+	}
+	if !gen(re) {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// niceRune picks a readable character from a class: a letter or a digit if
+// the class has one.
+func niceRune(ranges []rune) rune {
+	for _, want := range []rune{'a', 'A', '1', '0'} {
+		for i := 0; i+1 < len(ranges); i += 2 {
+			if ranges[i] <= want && want <= ranges[i+1] {
+				return want
+			}
+		}
+	}
+	return ranges[0]
+}

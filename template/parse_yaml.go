@@ -1,0 +1,347 @@
+package template
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// yamlConv turns a go.yaml.in/yaml/v3 node tree into the template's own
+// nodes: short-form tags become their long form, aliases are expanded into
+// copies, merge keys (<<) are applied, and plain scalars are typed by the
+// rules in scalars.go.
+type yamlConv struct {
+	file   string
+	src    []byte
+	budget int // nodes left to create; bounds alias expansion
+	nodes  nodeSlab
+	lines  []int // offsets of the starts of lines, computed on first use
+}
+
+// contentPos is where the content of a tagged node starts: the YAML library
+// gives the position of the tag. When the content follows the tag on the
+// same line, the position moves past the tag and the blanks after it.
+func (c *yamlConv) contentPos(y *yaml.Node) Pos {
+	pos := Pos{y.Line, y.Column}
+	if c.lines == nil {
+		c.lines = []int{0}
+		for i, b := range c.src {
+			if b == '\n' {
+				c.lines = append(c.lines, i+1)
+			}
+		}
+	}
+	if y.Line < 1 || y.Line > len(c.lines) {
+		return pos
+	}
+	line := c.src[c.lines[y.Line-1]:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	// Skip to the tag's column (counted in characters).
+	rest := string(line)
+	for col := 1; col < y.Column && rest != ""; col++ {
+		_, size := utf8.DecodeRuneInString(rest)
+		rest = rest[size:]
+	}
+	if !strings.HasPrefix(rest, y.Tag) {
+		return pos
+	}
+	col := y.Column + utf8.RuneCountInString(y.Tag)
+	rest = rest[len(y.Tag):]
+	for rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+		rest = rest[1:]
+		col++
+	}
+	if rest == "" || rest[0] == '#' || rest[0] == '|' || rest[0] == '>' {
+		return pos
+	}
+	return Pos{y.Line, col}
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+): (.*)$`)
+
+func parseYAML(file string, src []byte) (root *Node, err *Error) {
+	var doc yaml.Node
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(*Error); ok {
+				root, err = nil, e
+				return
+			}
+			// The YAML library panicked on a malformed body.
+			root, err = nil, yamlError(file, src, 0, 0, fmt.Sprint(r))
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	if derr := dec.Decode(&doc); derr != nil {
+		if errors.Is(derr, io.EOF) {
+			return &Node{Kind: Null, Pos: Pos{1, 1}}, nil
+		}
+		return nil, yamlSyntaxError(file, src, derr)
+	}
+	var next yaml.Node
+	if derr := dec.Decode(&next); !errors.Is(derr, io.EOF) {
+		if derr != nil {
+			return nil, yamlSyntaxError(file, src, derr)
+		}
+		return nil, yamlError(file, src, next.Line, next.Column, "a template is a single YAML document")
+	}
+	c := &yamlConv{file: file, src: src, budget: 16*len(src) + 4096}
+	return c.node(&doc, 0, false), nil
+}
+
+// yamlSyntaxError turns the library's error ("yaml: line 5: did not find
+// expected key") into AWS's message at that line.
+func yamlSyntaxError(file string, src []byte, err error) *Error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	}
+	return yamlError(file, src, line, 0, msg)
+}
+
+// yamlError builds "Template format error: YAML not well-formed." at a line;
+// without a column it points at the first character of the line.
+func yamlError(file string, src []byte, line, col int, detail string) *Error {
+	if line <= 0 {
+		line = 1
+	}
+	if col <= 0 {
+		col = firstColumn(src, line)
+	}
+	return &Error{
+		File: file, Line: line, Col: col,
+		Message: fmt.Sprintf("Template format error: YAML not well-formed. (line %d, column %d)", line, col),
+		Detail:  detail,
+	}
+}
+
+// firstColumn returns the column of the first non-blank character of a line.
+func firstColumn(src []byte, line int) int {
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			return 1
+		}
+		src = src[i+1:]
+	}
+	col := 1
+	for _, b := range src {
+		if b != ' ' && b != '\t' {
+			break
+		}
+		col++
+	}
+	return col
+}
+
+func (c *yamlConv) fail(y *yaml.Node, format string, args ...any) {
+	panic(yamlError(c.file, c.src, y.Line, y.Column, fmt.Sprintf(format, args...)))
+}
+
+func (c *yamlConv) node(y *yaml.Node, depth int, ignoreTag bool) *Node {
+	if depth > maxDepth {
+		c.fail(y, "nesting deeper than %d levels (or a recursive alias)", maxDepth)
+	}
+	c.budget--
+	if c.budget < 0 {
+		c.fail(y, "aliases expand to too many values")
+	}
+	pos := Pos{y.Line, y.Column}
+	if !ignoreTag && y.Style&yaml.TaggedStyle != 0 && strings.HasPrefix(y.Tag, "!") && !strings.HasPrefix(y.Tag, "!!") {
+		return c.shortForm(y, depth, pos)
+	}
+	switch y.Kind {
+	case yaml.DocumentNode:
+		if len(y.Content) == 0 {
+			return c.nodes.node(Null, "", pos)
+		}
+		return c.node(y.Content[0], depth, false)
+	case yaml.AliasNode:
+		if y.Alias == nil {
+			c.fail(y, "unknown alias %q", y.Value)
+		}
+		n := c.node(y.Alias, depth+1, false)
+		return n
+	case yaml.ScalarNode:
+		return c.scalar(y, ignoreTag, pos)
+	case yaml.SequenceNode:
+		if !ignoreTag {
+			c.checkCollectionTag(y, "!!seq")
+		}
+		n := c.nodes.node(List, "", pos)
+		n.Items = make([]*Node, 0, len(y.Content))
+		for _, item := range y.Content {
+			n.Items = append(n.Items, c.node(item, depth+1, false))
+		}
+		return n
+	case yaml.MappingNode:
+		if !ignoreTag {
+			c.checkCollectionTag(y, "!!map")
+		}
+		return c.mapping(y, depth, pos)
+	}
+	c.fail(y, "unexpected YAML node")
+	return nil
+}
+
+func (c *yamlConv) checkCollectionTag(y *yaml.Node, want string) {
+	if y.Style&yaml.TaggedStyle != 0 && y.Tag != want {
+		c.fail(y, "tag %s is not supported here", y.Tag)
+	}
+}
+
+// shortForm turns a node tagged !Ref, !GetAtt, ... into its long form.
+func (c *yamlConv) shortForm(y *yaml.Node, depth int, pos Pos) *Node {
+	key, ok := shortTags[y.Tag]
+	if !ok {
+		c.fail(y, "unknown tag %s", y.Tag)
+	}
+	inner := c.node(y, depth+1, true)
+	inner.Pos = c.contentPos(y)
+	if y.Tag == "!GetAtt" && inner.Kind == String {
+		// !GetAtt Resource.Attribute: the attribute may itself hold dots
+		// (Endpoint.Address, Outputs.Name), so split on the first one.
+		if i := strings.IndexByte(inner.Value, '.'); i > 0 {
+			attrPos := inner.Pos
+			if y.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && !strings.Contains(inner.Value, "\n") {
+				attrPos.Col += i + 1
+			}
+			inner = &Node{Kind: List, Pos: inner.Pos, Items: []*Node{
+				{Kind: String, Value: inner.Value[:i], Pos: inner.Pos},
+				{Kind: String, Value: inner.Value[i+1:], Pos: attrPos},
+			}}
+		}
+	}
+	return &Node{Kind: Map, Pos: pos, Tag: y.Tag, Fields: []Field{{Key: key, KeyPos: pos, Value: inner}}}
+}
+
+func (c *yamlConv) scalar(y *yaml.Node, ignoreTag bool, pos Pos) *Node {
+	quoted := y.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
+	if !ignoreTag && y.Style&yaml.TaggedStyle != 0 {
+		switch y.Tag {
+		case "!!str", "!!binary", "!!timestamp":
+			return c.nodes.node(String, y.Value, pos)
+		case "!!int", "!!float":
+			if isJSONNumber(y.Value) {
+				return c.nodes.node(Number, y.Value, pos)
+			}
+			return c.nodes.node(String, y.Value, pos)
+		case "!!bool":
+			if b, ok := yamlBool(y.Value); ok {
+				return c.nodes.node(Bool, b, pos)
+			}
+			c.fail(y, "%q is not a boolean", y.Value)
+		case "!!null":
+			return c.nodes.node(Null, "", pos)
+		default:
+			c.fail(y, "tag %s is not supported on a scalar", y.Tag)
+		}
+	}
+	if quoted {
+		return c.nodes.node(String, y.Value, pos)
+	}
+	k, v := resolvePlain(y.Value)
+	return c.nodes.node(k, v, pos)
+}
+
+func (c *yamlConv) mapping(y *yaml.Node, depth int, pos Pos) *Node {
+	n := c.nodes.node(Map, "", pos)
+	n.Fields = make([]Field, 0, len(y.Content)/2)
+	var index map[string]bool
+	has := func(k string) bool {
+		if index != nil {
+			return index[k]
+		}
+		return n.Get(k) != nil
+	}
+	var merged []Field
+	for i := 0; i+1 < len(y.Content); i += 2 {
+		k, v := y.Content[i], y.Content[i+1]
+		if isMergeKey(k) {
+			merged = append(merged, c.mergeFields(v, depth)...)
+			continue
+		}
+		key := c.key(k)
+		if has(key) {
+			c.fail(k, "mapping key %q already defined", key)
+		}
+		if index == nil && len(n.Fields) >= 8 {
+			index = make(map[string]bool, len(y.Content)/2)
+			for _, f := range n.Fields {
+				index[f.Key] = true
+			}
+		}
+		if index != nil {
+			index[key] = true
+		}
+		n.Fields = append(n.Fields, Field{Key: key, KeyPos: Pos{k.Line, k.Column}, Value: c.node(v, depth+1, false)})
+	}
+	// Keys written in the map win over merged ones; among merged maps the
+	// first wins (YAML's merge key).
+	for _, f := range merged {
+		if !has(f.Key) {
+			n.Fields = append(n.Fields, f)
+			if index != nil {
+				index[f.Key] = true
+			}
+		}
+	}
+	return n
+}
+
+func isMergeKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 &&
+		(k.Tag == "" || k.Tag == "!!merge")
+}
+
+// mergeFields returns the fields a merge key brings: a map, or a list of maps.
+func (c *yamlConv) mergeFields(v *yaml.Node, depth int) []Field {
+	target := v
+	if target.Kind == yaml.AliasNode && target.Alias != nil {
+		target = target.Alias
+	}
+	switch target.Kind {
+	case yaml.MappingNode:
+		m := c.node(target, depth+1, false)
+		return m.Fields
+	case yaml.SequenceNode:
+		var out []Field
+		seen := map[string]bool{}
+		for _, item := range target.Content {
+			for _, f := range c.mergeFields(item, depth+1) {
+				if !seen[f.Key] {
+					seen[f.Key] = true
+					out = append(out, f)
+				}
+			}
+		}
+		return out
+	}
+	c.fail(v, "a merge key (<<) takes a map or a list of maps")
+	return nil
+}
+
+// key returns the text of a mapping key.
+func (c *yamlConv) key(k *yaml.Node) string {
+	if k.Kind == yaml.AliasNode && k.Alias != nil {
+		k = k.Alias
+	}
+	if k.Kind != yaml.ScalarNode {
+		c.fail(k, "a mapping key must be a scalar")
+	}
+	if k.Style&yaml.TaggedStyle != 0 && !strings.HasPrefix(k.Tag, "!!") {
+		c.fail(k, "a mapping key cannot be tagged %s", k.Tag)
+	}
+	return k.Value
+}
