@@ -17,9 +17,9 @@ type Graph struct {
 	n     int
 	edges []edge
 
-	indexed          bool
-	succOff, succ    []int
-	predOff, pred    []int
+	indexed       bool
+	succOff, succ []int
+	predOff, pred []int
 }
 
 type edge struct{ from, to int }

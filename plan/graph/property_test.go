@@ -218,8 +218,6 @@ func TestPropertyInduceKeepsOrderThroughDroppedVertices(t *testing.T) {
 	}
 }
 
-
-
 func TestQuickOrderIsATopologicalOrder(t *testing.T) {
 	f := func(n uint8, raw []uint16) bool {
 		size := int(n%50) + 1
