@@ -48,7 +48,9 @@ const (
 	// resource): the engine shows DELETE_COMPLETE without a handler call.
 	Forget
 	// Skip (continue-update-rollback, ResourcesToSkip): the resource whose
-	// rollback failed is marked UPDATE_COMPLETE without a handler call.
+	// rollback failed is marked UPDATE_COMPLETE without a handler call, as
+	// if its rollback step had succeeded: for a skipped Restore the logical
+	// resource points at PhysicalID, for a skipped Create it has none.
 	Skip
 )
 

@@ -103,31 +103,37 @@ func (e Entry) ran(planned Action) Action {
 // created tells whether the step left a new physical resource (or may have).
 func (e Entry) created() bool { return e.NewPhysicalID != "" || e.Created }
 
-// replacedInPlace tells whether the step replaced the resource and left the
-// old physical resource standing: a CreateThenDelete that made its new
-// resource, or a custom resource that answered a new id.
-func (e Entry) leftOld(planned Action) bool {
-	switch e.ran(planned) {
+// leftOld tells whether the step replaced its resource and left the old
+// physical resource standing: a CreateThenDelete that made its new resource,
+// a DeleteThenCreate that did not delete the old one, or a custom resource
+// whose handler (Update, or the Update of a rollback's Restore) answered a
+// new physical id.
+func (e Entry) leftOld(s *Step) bool {
+	switch e.ran(s.Action) {
 	case CreateThenDelete:
 		return e.created()
-	case Update:
-		return e.ReplacedAtRunTime && e.NewPhysicalID != "" && e.NewPhysicalID != e.OldPhysicalID
 	case DeleteThenCreate:
 		return !e.OldDeleted && e.created()
+	case Update, Restore:
+		old := s.PhysicalID
+		if e.OldPhysicalID != "" && s.Action != Restore {
+			old = e.OldPhysicalID
+		}
+		return e.ReplacedAtRunTime && e.NewPhysicalID != "" && e.NewPhysicalID != old
 	}
 	return false
 }
 
 // NeedsCleanup tells whether a cleanup step that removes the old physical
 // resource of a replacement (Step.Replaces != 0) must run, given the
-// journal entry of the forward step it belongs to: the forward step is done
-// and replaced while leaving the old resource in place. When it did not (a
-// Conditional replacement that turned out an update in place, a custom
-// resource that kept its id), the engine marks the cleanup step done
-// without running it and without an event. Other cleanup steps always run.
-func NeedsCleanup(cleanup *Step, forward *Step, e Entry) bool {
+// replacing step and its journal entry: that step is done and replaced
+// while leaving the old resource in place. When it did not (a Conditional
+// replacement that turned out an update in place, a custom resource that
+// kept its id), the engine marks the cleanup step done without running it
+// and without an event. Other cleanup steps always run.
+func NeedsCleanup(cleanup *Step, replacing *Step, e Entry) bool {
 	if cleanup.Replaces == 0 {
 		return true
 	}
-	return e.Outcome == Done && e.leftOld(forward.Action)
+	return e.Outcome == Done && e.leftOld(replacing)
 }

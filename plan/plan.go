@@ -18,6 +18,21 @@ import (
 type Plan struct {
 	Operation Operation `json:"operation"`
 	Steps     []Step    `json:"steps"`
+	// Prior, on an update plan, is the deployed stack the update starts
+	// from, in deployed order: what its rollback needs to put the stack back
+	// in the previous template's order.
+	Prior []PriorResource `json:"prior,omitempty"`
+}
+
+// PriorResource is a resource of the deployed stack as an update plan
+// records it for its rollback.
+type PriorResource struct {
+	LogicalID           string   `json:"logicalId"`
+	Type                string   `json:"type"`
+	PhysicalID          string   `json:"physicalId,omitempty"`
+	DependsOn           []string `json:"dependsOn,omitempty"`
+	DeletionPolicy      string   `json:"deletionPolicy,omitempty"`
+	UpdateReplacePolicy string   `json:"updateReplacePolicy,omitempty"`
 }
 
 // Step is one action on one resource.
@@ -65,18 +80,15 @@ type Step struct {
 	UpdateReplacePolicy string `json:"updateReplacePolicy,omitempty"`
 
 	// Replaces, on a cleanup step that removes the old physical resource of
-	// a replacement, is the forward step that replaces it. Such a step runs
-	// only when that forward step did replace with the old resource left in
-	// place (see NeedsCleanup).
+	// a replacement, is the step (of the phase before) that replaces it.
+	// Such a step runs only when that step did replace with the old
+	// resource left in place (see NeedsCleanup).
 	Replaces int `json:"replaces,omitempty"`
-	// IfReplaced marks a cleanup step whose forward step may or may not
-	// replace (Replacement Conditional, a custom resource): it is planned,
-	// but NeedsCleanup decides at run time.
+	// IfReplaced marks a cleanup step whose replacing step may or may not
+	// replace (Replacement Conditional, a custom resource, an update a
+	// rollback re-resolves): it is planned, but NeedsCleanup decides at run
+	// time.
 	IfReplaced bool `json:"ifReplaced,omitempty"`
-	// PriorAfter, on the forward steps of an update, are the forward steps of
-	// the resources this one depended on in the deployed template: the order
-	// a rollback to that template follows.
-	PriorAfter []int `json:"priorAfter,omitempty"`
 	// Undoes, on a rollback step, is the step of the failed operation it
 	// undoes.
 	Undoes int `json:"undoes,omitempty"`

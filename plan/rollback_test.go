@@ -172,9 +172,9 @@ Resources:
 		{Step: 1, LogicalID: "A", Outcome: Done, NewPhysicalID: "a-1"},
 		{Step: 2, LogicalID: "B", Outcome: Done, NewPhysicalID: "b-1"},
 		{Step: 3, LogicalID: "C", Outcome: Done, NewPhysicalID: "c-1"},
-		{Step: 4, LogicalID: "D", Outcome: Failed},        // a custom resource's failed Create: still a Delete
-		{Step: 5, LogicalID: "E", Outcome: InFlight},      // never named a physical resource: Forget
-		{Step: 5, LogicalID: "E", Outcome: Cancelled},     // the last entry counts
+		{Step: 4, LogicalID: "D", Outcome: Failed},    // a custom resource's failed Create: still a Delete
+		{Step: 5, LogicalID: "E", Outcome: InFlight},  // never named a physical resource: Forget
+		{Step: 5, LogicalID: "E", Outcome: Cancelled}, // the last entry counts
 		{Step: 2, LogicalID: "B", Outcome: Done, NewPhysicalID: "b-1"},
 	}
 	for _, tt := range []struct {

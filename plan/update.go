@@ -79,6 +79,7 @@ func ForUpdate(in UpdateInput) (*Plan, error) {
 	}
 	cleanup = append(cleanup, u.removed()...)
 	p.Steps = append(p.Steps, u.cleanupSteps(cleanup, len(p.Steps))...)
+	p.Prior = u.prior()
 	return p, nil
 }
 
@@ -204,7 +205,6 @@ func (u *updater) step(id, v int) (Step, *cleanupItem, error) {
 		return s, nil, nil
 	}
 	s.PhysicalID = d.PhysicalID
-	s.PriorAfter = u.priorAfter(d)
 
 	props, err := b.Properties(r.LogicalID, u)
 	if err != nil {
@@ -292,16 +292,21 @@ func replaceAction(updateReplacePolicy string) Action {
 	return Delete
 }
 
-// priorAfter is the forward steps of the resources d depended on in the
-// deployed template.
-func (u *updater) priorAfter(d *DeployedResource) []int {
-	var out []int
-	for _, dep := range d.DependsOn {
-		if v, ok := u.f.index[dep]; ok {
-			out = append(out, u.f.stepID[v])
+// prior records the deployed stack for the update's rollback.
+func (u *updater) prior() []PriorResource {
+	out := make([]PriorResource, 0, len(u.in.Deployed.Resources))
+	for i := range u.in.Deployed.Resources {
+		d := &u.in.Deployed.Resources[i]
+		if u.deployed[d.LogicalID] != d || d.gone() {
+			continue
 		}
+		out = append(out, PriorResource{
+			LogicalID: d.LogicalID, Type: d.Type, PhysicalID: d.PhysicalID,
+			DependsOn:           append([]string(nil), d.DependsOn...),
+			DeletionPolicy:      policy(d.DeletionPolicy),
+			UpdateReplacePolicy: policy(d.UpdateReplacePolicy),
+		})
 	}
-	sortInts(out)
 	return out
 }
 

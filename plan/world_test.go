@@ -152,11 +152,20 @@ func (w *world) run(t testing.TB, p *Plan, s *Step, desired, previous *template.
 		e.NewPhysicalID = w.create(s.LogicalID, s.ResourceType, m)
 		w.current[s.LogicalID] = e.NewPhysicalID
 	}
-	action := s.Action
 	forward := s.Phase == PhaseCreate || s.Phase == PhaseUpdate
-	if forward && action == Update && s.CallsHandler() {
+	tpl := desired
+	if !forward {
+		tpl = previous
+	}
+	action := s.Action
+	if (action == Update || action == Restore) && s.PhysicalID != "" && !s.Action.IsDelete() {
+		if action == Update && s.PhysicalID != w.current[s.LogicalID] {
+			t.Fatalf("step %d updates %s at %s, but it is %s\n%s", s.ID, s.LogicalID, s.PhysicalID, w.current[s.LogicalID], p)
+		}
+	}
+	if action == Update && s.CallsHandler() {
 		// The engine decides again with the values now known.
-		want := props(desired)
+		want := props(tpl)
 		old := w.phys[w.current[s.LogicalID]].props
 		dec := Decide(w.schemas.of(s.ResourceType), s.Custom, old, want)
 		if dec.Action != Update {
@@ -168,12 +177,7 @@ func (w *world) run(t testing.TB, p *Plan, s *Step, desired, previous *template.
 	case NoOp, Skip:
 		return []Entry{e}
 	case Create:
-		var m map[string]any
-		if forward {
-			m = props(desired)
-		} else {
-			m = props(previous)
-		}
+		m := props(tpl)
 		if !stop || partial {
 			create(m)
 		}
@@ -181,13 +185,9 @@ func (w *world) run(t testing.TB, p *Plan, s *Step, desired, previous *template.
 		if !s.CallsHandler() {
 			break
 		}
-		if !forward {
-			w.phys[s.PhysicalID].props = props(previous)
-			break
-		}
-		m := props(desired)
+		m := props(tpl)
 		cur := w.current[s.LogicalID]
-		if s.Custom && !stop && w.gen[s.LogicalID]%2 == 1 && !valuesEqual(map[string]any(w.phys[cur].props), map[string]any(m)) {
+		if s.Custom && !stop && w.gen[s.LogicalID]%2 == 1 {
 			// The custom handler answers a new physical id.
 			create(m)
 			e.ReplacedAtRunTime = true
@@ -197,7 +197,7 @@ func (w *world) run(t testing.TB, p *Plan, s *Step, desired, previous *template.
 			w.phys[cur].props = m
 		}
 	case CreateThenDelete:
-		m := props(desired)
+		m := props(tpl)
 		if !stop || partial {
 			e.NewPhysicalID = w.create(s.LogicalID, s.ResourceType, m)
 			if !stop {
@@ -205,18 +205,11 @@ func (w *world) run(t testing.TB, p *Plan, s *Step, desired, previous *template.
 			}
 		}
 	case DeleteThenCreate:
-		var m map[string]any
-		if forward {
-			m = props(desired)
-		} else {
-			m = props(previous)
+		m := props(tpl)
+		if victim := w.current[s.LogicalID]; victim != "" {
+			delete(w.phys, victim)
+			e.OldDeleted = true
 		}
-		victim := w.current[s.LogicalID]
-		if !forward {
-			victim = s.PhysicalID
-		}
-		delete(w.phys, victim)
-		e.OldDeleted = true
 		delete(w.current, s.LogicalID)
 		if !stop || partial {
 			create(m)
