@@ -1,17 +1,13 @@
 package plan
 
-import (
-	"slices"
-
-	"github.com/stacksim/stacksim/template"
-)
+import "slices"
 
 // ForCreate plans the creation of a stack: a Create step for every resource the
 // bound template holds (its conditions applied), in dependency order, ties
 // in template order, in the phase CREATE_IN_PROGRESS. Properties are not
 // resolved here: the engine resolves each resource's properties against the
 // live values when its step starts. A dependency cycle is a *CycleError.
-func ForCreate(desired *template.Bound) (*Plan, error) {
+func ForCreate(desired Bound) (*Plan, error) {
 	f, err := newForward(desired)
 	if err != nil {
 		return nil, err

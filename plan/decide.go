@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/stacksim/stacksim/template"
@@ -94,6 +95,32 @@ func (c PropertyChange) Name() string {
 // template.Unknown; the engine calls it again when a step starts, with the
 // values then known, and acts on that decision. A nil schema is permissive.
 func Decide(schema Schema, custom bool, old, new map[string]any) Decision {
+	return decide(schema, custom, old, new, nil)
+}
+
+// recreations remembers what a change at a path of a schema does, so that
+// planning a large stack asks each schema once per path.
+type recreations map[Schema]map[string]Recreation
+
+func (c recreations) of(schema Schema, custom bool, path string) Recreation {
+	if c == nil || custom || schema == nil {
+		return recreation(schema, custom, path)
+	}
+	m := c[schema]
+	if m == nil {
+		m = map[string]Recreation{}
+		c[schema] = m
+	}
+	r, ok := m[path]
+	if !ok {
+		r = recreation(schema, custom, path)
+		m[path] = r
+	}
+	return r
+}
+
+// decide is Decide, with a cache of recreations (nil: none).
+func decide(schema Schema, custom bool, old, new map[string]any, cache recreations) Decision {
 	d := differ{}
 	d.object(old, new)
 	if len(d.changes) == 0 {
@@ -103,7 +130,7 @@ func Decide(schema Schema, custom bool, old, new map[string]any) Decision {
 	alwaysKnown, maybe := false, false
 	for i := range d.changes {
 		c := &d.changes[i]
-		c.RequiresRecreation = recreation(schema, custom, c.Path)
+		c.RequiresRecreation = cache.of(schema, custom, c.Path)
 		switch {
 		case c.RequiresRecreation == Always && c.Known:
 			alwaysKnown = true
@@ -145,11 +172,23 @@ type differ struct {
 }
 
 func (d *differ) object(old, new map[string]any) {
+	shared := 0
 	for k, ov := range old {
 		nv, ok := new[k]
+		if ok {
+			shared++
+			if os, isStr := ov.(string); isStr {
+				if ns, isStr := nv.(string); isStr && os == ns {
+					continue // the common case, without the path
+				}
+			}
+		}
 		d.push(k)
 		d.value(ov, true, nv, ok)
 		d.pop()
+	}
+	if shared == len(new) {
+		return // every key of new is a key of old
 	}
 	for k, nv := range new {
 		if _, ok := old[k]; !ok {
@@ -166,6 +205,14 @@ func (d *differ) pop()            { d.path = d.path[:len(d.path)-1] }
 // value compares one position; hasOld and hasNew say whether each side has
 // a value there at all.
 func (d *differ) value(old any, hasOld bool, new any, hasNew bool) {
+	if os, ok := old.(string); ok && hasOld && hasNew {
+		if ns, ok := new.(string); ok {
+			if os != ns {
+				d.emit(old, true, new, true)
+			}
+			return
+		}
+	}
 	if u, ok := new.(template.Unknown); ok {
 		if hasOld && nonEmptyContainer(old) {
 			d.leaves(old, func(leaf any) { d.emit(leaf, true, u, true) })
@@ -186,7 +233,7 @@ func (d *differ) value(old any, hasOld bool, new any, hasNew bool) {
 	case []any:
 		if n, ok := new.([]any); ok && hasNew {
 			for i := 0; i < max(len(o), len(n)); i++ {
-				d.push(fmt.Sprint(i))
+				d.push(strconv.Itoa(i))
 				var ov, nv any
 				if i < len(o) {
 					ov = o[i]
@@ -232,7 +279,7 @@ func (d *differ) leaves(v any, fn func(leaf any)) {
 	case []any:
 		if len(t) > 0 {
 			for i, e := range t {
-				d.push(fmt.Sprint(i))
+				d.push(strconv.Itoa(i))
 				d.leaves(e, fn)
 				d.pop()
 			}

@@ -26,16 +26,18 @@ func (u *updater) propertyDetails(id string, dec Decision, old, new map[string]a
 		rec            Recreation
 		known, unknown bool
 	}
-	var groups []*group
-	byName := map[string]*group{}
+	// Few properties change at once: a slice beats a map.
+	groups := make([]group, 0, 4)
 	for _, c := range dec.Changes {
 		name := c.Name()
-		g := byName[name]
-		if g == nil {
-			g = &group{name: name, rec: Never}
-			byName[name] = g
-			groups = append(groups, g)
+		k := 0
+		for k < len(groups) && groups[k].name != name {
+			k++
 		}
+		if k == len(groups) {
+			groups = append(groups, group{name: name, rec: Never})
+		}
+		g := &groups[k]
 		g.rec = g.rec.max(c.RequiresRecreation)
 		if c.Known {
 			g.known = true
@@ -43,10 +45,10 @@ func (u *updater) propertyDetails(id string, dec Decision, old, new map[string]a
 			g.unknown = true
 		}
 	}
-	slices.SortFunc(groups, func(a, b *group) int { return cmp.Compare(a.name, b.name) })
+	slices.SortFunc(groups, func(a, b group) int { return cmp.Compare(a.name, b.name) })
 
-	refs := u.in.Desired.Template().References(id)
-	var out []Detail
+	refs := references(u.in.Desired, id)
+	out := make([]Detail, 0, 2*len(groups))
 	for _, g := range groups {
 		target := Target{Attribute: ScopeProperties, Name: g.name, RequiresRecreation: g.rec}
 		ov, hadOld := old[g.name]
@@ -57,7 +59,11 @@ func (u *updater) propertyDetails(id string, dec Decision, old, new map[string]a
 		if hasNew {
 			target.AfterValue = render(nv)
 		}
-		causes, byParam, secret := u.causes(refs, "/Properties/"+escapePointer(g.name))
+		var causes []Detail
+		byParam, secret := false, false
+		if len(refs) > 0 {
+			causes, byParam, secret = u.causes(refs, "/Properties/"+escapePointer(g.name))
+		}
 		if secret {
 			if hadOld {
 				target.BeforeValue = "****"
@@ -85,16 +91,16 @@ func (u *updater) propertyDetails(id string, dec Decision, old, new map[string]a
 // also says whether a parameter explains the change, and whether the value
 // comes from a NoEcho parameter.
 func (u *updater) causes(refs []template.Reference, path string) (out []Detail, byParam, secret bool) {
-	seen := map[string]bool{}
 	add := func(source, entity string) {
-		if seen[source+" "+entity] {
-			return
+		for _, d := range out {
+			if d.ChangeSource == source && d.CausingEntity == entity {
+				return
+			}
 		}
-		seen[source+" "+entity] = true
 		out = append(out, Detail{Evaluation: Static, ChangeSource: source, CausingEntity: entity})
 	}
 	for _, r := range refs {
-		if r.Path != path && !strings.HasPrefix(r.Path, path+"/") {
+		if !strings.HasPrefix(r.Path, path) || (len(r.Path) > len(path) && r.Path[len(path)] != '/') {
 			continue
 		}
 		switch r.Kind {

@@ -18,7 +18,7 @@ type forward struct {
 	stepID    []int // vertex → its step ID (position in order + 1)
 }
 
-func newForward(b *template.Bound) (*forward, error) {
+func newForward(b Bound) (*forward, error) {
 	f := &forward{resources: b.Resources()}
 	n := len(f.resources)
 	f.index = make(map[string]int, n)

@@ -128,15 +128,40 @@ func (p *Plan) Step(id int) *Step {
 	return nil
 }
 
-// In returns the steps of one phase, in plan order.
+// In returns the steps of one phase, in plan order. In a valid plan they
+// lie together, and the slice shares the plan's steps: do not change it.
 func (p *Plan) In(phase Phase) []Step {
-	var out []Step
+	first, n := -1, 0
+	for i := range p.Steps {
+		if p.Steps[i].Phase == phase {
+			if first < 0 {
+				first = i
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if contiguous(p.Steps[first:first+n], phase) {
+		return p.Steps[first : first+n : first+n]
+	}
+	out := make([]Step, 0, n)
 	for _, s := range p.Steps {
 		if s.Phase == phase {
 			out = append(out, s)
 		}
 	}
 	return out
+}
+
+func contiguous(steps []Step, phase Phase) bool {
+	for i := range steps {
+		if steps[i].Phase != phase {
+			return false
+		}
+	}
+	return true
 }
 
 // HasChanges tells whether the plan does anything: a step other than NoOp.

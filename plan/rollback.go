@@ -328,7 +328,14 @@ func (r *rollback) rollbackPhase(prior []PriorResource, pidx map[string]int, slo
 		}
 	}
 	order, induced := orderKept(g, keep)
-	var out []Step
+	n := 0
+	for _, v := range order {
+		n++
+		if slots[v].second != nil {
+			n++
+		}
+	}
+	out := make([]Step, 0, n)
 	lastID := make([]int, len(prior))
 	for _, v := range order {
 		sl := &slots[v]
@@ -390,13 +397,19 @@ func (r *rollback) cleanupPhase(prior []PriorResource, pidx map[string]int, slot
 	return orderSteps(planned, PhaseUpdateRollbackCleanup, g, before)
 }
 
-// orderKept orders the kept vertices of g, through the dropped ones, ties in
-// vertex order; it returns the order and the induced graph.
+// orderKept orders the kept vertices of g by the edges between them, ties
+// in vertex order; it returns the order and the graph restricted to them.
+//
+// The order that resources without a rollback step impose between those
+// with one is not kept (graph.Induce would keep it, at a cost that grows
+// with the product of both numbers): it does not matter here. A resource
+// that has no rollback step did not change, so it refers to the same
+// things before and after; two resources with steps that reach each other
+// only through it do not refer to each other's changes. In the cleanup,
+// what the update made is referred to only by what the update changed —
+// and the rollback phase has changed that back already.
 func orderKept(g *graph.Graph, keep []bool) ([]int, *graph.Graph) {
-	induced, err := g.Induce(keep)
-	if err != nil {
-		induced = dropCycles(g, err, keep)
-	}
+	induced := g.Restrict(keep)
 	ord, err := induced.Order()
 	if err != nil {
 		ord = breakCycles(induced, err)

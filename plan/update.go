@@ -12,7 +12,7 @@ type UpdateInput struct {
 	// Deployed is the stack as it stands.
 	Deployed Deployed
 	// Desired is the new template, bound to the update's parameters.
-	Desired *template.Bound
+	Desired Bound
 	// Live answers Ref and Fn::GetAtt of the deployed resources as they are
 	// now, and Fn::ImportValue. nil answers Unknown to everything.
 	Live template.Resolver
@@ -59,7 +59,7 @@ func ForUpdate(in UpdateInput) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := &updater{in: in, f: f, kinds: make([]kind, len(f.resources))}
+	u := &updater{in: in, f: f, kinds: make([]kind, len(f.resources)), recreations: recreations{}}
 	u.indexDeployed()
 	if err := u.checkTypes(); err != nil {
 		return nil, err
@@ -91,6 +91,8 @@ type updater struct {
 	depIndex map[string]int // deployed order
 	params   map[string]bool
 	noEcho   map[string]bool
+
+	recreations recreations
 }
 
 func (u *updater) indexDeployed() {
@@ -211,7 +213,7 @@ func (u *updater) step(id, v int) (Step, *cleanupItem, error) {
 		return s, nil, err
 	}
 	schema := u.in.Schemas.of(r.Type)
-	dec := Decide(schema, s.Custom, d.Properties, props)
+	dec := decide(schema, s.Custom, d.Properties, props, u.recreations)
 	attrs, err := u.attributeChanges(r.LogicalID, d, &s)
 	if err != nil {
 		return s, nil, err
@@ -295,14 +297,25 @@ func replaceAction(updateReplacePolicy string) Action {
 // prior records the deployed stack for the update's rollback.
 func (u *updater) prior() []PriorResource {
 	out := make([]PriorResource, 0, len(u.in.Deployed.Resources))
+	total := 0
+	for i := range u.in.Deployed.Resources {
+		total += len(u.in.Deployed.Resources[i].DependsOn)
+	}
+	deps := make([]string, 0, total) // one backing array for every copy
 	for i := range u.in.Deployed.Resources {
 		d := &u.in.Deployed.Resources[i]
 		if u.deployed[d.LogicalID] != d || d.gone() {
 			continue
 		}
+		var own []string
+		if len(d.DependsOn) > 0 {
+			at := len(deps)
+			deps = append(deps, d.DependsOn...)
+			own = deps[at:len(deps):len(deps)]
+		}
 		out = append(out, PriorResource{
 			LogicalID: d.LogicalID, Type: d.Type, PhysicalID: d.PhysicalID,
-			DependsOn:           append([]string(nil), d.DependsOn...),
+			DependsOn:           own,
 			DeletionPolicy:      policy(d.DeletionPolicy),
 			UpdateReplacePolicy: policy(d.UpdateReplacePolicy),
 		})

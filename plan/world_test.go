@@ -58,7 +58,7 @@ func (w *world) create(logical, typ string, props map[string]any) string {
 
 // deploy creates a bound template in the world and returns the deployed
 // stack, as the engine would record it after CreateStack.
-func (w *world) deploy(t testing.TB, b *template.Bound, params map[string]string) Deployed {
+func (w *world) deploy(t testing.TB, b Bound, params map[string]string) Deployed {
 	t.Helper()
 	p, err := ForCreate(b)
 	if err != nil {

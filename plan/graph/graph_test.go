@@ -133,3 +133,11 @@ func TestAddEdgeOutOfRange(t *testing.T) {
 	}()
 	New(2).AddEdge(0, 2)
 }
+
+func TestRestrict(t *testing.T) {
+	g := build(4, [2]int{0, 1}, [2]int{1, 2}, [2]int{0, 2}, [2]int{2, 3})
+	r := g.Restrict([]bool{true, false, true, true})
+	if r.EdgeCount() != 2 || !r.HasEdge(0, 2) || !r.HasEdge(2, 3) {
+		t.Errorf("Restrict: %d edges", r.EdgeCount())
+	}
+}

@@ -52,3 +52,15 @@ func (g *Graph) Induce(keep []bool) (*Graph, error) {
 	}
 	return out, nil
 }
+
+// Restrict returns the graph on the vertices that keep says to keep,
+// numbered as before, with the edges of g between kept vertices only.
+func (g *Graph) Restrict(keep []bool) *Graph {
+	out := New(g.n)
+	for _, e := range g.edges {
+		if keep[e.from] && keep[e.to] {
+			out.edges = append(out.edges, e)
+		}
+	}
+	return out
+}
