@@ -163,11 +163,22 @@ func (w *world) run(t testing.TB, p *Plan, s *Step, desired, previous *template.
 			t.Fatalf("step %d updates %s at %s, but it is %s\n%s", s.ID, s.LogicalID, s.PhysicalID, w.current[s.LogicalID], p)
 		}
 	}
+	if forward && action == NoOp && s.Phase == PhaseUpdate {
+		// What the plan found unchanged stays unchanged once the values are
+		// known: the engine does not look again.
+		dec := Decide(w.schemas.of(s.ResourceType), s.Custom, w.phys[w.current[s.LogicalID]].props, props(tpl))
+		if dec.Action != NoOp {
+			t.Fatalf("step %d (%s) was planned NoOp, but with the values known it is %s %v\n%s", s.ID, s.LogicalID, dec.Action, dec.Changes, p)
+		}
+	}
 	if action == Update && s.CallsHandler() {
 		// The engine decides again with the values now known.
 		want := props(tpl)
 		old := w.phys[w.current[s.LogicalID]].props
 		dec := Decide(w.schemas.of(s.ResourceType), s.Custom, old, want)
+		if forward && dec.Action.IsReplace() && s.Replacement != ReplacementConditional {
+			t.Fatalf("step %d (%s) was planned Replacement %q, but with the values known it is %s\n%s", s.ID, s.LogicalID, s.Replacement, dec.Action, p)
+		}
 		if dec.Action != Update {
 			e.Action = dec.Action
 		}
