@@ -15,7 +15,9 @@ import (
 //
 // The steps keep their IDs, so that the journal of the continued run goes on
 // from the same numbering (an engine may keep one journal across
-// continuations). A name in skip that has no rollback step left is a
+// continuations). A cleanup step guarded by a replacing step that is done is
+// settled now: dropped when that step did not replace, kept unguarded when
+// it did. A name in skip that has no rollback step left is a
 // *SkipError; checking that each skipped resource is UPDATE_FAILED because
 // its rollback failed, and the NestedStack.LogicalId form of nested stacks'
 // resources, is the engine's job.
@@ -38,6 +40,16 @@ func ContinueRollback(rollback *Plan, journal Journal, skip []string) (*Plan, er
 	for _, s := range rollback.Steps {
 		if e, ok := last[s.ID]; ok && e.Outcome == Done {
 			continue
+		}
+		if s.Replaces != 0 {
+			// A guarded cleanup whose replacing step is done is decided
+			// now, so that the continued plan holds all it needs.
+			if e, done := last[s.Replaces]; done && e.Outcome == Done {
+				if !NeedsCleanup(&s, rollback.Step(s.Replaces), e) {
+					continue
+				}
+				s.Replaces, s.IfReplaced = 0, false
+			}
 		}
 		left[s.ID] = true
 		if _, named := skipped[s.LogicalID]; named && s.Phase == PhaseUpdateRollback {

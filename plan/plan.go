@@ -213,7 +213,8 @@ func (p *Plan) Levels(phase Phase) [][]int {
 // Validate checks the plan's shape, as the engine should before running a
 // plan read from a state file: step IDs positive and unique, every phase one
 // of the operation's and in order, every After naming an earlier step of
-// the same phase (so the steps of a phase are acyclic and in order).
+// the same phase (so the steps of a phase are acyclic and in order), every
+// Replaces naming a step of an earlier phase.
 func (p *Plan) Validate() error {
 	phases := p.Phases()
 	if phases == nil {
@@ -244,6 +245,9 @@ func (p *Plan) Validate() error {
 			if seen[a] != s.Phase {
 				faults = append(faults, fmt.Sprintf("step %d: after %d, which is not an earlier step of phase %s", s.ID, a, s.Phase))
 			}
+		}
+		if s.Replaces != 0 && (seen[s.Replaces] == "" || seen[s.Replaces] == s.Phase) {
+			faults = append(faults, fmt.Sprintf("step %d: replaces %d, which is not a step of an earlier phase", s.ID, s.Replaces))
 		}
 		if s.ID > 0 && seen[s.ID] == "" {
 			seen[s.ID] = s.Phase

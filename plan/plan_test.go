@@ -59,6 +59,7 @@ func TestValidate(t *testing.T) {
 		{"phases out of order", &Plan{Operation: OpUpdate, Steps: []Step{{ID: 1, Action: Delete, Phase: PhaseUpdateCleanup}, {ID: 2, Action: Update, Phase: PhaseUpdate}}}, "after a later phase"},
 		{"no action", &Plan{Operation: OpCreate, Steps: []Step{{ID: 1, Phase: PhaseCreate}}}, "invalid action"},
 		{"after a later step", &Plan{Operation: OpCreate, Steps: []Step{{ID: 1, Action: Create, Phase: PhaseCreate, After: []int{2}}, {ID: 2, Action: Create, Phase: PhaseCreate}}}, "not an earlier step"},
+		{"replaces nothing", &Plan{Operation: OpUpdate, Steps: []Step{{ID: 1, Action: Delete, Phase: PhaseUpdateCleanup, Replaces: 7}}}, "replaces 7"},
 		{"after another phase", &Plan{Operation: OpUpdate, Steps: []Step{{ID: 1, Action: Update, Phase: PhaseUpdate}, {ID: 2, Action: Delete, Phase: PhaseUpdateCleanup, After: []int{1}}}}, "not an earlier step"},
 	}
 	for _, tt := range tests {

@@ -316,3 +316,31 @@ func TestContinueRollback(t *testing.T) {
 		t.Error("ContinueRollback with a stray journal entry: no error")
 	}
 }
+
+func TestContinueRollbackSettlesGuardedCleanup(t *testing.T) {
+	rb := &Plan{Operation: OpUpdateRollback, Steps: []Step{
+		{ID: 1, LogicalID: "A", Action: Update, Phase: PhaseUpdateRollback, PhysicalID: "a-1", Custom: true, Scope: []string{ScopeProperties}},
+		{ID: 2, LogicalID: "B", Action: Update, Phase: PhaseUpdateRollback, PhysicalID: "b-1", Custom: true, Scope: []string{ScopeProperties}},
+		{ID: 3, LogicalID: "C", Action: Update, Phase: PhaseUpdateRollback, PhysicalID: "c-1", Scope: []string{ScopeProperties}},
+		{ID: 4, LogicalID: "A", Action: Delete, Phase: PhaseUpdateRollbackCleanup, PhysicalID: "a-1", Replaces: 1, IfReplaced: true},
+		{ID: 5, LogicalID: "B", Action: Delete, Phase: PhaseUpdateRollbackCleanup, PhysicalID: "b-1", Replaces: 2, IfReplaced: true},
+	}}
+	j := Journal{
+		{Step: 1, LogicalID: "A", Outcome: Done, OldPhysicalID: "a-1", NewPhysicalID: "a-2", ReplacedAtRunTime: true},
+		{Step: 2, LogicalID: "B", Outcome: Done, OldPhysicalID: "b-1"},
+		{Step: 3, LogicalID: "C", Outcome: Failed, OldPhysicalID: "c-1"},
+	}
+	cont, err := ContinueRollback(rb, j, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlan(t, cont)
+	var got []string
+	for _, s := range cont.Steps {
+		got = append(got, fmt.Sprintf("%d %s %s replaces=%d", s.ID, s.LogicalID, s.Action, s.Replaces))
+	}
+	want := []string{"3 C Update replaces=0", "4 A Delete replaces=0"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("continued steps %v, want %v", got, want)
+	}
+}
