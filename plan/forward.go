@@ -16,6 +16,7 @@ type forward struct {
 	deps      [][]int // vertex → its dependencies' vertices, template order
 	order     []int
 	stepID    []int // vertex → its step ID (position in order + 1)
+	slab      []int // backing array of the After slices
 }
 
 func newForward(b Bound) (*forward, error) {
@@ -28,13 +29,16 @@ func newForward(b Bound) (*forward, error) {
 	g := graph.New(n)
 	g.Grow(2 * n)
 	f.deps = make([][]int, n)
+	var flat []int // one backing array for every vertex's dependencies
 	for i, r := range f.resources {
+		at := len(flat)
 		for _, dep := range b.DependsOn(r.LogicalID) {
 			if j, ok := f.index[dep]; ok {
-				f.deps[i] = append(f.deps[i], j)
+				flat = append(flat, j)
 				g.AddEdge(j, i)
 			}
 		}
+		f.deps[i] = flat[at:len(flat):len(flat)]
 	}
 	order, err := g.Order()
 	if err != nil {
@@ -65,15 +69,24 @@ func (f *forward) cycleError(err error) error {
 	return out
 }
 
-// after is the step IDs of a vertex's dependencies, ascending.
+// after is the step IDs of a vertex's dependencies, ascending. The slices
+// of all vertices share one backing array (each capped at its length).
 func (f *forward) after(v int) []int {
 	if len(f.deps[v]) == 0 {
 		return nil
 	}
-	out := make([]int, len(f.deps[v]))
-	for i, d := range f.deps[v] {
-		out[i] = f.stepID[d]
+	if f.slab == nil {
+		n := 0
+		for _, d := range f.deps {
+			n += len(d)
+		}
+		f.slab = make([]int, 0, n)
 	}
+	at := len(f.slab)
+	for _, d := range f.deps[v] {
+		f.slab = append(f.slab, f.stepID[d])
+	}
+	out := f.slab[at:len(f.slab):len(f.slab)]
 	sortInts(out)
 	return out
 }

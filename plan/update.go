@@ -20,6 +20,10 @@ type UpdateInput struct {
 	Schemas Schemas
 }
 
+// propertiesScope is the Scope of most updates, shared (a plan's slices are
+// read-only; its capacity makes an append copy).
+var propertiesScope = []string{ScopeProperties}[:1:1]
+
 // kind is what the update does to a resource, as its dependents see it.
 type kind uint8
 
@@ -84,12 +88,12 @@ func ForUpdate(in UpdateInput) (*Plan, error) {
 }
 
 type updater struct {
-	in       UpdateInput
-	f        *forward
-	kinds    []kind
-	deployed map[string]*DeployedResource
-	depIndex map[string]int // deployed order
-	params   map[string]bool
+	in        UpdateInput
+	f         *forward
+	kinds     []kind
+	deployed  map[string]int      // logical id → index in Deployed.Resources
+	currentOf []*DeployedResource // vertex → the deployed resource the stack still has, or nil
+	params    map[string]bool
 	noEcho   map[string]bool
 
 	recreations recreations
@@ -97,31 +101,29 @@ type updater struct {
 
 func (u *updater) indexDeployed() {
 	rs := u.in.Deployed.Resources
-	u.deployed = make(map[string]*DeployedResource, len(rs))
-	u.depIndex = make(map[string]int, len(rs))
+	u.deployed = make(map[string]int, len(rs))
 	for i := range rs {
-		if _, dup := u.deployed[rs[i].LogicalID]; dup {
-			continue
+		if _, dup := u.deployed[rs[i].LogicalID]; !dup {
+			u.deployed[rs[i].LogicalID] = i
 		}
-		u.deployed[rs[i].LogicalID] = &rs[i]
-		u.depIndex[rs[i].LogicalID] = i
+	}
+	// The deployed resource of each desired one, looked up once.
+	u.currentOf = make([]*DeployedResource, len(u.f.resources))
+	for v, r := range u.f.resources {
+		if i, ok := u.deployed[r.LogicalID]; ok && !rs[i].gone() {
+			u.currentOf[v] = &rs[i]
+		}
 	}
 }
 
-// current returns the deployed resource of a logical id when the stack
-// still has it.
-func (u *updater) current(id string) *DeployedResource {
-	d := u.deployed[id]
-	if d == nil || d.gone() {
-		return nil
-	}
-	return d
-}
+// first tells whether rs[i] is the first deployed resource of its logical
+// id (later duplicates are ignored).
+func (u *updater) first(i int) bool { return u.deployed[u.in.Deployed.Resources[i].LogicalID] == i }
 
 func (u *updater) checkTypes() error {
 	var changed []string
-	for _, r := range u.f.resources {
-		if d := u.current(r.LogicalID); d != nil && d.Type != r.Type {
+	for v, r := range u.f.resources {
+		if d := u.currentOf[v]; d != nil && d.Type != r.Type {
 			changed = append(changed, r.LogicalID)
 		}
 	}
@@ -199,7 +201,7 @@ func (u *updater) step(id, v int) (Step, *cleanupItem, error) {
 		DeletionPolicy:      policy(b.DeletionPolicy(r.LogicalID)),
 		UpdateReplacePolicy: policy(b.UpdateReplacePolicy(r.LogicalID)),
 	}
-	d := u.current(r.LogicalID)
+	d := u.currentOf[v]
 	if d == nil || d.neverCreated() {
 		// New, or never created (a CREATE_FAILED left by a create that
 		// disabled rollback): create it.
@@ -219,10 +221,12 @@ func (u *updater) step(id, v int) (Step, *cleanupItem, error) {
 		return s, nil, err
 	}
 	if dec.Action != NoOp {
-		s.Scope = append(s.Scope, ScopeProperties)
+		s.Scope = propertiesScope
 		s.Details = u.propertyDetails(r.LogicalID, dec, d.Properties, props)
 	}
-	s.Scope = append(s.Scope, attrs.scope...)
+	if len(attrs.scope) > 0 {
+		s.Scope = append(s.Scope[:len(s.Scope):len(s.Scope)], attrs.scope...)
+	}
 	s.Details = append(s.Details, attrs.details...)
 
 	switch {
@@ -304,7 +308,7 @@ func (u *updater) prior() []PriorResource {
 	deps := make([]string, 0, total) // one backing array for every copy
 	for i := range u.in.Deployed.Resources {
 		d := &u.in.Deployed.Resources[i]
-		if u.deployed[d.LogicalID] != d || d.gone() {
+		if !u.first(i) || d.gone() {
 			continue
 		}
 		var own []string
@@ -330,7 +334,7 @@ func (u *updater) removed() []cleanupItem {
 	var out []cleanupItem
 	for i := range u.in.Deployed.Resources {
 		d := &u.in.Deployed.Resources[i]
-		if u.deployed[d.LogicalID] != d || d.gone() || u.in.Desired.Enabled(d.LogicalID) {
+		if !u.first(i) || d.gone() || u.in.Desired.Enabled(d.LogicalID) {
 			continue
 		}
 		a := deletion(d.DeletionPolicy)
@@ -349,7 +353,7 @@ func (u *updater) cleanupSteps(items []cleanupItem, before int) []Step {
 	if len(items) == 0 {
 		return nil
 	}
-	sortFunc(items, func(a, b cleanupItem) int { return u.depIndex[a.d.LogicalID] - u.depIndex[b.d.LogicalID] })
+	sortFunc(items, func(a, b cleanupItem) int { return u.deployed[a.d.LogicalID] - u.deployed[b.d.LogicalID] })
 	at := make(map[string]int, len(items))
 	for i, c := range items {
 		at[c.d.LogicalID] = i
