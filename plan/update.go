@@ -94,7 +94,7 @@ type updater struct {
 	deployed  map[string]int      // logical id → index in Deployed.Resources
 	currentOf []*DeployedResource // vertex → the deployed resource the stack still has, or nil
 	params    map[string]bool
-	noEcho   map[string]bool
+	noEcho    map[string]bool
 
 	recreations recreations
 }
