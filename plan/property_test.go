@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/stacksim/stacksim/resources"
-	"github.com/stacksim/stacksim/template"
 )
 
 // Property-based tests over random stacks: random dependency graphs of
@@ -37,10 +36,10 @@ var propertyTypes = []string{"Test::Thing::Ctd", "Test::Thing::Dtc", "Test::Thin
 
 // spec is one resource of a random stack, in its two versions.
 type spec struct {
-	id               string
-	typ              string
-	inBefore, inAfte bool
-	before, after    map[string]any // the resource's template JSON
+	id                string
+	typ               string
+	inBefore, inAfter bool
+	before, after     map[string]any // the resource's template JSON
 }
 
 // randomStacks makes the before and after templates of a random update:
@@ -54,11 +53,11 @@ func randomStacks(r *rand.Rand) (before, after []byte) {
 		s := &spec{id: fmt.Sprintf("R%02d", i), typ: propertyTypes[r.IntN(len(propertyTypes))]}
 		switch x := r.IntN(10); {
 		case i == 0 || x < 7: // every template has a resource
-			s.inBefore, s.inAfte = true, true
+			s.inBefore, s.inAfter = true, true
 		case x < 8:
 			s.inBefore = true
 		default:
-			s.inAfte = true
+			s.inAfter = true
 		}
 		specs[i] = s
 	}
@@ -66,8 +65,8 @@ func randomStacks(r *rand.Rand) (before, after []byte) {
 		if s.inBefore {
 			s.before = randomResource(r, s, specs[:i], func(o *spec) bool { return o.inBefore }, nil)
 		}
-		if s.inAfte {
-			s.after = randomResource(r, s, specs[:i], func(o *spec) bool { return o.inAfte }, s.before)
+		if s.inAfter {
+			s.after = randomResource(r, s, specs[:i], func(o *spec) bool { return o.inAfter }, s.before)
 		}
 	}
 	render := func(pick func(*spec) map[string]any) []byte {
@@ -340,5 +339,3 @@ func TestPropertyCreateRollbackRestores(t *testing.T) {
 	}
 	t.Logf("%d random stacks, %d failed creates rolled back", propertyStacks, rollbacks)
 }
-
-var _ = template.IsKnown
