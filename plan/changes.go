@@ -1,0 +1,147 @@
+package plan
+
+// The change-set view of a plan: DescribeChangeSet's Changes, with AWS's
+// field names and JSON shape (BEHAVIOUR.md §9).
+
+// Scopes of a resource change: which of the resource's attributes change.
+const (
+	ScopeProperties          = "Properties"
+	ScopeMetadata            = "Metadata"
+	ScopeCreationPolicy      = "CreationPolicy"
+	ScopeUpdatePolicy        = "UpdatePolicy"
+	ScopeDeletionPolicy      = "DeletionPolicy"
+	ScopeUpdateReplacePolicy = "UpdateReplacePolicy"
+	ScopeTags                = "Tags"
+)
+
+// Change actions of a resource change.
+const (
+	ChangeAdd     = "Add"
+	ChangeModify  = "Modify"
+	ChangeRemove  = "Remove"
+	ChangeImport  = "Import"
+	ChangeDynamic = "Dynamic"
+)
+
+// Evaluations of a change detail.
+const (
+	// Static: the value is known when the change set is made.
+	Static = "Static"
+	// Dynamic: the value is known only when the change set runs (it depends
+	// on a resource being created, replaced or updated).
+	Dynamic = "Dynamic"
+)
+
+// Sources of a change detail.
+const (
+	ResourceReference  = "ResourceReference"  // Ref of a resource whose id may change
+	ParameterReference = "ParameterReference" // Ref of a parameter whose value changed
+	ResourceAttribute  = "ResourceAttribute"  // Fn::GetAtt of a resource whose attributes may change
+	DirectModification = "DirectModification" // the template itself changed
+	Automatic          = "Automatic"          // a nested stack, updated every time
+)
+
+// Policy actions of a resource change.
+const (
+	PolicyDelete             = "Delete"
+	PolicyRetain             = "Retain"
+	PolicySnapshot           = "Snapshot"
+	PolicyReplaceAndDelete   = "ReplaceAndDelete"
+	PolicyReplaceAndRetain   = "ReplaceAndRetain"
+	PolicyReplaceAndSnapshot = "ReplaceAndSnapshot"
+)
+
+// KnownAfterApply is how a change set shows a value not known yet.
+const KnownAfterApply = "{{changeSet:KNOWN_AFTER_APPLY}}"
+
+// Change is one member of DescribeChangeSet's Changes.
+type Change struct {
+	Type           string          `json:"Type"`
+	ResourceChange *ResourceChange `json:"ResourceChange"`
+}
+
+// ResourceChange is what a change set says happens to one resource.
+type ResourceChange struct {
+	Action             string      `json:"Action"`
+	LogicalResourceID  string      `json:"LogicalResourceId"`
+	PhysicalResourceID string      `json:"PhysicalResourceId,omitempty"`
+	ResourceType       string      `json:"ResourceType"`
+	Replacement        Replacement `json:"Replacement,omitempty"`
+	PolicyAction       string      `json:"PolicyAction,omitempty"`
+	Scope              []string    `json:"Scope"`
+	Details            []Detail    `json:"Details"`
+}
+
+// Detail is one cause of a resource change.
+type Detail struct {
+	Target        Target `json:"Target"`
+	Evaluation    string `json:"Evaluation,omitempty"`
+	ChangeSource  string `json:"ChangeSource,omitempty"`
+	CausingEntity string `json:"CausingEntity,omitempty"`
+}
+
+// Target is the attribute (and property) a detail is about.
+type Target struct {
+	Attribute          string     `json:"Attribute"`
+	Name               string     `json:"Name,omitempty"`
+	RequiresRecreation Recreation `json:"RequiresRecreation,omitempty"`
+	// BeforeValue and AfterValue are the property's values (JSON text, or
+	// the string itself), as DescribeChangeSet shows them with
+	// IncludePropertyValues; "****" for a value from a NoEcho parameter,
+	// KnownAfterApply for one not known yet.
+	BeforeValue string `json:"BeforeValue,omitempty"`
+	AfterValue  string `json:"AfterValue,omitempty"`
+}
+
+// Changes renders the create and update steps of a plan, and the deletes of
+// removed resources, as a change set's Changes, in plan order. NoOp steps,
+// the cleanup of old physical resources (part of the replacement's Modify)
+// and the steps of other operations show nothing.
+func Changes(p *Plan) []Change {
+	out := []Change{}
+	if p.Operation != OpCreate && p.Operation != OpUpdate {
+		return out
+	}
+	for i := range p.Steps {
+		s := &p.Steps[i]
+		rc := &ResourceChange{
+			LogicalResourceID: s.LogicalID,
+			ResourceType:      s.ResourceType,
+			Scope:             append([]string{}, s.Scope...),
+			Details:           append([]Detail{}, s.Details...),
+		}
+		switch {
+		case s.Action == Create:
+			rc.Action = ChangeAdd
+		case s.Action == Update || s.Action.IsReplace():
+			rc.Action = ChangeModify
+			rc.PhysicalResourceID = s.PhysicalID
+			rc.Replacement = s.Replacement
+			rc.PolicyAction = s.PolicyAction
+		case s.Action.IsDelete() && s.Replaces == 0:
+			rc.Action = ChangeRemove
+			rc.PhysicalResourceID = s.PhysicalID
+			rc.PolicyAction = s.PolicyAction
+		default:
+			continue
+		}
+		out = append(out, Change{Type: "Resource", ResourceChange: rc})
+	}
+	return out
+}
+
+// WithoutValues returns changes with every BeforeValue and AfterValue
+// removed: DescribeChangeSet without IncludePropertyValues.
+func WithoutValues(changes []Change) []Change {
+	out := make([]Change, len(changes))
+	for i, c := range changes {
+		rc := *c.ResourceChange
+		rc.Details = make([]Detail, len(c.ResourceChange.Details))
+		for k, d := range c.ResourceChange.Details {
+			d.Target.BeforeValue, d.Target.AfterValue = "", ""
+			rc.Details[k] = d
+		}
+		out[i] = Change{Type: c.Type, ResourceChange: &rc}
+	}
+	return out
+}

@@ -1,0 +1,446 @@
+package plan
+
+import (
+	"errors"
+
+	"github.com/stacksim/stacksim/plan/graph"
+	"github.com/stacksim/stacksim/template"
+)
+
+// UpdateInput is what an update is planned from.
+type UpdateInput struct {
+	// Deployed is the stack as it stands.
+	Deployed Deployed
+	// Desired is the new template, bound to the update's parameters.
+	Desired Bound
+	// Live answers Ref and Fn::GetAtt of the deployed resources as they are
+	// now, and Fn::ImportValue. nil answers Unknown to everything.
+	Live template.Resolver
+	// Schemas finds each type's schema (nil: permissive).
+	Schemas Schemas
+}
+
+// propertiesScope is the Scope of most updates, shared (a plan's slices are
+// read-only; its capacity makes an append copy).
+var propertiesScope = []string{ScopeProperties}[:1:1]
+
+// kind is what the update does to a resource, as its dependents see it.
+type kind uint8
+
+const (
+	kNone     kind = iota // no change: Ref and attributes as they are
+	kAttrOnly             // Metadata or policies only: likewise
+	kUpdated              // properties updated in place: attributes may change
+	kMaybe                // may be replaced (Conditional, a custom resource): the id may change too
+	kReplaced             // replaced: new id, new attributes
+	kAdded                // created: nothing known yet
+)
+
+func (k kind) refUnknown() bool { return k >= kMaybe }
+func (k kind) attUnknown() bool { return k >= kUpdated }
+
+// ForUpdate plans an update from the deployed stack to the desired
+// template.
+//
+// It walks the desired resources in dependency order, so that what happens
+// to a resource is known before its dependents are resolved. Each resource's
+// properties are resolved with Ref of a resource being added or (perhaps)
+// replaced, and Fn::GetAtt of one also being updated in place, answering
+// template.Unknown, and with Live's values otherwise; then compared with
+// the deployed properties by Decide. The forward phase (UPDATE_IN_PROGRESS)
+// holds a step for every desired resource — NoOp ones included, so that the
+// order through them holds — in dependency order. The cleanup phase
+// (UPDATE_COMPLETE_CLEANUP_IN_PROGRESS) removes the old physical resources
+// of replacements (by UpdateReplacePolicy) and the resources the template no
+// longer has (by their DeletionPolicy), in the reverse of the deployed
+// dependency order.
+//
+// Errors: a resource whose type changes (*TypeChangeError), a dependency
+// cycle (*CycleError), a property that does not resolve (the template's
+// error, which says where).
+func ForUpdate(in UpdateInput) (*Plan, error) {
+	f, err := newForward(in.Desired)
+	if err != nil {
+		return nil, err
+	}
+	u := &updater{in: in, f: f, kinds: make([]kind, len(f.resources)), recreations: recreations{}}
+	u.indexDeployed()
+	if err := u.checkTypes(); err != nil {
+		return nil, err
+	}
+	u.changedParams()
+	p := &Plan{Operation: OpUpdate, Steps: make([]Step, 0, len(f.order)+len(in.Deployed.Resources)/8)}
+	var cleanup []cleanupItem
+	for k, v := range f.order {
+		s, c, err := u.step(k+1, v)
+		if err != nil {
+			return nil, err
+		}
+		p.Steps = append(p.Steps, s)
+		if c != nil {
+			cleanup = append(cleanup, *c)
+		}
+	}
+	cleanup = append(cleanup, u.removed()...)
+	p.Steps = append(p.Steps, u.cleanupSteps(cleanup, len(p.Steps))...)
+	p.Prior = u.prior()
+	return p, nil
+}
+
+type updater struct {
+	in        UpdateInput
+	f         *forward
+	kinds     []kind
+	deployed  map[string]int      // logical id → index in Deployed.Resources
+	currentOf []*DeployedResource // vertex → the deployed resource the stack still has, or nil
+	params    map[string]bool
+	noEcho    map[string]bool
+
+	recreations recreations
+}
+
+func (u *updater) indexDeployed() {
+	rs := u.in.Deployed.Resources
+	u.deployed = make(map[string]int, len(rs))
+	for i := range rs {
+		if _, dup := u.deployed[rs[i].LogicalID]; !dup {
+			u.deployed[rs[i].LogicalID] = i
+		}
+	}
+	// The deployed resource of each desired one, looked up once.
+	u.currentOf = make([]*DeployedResource, len(u.f.resources))
+	for v, r := range u.f.resources {
+		if i, ok := u.deployed[r.LogicalID]; ok && !rs[i].gone() {
+			u.currentOf[v] = &rs[i]
+		}
+	}
+}
+
+// first tells whether rs[i] is the first deployed resource of its logical
+// id (later duplicates are ignored).
+func (u *updater) first(i int) bool { return u.deployed[u.in.Deployed.Resources[i].LogicalID] == i }
+
+func (u *updater) checkTypes() error {
+	var changed []string
+	for v, r := range u.f.resources {
+		if d := u.currentOf[v]; d != nil && d.Type != r.Type {
+			changed = append(changed, r.LogicalID)
+		}
+	}
+	if changed != nil {
+		return &TypeChangeError{LogicalIDs: changed}
+	}
+	return nil
+}
+
+// changedParams finds the parameters whose values change, and those that
+// are NoEcho.
+func (u *updater) changedParams() {
+	u.params = map[string]bool{}
+	u.noEcho = map[string]bool{}
+	for _, p := range u.in.Desired.Parameters() {
+		if p.NoEcho {
+			u.noEcho[p.Key] = true
+		}
+		old, had := u.in.Deployed.Parameters[p.Key]
+		if u.in.Deployed.Parameters == nil || !had || old != p.Value {
+			u.params[p.Key] = true
+		}
+	}
+}
+
+// Ref, GetAtt and ImportValue make the updater the template.Resolver the
+// desired properties are resolved with.
+func (u *updater) Ref(id string) (any, error) {
+	if v, ok := u.f.index[id]; ok && u.kinds[v].refUnknown() {
+		return template.Unknown{LogicalID: id}, nil
+	}
+	if u.in.Live == nil {
+		return template.Unknown{LogicalID: id}, nil
+	}
+	return u.in.Live.Ref(id)
+}
+
+func (u *updater) GetAtt(id, attribute string) (any, error) {
+	if v, ok := u.f.index[id]; ok && u.kinds[v].attUnknown() {
+		return template.Unknown{LogicalID: id, Attribute: attribute}, nil
+	}
+	if u.in.Live == nil {
+		return template.Unknown{LogicalID: id, Attribute: attribute}, nil
+	}
+	return u.in.Live.GetAtt(id, attribute)
+}
+
+func (u *updater) ImportValue(name string) (any, error) {
+	if u.in.Live == nil {
+		return template.Unknown{Export: name}, nil
+	}
+	return u.in.Live.ImportValue(name)
+}
+
+// cleanupItem is something the cleanup phase removes.
+type cleanupItem struct {
+	d        *DeployedResource
+	action   Action
+	replaces int  // the forward step of a replacement, or 0 for a removed resource
+	maybe    bool // the forward step may not replace
+}
+
+// step plans the forward step of the desired resource at vertex v, and the
+// cleanup of its old physical resource if it may be replaced.
+func (u *updater) step(id, v int) (Step, *cleanupItem, error) {
+	r := u.f.resources[v]
+	b := u.in.Desired
+	s := Step{
+		ID:                  id,
+		LogicalID:           r.LogicalID,
+		ResourceType:        r.Type,
+		Phase:               PhaseUpdate,
+		After:               u.f.after(v),
+		Custom:              IsCustom(r.Type),
+		DeletionPolicy:      policy(b.DeletionPolicy(r.LogicalID)),
+		UpdateReplacePolicy: policy(b.UpdateReplacePolicy(r.LogicalID)),
+	}
+	d := u.currentOf[v]
+	if d == nil || d.neverCreated() {
+		// New, or never created (a CREATE_FAILED left by a create that
+		// disabled rollback): create it.
+		s.Action, u.kinds[v] = Create, kAdded
+		return s, nil, nil
+	}
+	s.PhysicalID = d.PhysicalID
+
+	props, err := b.Properties(r.LogicalID, u)
+	if err != nil {
+		return s, nil, err
+	}
+	schema := u.in.Schemas.of(r.Type)
+	dec := decide(schema, s.Custom, d.Properties, props, u.recreations)
+	attrs, err := u.attributeChanges(r.LogicalID, d, &s)
+	if err != nil {
+		return s, nil, err
+	}
+	if dec.Action != NoOp {
+		s.Scope = propertiesScope
+		s.Details = u.propertyDetails(r.LogicalID, dec, d.Properties, props)
+	}
+	if len(attrs.scope) > 0 {
+		s.Scope = append(s.Scope[:len(s.Scope):len(s.Scope)], attrs.scope...)
+	}
+	s.Details = append(s.Details, attrs.details...)
+
+	switch {
+	case d.Status == statusCreateFailed:
+		// A create that failed after naming a physical resource, left by a
+		// create that disabled rollback: what is there may be half made, so
+		// it is replaced.
+		s.Action, s.Replacement = CreateThenDelete, ReplacementTrue
+		if schema != nil && schema.ReplacementStrategy() == DeleteThenCreateStrategy {
+			s.Action = DeleteThenCreate
+		}
+		if !containsString(s.Scope, ScopeProperties) {
+			s.Scope = append([]string{ScopeProperties}, s.Scope...)
+		}
+	case isNestedStack(r.Type):
+		// A nested stack's own template may have changed: always updated.
+		s.Action, s.Replacement = Update, ReplacementFalse
+		if !containsString(s.Scope, ScopeProperties) {
+			s.Scope = append([]string{ScopeProperties}, s.Scope...)
+		}
+		s.Details = append(s.Details, Detail{
+			Target:     Target{Attribute: ScopeProperties, RequiresRecreation: Never},
+			Evaluation: Dynamic, ChangeSource: Automatic,
+		})
+	case dec.Action != NoOp:
+		s.Action, s.Replacement = dec.Action, dec.Replacement
+	case d.Status == statusUpdateFailed:
+		// An update that failed, left by an update that disabled rollback:
+		// run it again even though the properties match.
+		s.Action, s.Replacement = Update, ReplacementFalse
+		s.Scope = append([]string{ScopeProperties}, s.Scope...)
+	case len(attrs.scope) > 0:
+		s.Action, s.Replacement = Update, ReplacementFalse
+	default:
+		s.Action = NoOp
+	}
+
+	var c *cleanupItem
+	old := replaceAction(s.UpdateReplacePolicy)
+	switch {
+	case s.Action == CreateThenDelete:
+		u.kinds[v] = kReplaced
+		c = &cleanupItem{d: d, action: old, replaces: id}
+	case s.Action == DeleteThenCreate:
+		u.kinds[v] = kReplaced
+	case s.Action == Update && s.CallsHandler() && (s.Replacement == ReplacementConditional || s.Custom):
+		u.kinds[v] = kMaybe
+		c = &cleanupItem{d: d, action: old, replaces: id, maybe: true}
+	case s.Action == Update && s.CallsHandler():
+		u.kinds[v] = kUpdated
+	case s.Action == Update:
+		u.kinds[v] = kAttrOnly
+	}
+	if s.Action.IsReplace() || s.Replacement == ReplacementConditional {
+		s.PolicyAction = replacePolicyAction(s.UpdateReplacePolicy)
+	}
+	return s, c, nil
+}
+
+// replaceAction is what happens to the old physical resource of a
+// replacement under an UpdateReplacePolicy.
+func replaceAction(updateReplacePolicy string) Action {
+	switch policy(updateReplacePolicy) {
+	case "Retain":
+		return Retain
+	case "Snapshot":
+		return Snapshot
+	}
+	return Delete
+}
+
+// prior records the deployed stack for the update's rollback.
+func (u *updater) prior() []PriorResource {
+	out := make([]PriorResource, 0, len(u.in.Deployed.Resources))
+	total := 0
+	for i := range u.in.Deployed.Resources {
+		total += len(u.in.Deployed.Resources[i].DependsOn)
+	}
+	deps := make([]string, 0, total) // one backing array for every copy
+	for i := range u.in.Deployed.Resources {
+		d := &u.in.Deployed.Resources[i]
+		if !u.first(i) || d.gone() {
+			continue
+		}
+		var own []string
+		if len(d.DependsOn) > 0 {
+			at := len(deps)
+			deps = append(deps, d.DependsOn...)
+			own = deps[at:len(deps):len(deps)]
+		}
+		out = append(out, PriorResource{
+			LogicalID: d.LogicalID, Type: d.Type, PhysicalID: d.PhysicalID,
+			DependsOn:           own,
+			DeletionPolicy:      policy(d.DeletionPolicy),
+			UpdateReplacePolicy: policy(d.UpdateReplacePolicy),
+		})
+	}
+	return out
+}
+
+// removed lists the cleanup of the deployed resources the desired template
+// does not have, by their DeletionPolicy (RetainExceptOnCreate retains: the
+// update did not create them).
+func (u *updater) removed() []cleanupItem {
+	var out []cleanupItem
+	for i := range u.in.Deployed.Resources {
+		d := &u.in.Deployed.Resources[i]
+		if !u.first(i) || d.gone() || u.in.Desired.Enabled(d.LogicalID) {
+			continue
+		}
+		a := deletion(d.DeletionPolicy)
+		if d.neverCreated() {
+			a = Forget
+		}
+		out = append(out, cleanupItem{d: d, action: a})
+	}
+	return out
+}
+
+// cleanupSteps orders the cleanup items in the reverse of the deployed
+// dependency order (a resource is removed before what it depended on), ties
+// in deployed order, and numbers them from after the forward steps.
+func (u *updater) cleanupSteps(items []cleanupItem, before int) []Step {
+	if len(items) == 0 {
+		return nil
+	}
+	sortFunc(items, func(a, b cleanupItem) int { return u.deployed[a.d.LogicalID] - u.deployed[b.d.LogicalID] })
+	at := make(map[string]int, len(items))
+	for i, c := range items {
+		at[c.d.LogicalID] = i
+	}
+	g := graph.New(len(items))
+	for i, c := range items {
+		for _, dep := range c.d.DependsOn {
+			if j, ok := at[dep]; ok && j != i {
+				g.AddEdge(i, j)
+			}
+		}
+	}
+	order, err := g.Order()
+	if err != nil {
+		// The deployed template was refused if it had a cycle; keep the
+		// deployed order and drop the edges inside the cycle.
+		order = breakCycles(g, err)
+	}
+	ids := make([]int, len(items))
+	for k, v := range order {
+		ids[v] = before + k + 1
+	}
+	out := make([]Step, len(order))
+	for k, v := range order {
+		c := items[v]
+		s := Step{
+			ID:                  before + k + 1,
+			LogicalID:           c.d.LogicalID,
+			ResourceType:        c.d.Type,
+			Action:              c.action,
+			Phase:               PhaseUpdateCleanup,
+			PhysicalID:          c.d.PhysicalID,
+			Custom:              IsCustom(c.d.Type),
+			PolicyAction:        policyAction(c.action),
+			DeletionPolicy:      policy(c.d.DeletionPolicy),
+			UpdateReplacePolicy: policy(c.d.UpdateReplacePolicy),
+			Replaces:            c.replaces,
+			IfReplaced:          c.maybe,
+		}
+		for _, p := range g.Predecessors(v) {
+			s.After = append(s.After, ids[p])
+		}
+		sortInts(s.After)
+		out[k] = s
+	}
+	return out
+}
+
+// breakCycles orders a graph with cycles: vertex order within each cycle,
+// the edges between different components kept.
+func breakCycles(g *graph.Graph, err error) []int {
+	var ce *graph.CycleError
+	if !errors.As(err, &ce) {
+		return identity(g.Len())
+	}
+	comp := make([]int, g.Len())
+	for i := range comp {
+		comp[i] = -1
+	}
+	for k, c := range ce.Cycles {
+		for _, v := range c {
+			comp[v] = k
+		}
+	}
+	h := graph.New(g.Len())
+	for u := 0; u < g.Len(); u++ {
+		for _, v := range g.Successors(u) {
+			if comp[u] >= 0 && comp[u] == comp[v] {
+				if u < v {
+					h.AddEdge(u, v)
+				}
+				continue
+			}
+			h.AddEdge(u, v)
+		}
+	}
+	order, err := h.Order()
+	if err != nil { // cannot happen: what is left is acyclic
+		return identity(g.Len())
+	}
+	return order
+}
+
+func identity(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
