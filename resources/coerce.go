@@ -1,0 +1,201 @@
+package resources
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// shape is the part of a schema that coercion needs: the JSON types a value
+// may have, and the shapes of members. Built once per schema, with $ref to
+// "#/definitions/..." resolved (recursive definitions share nodes).
+type shape struct {
+	types      []string
+	props      map[string]*shape
+	additional *shape
+	items      *shape
+}
+
+func (s *Schema) shapeTree() *shape {
+	s.shapeOnce.Do(func() {
+		if s.decode() != nil {
+			s.shape = &shape{}
+			return
+		}
+		b := shapeBuilder{defs: s.defs, memo: map[string]*shape{}}
+		s.shape = b.build(s.doc, 0)
+	})
+	return s.shape
+}
+
+type shapeBuilder struct {
+	defs map[string]any
+	memo map[string]*shape
+}
+
+func (b *shapeBuilder) build(v any, depth int) *shape {
+	m, ok := v.(map[string]any)
+	if !ok || depth > 64 {
+		return nil
+	}
+	if ref, ok := m["$ref"].(string); ok {
+		if n, ok := b.memo[ref]; ok {
+			return n
+		}
+		name := strings.TrimPrefix(ref, "#/definitions/")
+		if name == ref {
+			return nil
+		}
+		n := &shape{}
+		b.memo[ref] = n
+		if def := b.build(b.defs[name], depth+1); def != nil {
+			*n = *def
+		}
+		return n
+	}
+	n := &shape{}
+	switch t := m["type"].(type) {
+	case string:
+		n.types = []string{t}
+	case []any:
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				n.types = append(n.types, s)
+			}
+		}
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		n.props = make(map[string]*shape, len(props))
+		for k, p := range props {
+			n.props[k] = b.build(p, depth+1)
+		}
+	}
+	if pp, ok := m["patternProperties"].(map[string]any); ok {
+		for _, p := range pp {
+			n.additional = b.build(p, depth+1)
+			break
+		}
+	}
+	if ap, ok := m["additionalProperties"].(map[string]any); ok {
+		n.additional = b.build(ap, depth+1)
+	}
+	if it, ok := m["items"].(map[string]any); ok {
+		n.items = b.build(it, depth+1)
+	}
+	// A oneOf/anyOf of one shape (common in registry schemas) coerces as it.
+	if len(n.types) == 0 && n.props == nil {
+		for _, k := range []string{"oneOf", "anyOf", "allOf"} {
+			if alts, ok := m[k].([]any); ok && len(alts) == 1 {
+				if alt := b.build(alts[0], depth+1); alt != nil {
+					return alt
+				}
+			}
+		}
+	}
+	return n
+}
+
+func (n *shape) has(t string) bool {
+	for _, x := range n.types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Coerce returns a copy of a model whose stringified scalars are turned back
+// into the schema's types ("8" → 8 where the schema says integer or number,
+// "true" → true where it says boolean), as the public plugins do on the way
+// in. A value that does not parse is left alone (validation reports it).
+func (s *Schema) Coerce(model map[string]any) map[string]any {
+	if model == nil {
+		return nil
+	}
+	root := s.shapeTree()
+	out, _ := coerceValue(root, model).(map[string]any)
+	return out
+}
+
+func coerceValue(n *shape, v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			var sub *shape
+			if n != nil {
+				if p, ok := n.props[k]; ok {
+					sub = p
+				} else {
+					sub = n.additional
+				}
+			}
+			out[k] = coerceValue(sub, e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		var sub *shape
+		if n != nil {
+			sub = n.items
+		}
+		for i, e := range t {
+			out[i] = coerceValue(sub, e)
+		}
+		return out
+	case string:
+		if n == nil || len(n.types) == 0 || n.has("string") {
+			return t
+		}
+		if n.has("boolean") {
+			if b, err := strconv.ParseBool(t); err == nil && (t == "true" || t == "false") {
+				return b
+			}
+		}
+		if n.has("integer") {
+			if _, err := strconv.ParseInt(t, 10, 64); err == nil {
+				return json.Number(t)
+			}
+		}
+		if n.has("number") {
+			if _, err := strconv.ParseFloat(t, 64); err == nil && isJSONNumber(t) {
+				return json.Number(t)
+			}
+		}
+		return t
+	case nil:
+		return nil
+	default:
+		// Typed scalars stay as they are (a number where the schema wants a
+		// string is the handler's error, for validation to report); Go
+		// numbers become json.Number.
+		if num, ok := numberOf(v); ok {
+			return num
+		}
+		return v
+	}
+}
+
+// isJSONNumber reports whether s is written as JSON writes numbers (no
+// "Inf", "NaN", hex or leading "+").
+func isJSONNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	i := 0
+	if s[0] == '-' {
+		i++
+	}
+	digits := false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-':
+		default:
+			return false
+		}
+	}
+	return digits
+}

@@ -1,0 +1,311 @@
+package contract
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/stacksim/stacksim/resources"
+)
+
+// check applies every rule to one event.
+func (c *Checker) check(req *resources.Request, original map[string]any, ev *resources.ProgressEvent) []Violation {
+	var out []Violation
+	add := func(rule, format string, args ...any) {
+		out = append(out, Violation{Rule: rule, Message: fmt.Sprintf(format, args...), Request: req, Event: ev})
+	}
+	if ev == nil {
+		add(RuleEventMissing, "the handler answered neither a ProgressEvent nor an error")
+		return out
+	}
+	s := c.inner.Schema()
+	a := req.Action
+	custom := resources.IsCustomType(c.inner.TypeName())
+
+	switch ev.Status {
+	case resources.StatusFailed:
+		if !ev.ErrorCode.Valid() {
+			add(RuleFailedErrorCode, "FAILED with errorCode %q; a FAILED event carries one of the 19 handler error codes", ev.ErrorCode)
+		}
+		if strings.TrimSpace(ev.Message) == "" {
+			add(RuleFailedMessage, "FAILED without a message; say what went wrong")
+		}
+		if ev.CallbackDelaySeconds != 0 {
+			add(RuleTerminalCallbackDelay, "FAILED with callbackDelaySeconds %d; it must be 0", ev.CallbackDelaySeconds)
+		}
+	case resources.StatusSuccess:
+		if ev.ErrorCode != "" {
+			add(RuleSuccessErrorCode, "SUCCESS with errorCode %q", ev.ErrorCode)
+		}
+		if ev.CallbackDelaySeconds != 0 {
+			add(RuleTerminalCallbackDelay, "SUCCESS with callbackDelaySeconds %d; it must be 0", ev.CallbackDelaySeconds)
+		}
+	case resources.StatusInProgress:
+		if ev.ErrorCode != "" {
+			add(RuleInProgressErrorCode, "IN_PROGRESS with errorCode %q", ev.ErrorCode)
+		}
+		if ev.ResourceModels != nil {
+			add(RuleInProgressResourceModels, "IN_PROGRESS with resourceModels (%d)", len(ev.ResourceModels))
+		}
+		if ev.CallbackDelaySeconds < 0 {
+			add(RuleCallbackDelayNegative, "IN_PROGRESS with callbackDelaySeconds %d", ev.CallbackDelaySeconds)
+		}
+		if a == resources.ActionRead || a == resources.ActionList {
+			add(RuleReadListInProgress, "%s answered IN_PROGRESS; read and list answer SUCCESS or FAILED", a)
+		}
+	default:
+		add(RuleStatusInvalid, "status %q is not IN_PROGRESS, SUCCESS or FAILED", ev.Status)
+		return out
+	}
+
+	if a == resources.ActionList {
+		if ev.ResourceModel != nil {
+			add(RuleListResourceModel, "list answered resourceModel; it answers resourceModels")
+		}
+		if ev.Status == resources.StatusSuccess && ev.ResourceModels == nil {
+			add(RuleListModelsMissing, "list SUCCESS without resourceModels; answer an empty array when nothing is found")
+		}
+	} else if ev.ResourceModels != nil && ev.Status != resources.StatusInProgress {
+		add(RuleResourceModelsNotList, "%s answered resourceModels; only list does", a)
+	}
+	if a == resources.ActionDelete && ev.Status == resources.StatusSuccess && ev.ResourceModel != nil {
+		add(RuleDeleteSuccessModel, "delete SUCCESS with a model; it answers none")
+	}
+
+	models := []map[string]any{}
+	if ev.ResourceModel != nil {
+		models = append(models, ev.ResourceModel)
+	}
+	models = append(models, ev.ResourceModels...)
+	for i, m := range models {
+		where := "resourceModel"
+		if ev.ResourceModel == nil || i > 0 {
+			where = fmt.Sprintf("resourceModels[%d]", i-boolInt(ev.ResourceModel != nil))
+		}
+		if p := findNull(m, ""); p != "" {
+			add(RuleModelNull, "%s holds null at %s; leave out properties without a value", where, p)
+		}
+		if err := s.ValidateModel(m); err != nil {
+			var ve *resources.ValidationError
+			if errors.As(err, &ve) {
+				add(RuleModelSchema, "%s does not conform to the schema: %s", where, strings.Join(ve.Problems, "; "))
+			} else {
+				add(RuleModelSchema, "%s: %v", where, err)
+			}
+		}
+		if ev.Status == resources.StatusSuccess {
+			if wo := writeOnlyPresent(s, m); len(wo) > 0 {
+				add(RuleWriteOnlyReturned, "%s holds writeOnly %s", where, strings.Join(wo, ", "))
+			}
+		}
+	}
+
+	// The primary identifier.
+	needsID := false
+	switch a {
+	case resources.ActionCreate, resources.ActionUpdate:
+		needsID = ev.Status != resources.StatusFailed
+	case resources.ActionRead:
+		needsID = ev.Status == resources.StatusSuccess
+	}
+	if needsID {
+		if _, err := c.inner.PhysicalID(ev.ResourceModel); err != nil {
+			add(RulePrimaryIdentifierMissing, "%s %s model lacks the primary identifier %s", a, ev.Status, strings.Join(s.PrimaryIdentifier, ", "))
+		}
+	}
+	if a == resources.ActionList && ev.Status == resources.StatusSuccess {
+		for i, m := range ev.ResourceModels {
+			if _, err := c.inner.PhysicalID(m); err != nil {
+				add(RulePrimaryIdentifierMissing, "resourceModels[%d] lacks the primary identifier %s", i, strings.Join(s.PrimaryIdentifier, ", "))
+			}
+		}
+	}
+	if (a == resources.ActionUpdate || a == resources.ActionRead) && ev.Status != resources.StatusFailed && ev.ResourceModel != nil && !custom {
+		want := c.requestID(req)
+		if got, err := c.inner.PhysicalID(ev.ResourceModel); err == nil && want != "" && got != want {
+			add(RulePrimaryIdentifierChanged, "%s answered primary identifier %q for a request naming %q", a, got, want)
+		}
+	}
+
+	// Input applied.
+	if (a == resources.ActionCreate || a == resources.ActionUpdate) && ev.Status == resources.StatusSuccess && !custom && ev.ResourceModel != nil {
+		in := resources.StripWriteOnly(s, resources.StripReadOnly(s, s.Coerce(original)))
+		outm := s.Coerce(ev.ResourceModel)
+		if diffs := compareInput(s, in, outm, nil); len(diffs) > 0 {
+			add(RuleInputNotApplied, "%s SUCCESS model does not hold the request's properties: %s", a, strings.Join(diffs, "; "))
+		}
+	}
+
+	// Lifecycle: deleted resources are NotFound, created ones AlreadyExists.
+	if ev.Status == resources.StatusSuccess {
+		c.mu.Lock()
+		switch a {
+		case resources.ActionRead, resources.ActionUpdate, resources.ActionDelete:
+			if id := c.requestID(req); id != "" && c.life[id].deleted && req.CallbackContext == nil {
+				add(RuleDeletedResourceFound, "%s of %q succeeded after its delete had; it must answer FAILED NotFound", a, id)
+			}
+		case resources.ActionCreate:
+			if id, err := c.inner.PhysicalID(ev.ResourceModel); err == nil {
+				if st, ok := c.life[id]; ok && !st.deleted && (st.token != req.ClientRequestToken || st.logical != req.LogicalResourceIdentifier) {
+					add(RuleCreateExisting, "create answered SUCCESS with %q, which an earlier create made; it must answer FAILED AlreadyExists", id)
+				}
+			}
+		}
+		c.mu.Unlock()
+	}
+	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// findNull returns the pointer of the first null in v, "" when none.
+func findNull(v any, at string) string {
+	switch t := v.(type) {
+	case nil:
+		if at == "" {
+			return ""
+		}
+		return at
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if t[k] == nil {
+				return at + "/" + k
+			}
+			if p := findNull(t[k], at+"/"+k); p != "" {
+				return p
+			}
+		}
+	case []any:
+		for i, e := range t {
+			p := at + "/" + strconv.Itoa(i)
+			if e == nil {
+				return p
+			}
+			if q := findNull(e, p); q != "" {
+				return q
+			}
+		}
+	}
+	return ""
+}
+
+func writeOnlyPresent(s *resources.Schema, m map[string]any) []string {
+	var out []string
+	for _, p := range s.WriteOnlyProperties {
+		if resources.Has(m, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// compareInput reports where the output does not hold the input: every key
+// of an input object is in the output object with an equal value; arrays
+// compare member by member, in order unless the schema says
+// insertionOrder: false.
+func compareInput(s *resources.Schema, in, out any, path []string) []string {
+	here := resources.JoinPointer(path)
+	switch x := in.(type) {
+	case map[string]any:
+		y, ok := out.(map[string]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s is %s in the request but not an object in the model", here, kind(in))}
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var diffs []string
+		for _, k := range keys {
+			p := append(append([]string{}, path...), k)
+			w, ok := y[k]
+			if !ok {
+				diffs = append(diffs, resources.JoinPointer(p)+" is missing")
+				continue
+			}
+			diffs = append(diffs, compareInput(s, x[k], w, p)...)
+		}
+		return diffs
+	case []any:
+		y, ok := out.([]any)
+		if !ok || len(x) != len(y) {
+			return []string{fmt.Sprintf("%s differs: request %s, model %s", here, short(in), short(out))}
+		}
+		if unordered(s, path) {
+			if !sameMultiset(x, y) {
+				return []string{fmt.Sprintf("%s holds other members: request %s, model %s", here, short(in), short(out))}
+			}
+			return nil
+		}
+		var diffs []string
+		for i := range x {
+			diffs = append(diffs, compareInput(s, x[i], y[i], append(append([]string{}, path...), strconv.Itoa(i)))...)
+		}
+		return diffs
+	default:
+		if !resources.LooseEqual(in, out) {
+			return []string{fmt.Sprintf("%s differs: request %s, model %s", here, short(in), short(out))}
+		}
+	}
+	return nil
+}
+
+func unordered(s *resources.Schema, path []string) bool {
+	segs := make([]string, len(path))
+	for i, p := range path {
+		if _, err := strconv.Atoi(p); err == nil {
+			p = "*"
+		}
+		segs[i] = p
+	}
+	ps := s.PropertySchema(resources.JoinPointer(segs))
+	v, ok := ps["insertionOrder"].(bool)
+	return ok && !v
+}
+
+func sameMultiset(a, b []any) bool {
+	used := make([]bool, len(b))
+outer:
+	for _, x := range a {
+		for j, y := range b {
+			if !used[j] && resources.LooseEqual(x, y) {
+				used[j] = true
+				continue outer
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func kind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	default:
+		return "a scalar"
+	}
+}
+
+func short(v any) string {
+	s := fmt.Sprint(v)
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}

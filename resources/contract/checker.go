@@ -1,0 +1,212 @@
+package contract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/stacksim/stacksim/resources"
+)
+
+// Mode says what the checker does with a violation.
+type Mode int
+
+const (
+	// Report records violations and passes events through unchanged.
+	Report Mode = iota
+	// Strict records them too, and turns the event into FAILED with
+	// HandlerInternalFailure and the violation in the message.
+	Strict
+)
+
+// Violation is one breach of the handler contract.
+type Violation struct {
+	Rule    string
+	Message string
+	Request *resources.Request
+	Event   *resources.ProgressEvent
+}
+
+func (v Violation) String() string {
+	if v.Request == nil {
+		return fmt.Sprintf("[%s] %s", v.Rule, v.Message)
+	}
+	return fmt.Sprintf("[%s] %s %s %s: %s", v.Rule, v.Request.ResourceType, v.Request.Action, v.Request.LogicalResourceIdentifier, v.Message)
+}
+
+// Options configure a Checker.
+type Options struct {
+	Mode Mode
+	// OnViolation, when set, is called with each violation as it is found
+	// (from the goroutine that invoked the handler).
+	OnViolation func(Violation)
+}
+
+// Checker wraps a Provider and checks every ProgressEvent it answers
+// against the resource handler contract. It is itself a Provider.
+type Checker struct {
+	inner resources.Provider
+	opts  Options
+
+	mu         sync.Mutex
+	violations []Violation
+	originals  map[string]map[string]any // first desired state of an action, by logical id|token|action
+	life       map[string]lifeState      // what the checker saw of each identifier
+}
+
+type lifeState struct {
+	deleted bool
+	token   string
+	logical string
+}
+
+// Wrap returns a checker around p.
+func Wrap(p resources.Provider, opts Options) *Checker {
+	return &Checker{inner: p, opts: opts, originals: map[string]map[string]any{}, life: map[string]lifeState{}}
+}
+
+// Unwrap is the provider the checker wraps.
+func (c *Checker) Unwrap() resources.Provider { return c.inner }
+
+// Violations returns what the checker has found so far, in order.
+func (c *Checker) Violations() []Violation {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Violation(nil), c.violations...)
+}
+
+// Provider methods pass through.
+func (c *Checker) TypeName() string          { return c.inner.TypeName() }
+func (c *Checker) Schema() *resources.Schema { return c.inner.Schema() }
+func (c *Checker) PhysicalID(m map[string]any) (string, error) {
+	return c.inner.PhysicalID(m)
+}
+func (c *Checker) Ref(m map[string]any) (any, error) { return c.inner.Ref(m) }
+func (c *Checker) GetAtt(m map[string]any, a string) (any, error) {
+	return c.inner.GetAtt(m, a)
+}
+func (c *Checker) Timeout(a resources.Action, props map[string]any) time.Duration {
+	return c.inner.Timeout(a, props)
+}
+
+// TimeoutMessage passes through to a provider that words its own.
+func (c *Checker) TimeoutMessage(a resources.Action) string {
+	if tm, ok := c.inner.(resources.TimeoutMessager); ok {
+		return tm.TimeoutMessage(a)
+	}
+	return ""
+}
+
+func (c *Checker) Create(ctx context.Context, r *resources.Request) (*resources.ProgressEvent, error) {
+	return c.call(ctx, r, c.inner.Create)
+}
+func (c *Checker) Read(ctx context.Context, r *resources.Request) (*resources.ProgressEvent, error) {
+	return c.call(ctx, r, c.inner.Read)
+}
+func (c *Checker) Update(ctx context.Context, r *resources.Request) (*resources.ProgressEvent, error) {
+	return c.call(ctx, r, c.inner.Update)
+}
+func (c *Checker) Delete(ctx context.Context, r *resources.Request) (*resources.ProgressEvent, error) {
+	return c.call(ctx, r, c.inner.Delete)
+}
+func (c *Checker) List(ctx context.Context, r *resources.Request) (*resources.ProgressEvent, error) {
+	return c.call(ctx, r, c.inner.List)
+}
+
+type handlerFunc func(context.Context, *resources.Request) (*resources.ProgressEvent, error)
+
+func (c *Checker) call(ctx context.Context, req *resources.Request, f handlerFunc) (*resources.ProgressEvent, error) {
+	original := c.remember(req)
+	ev, err := safeCall(ctx, req, f)
+	if err != nil {
+		if errors.Is(err, resources.ErrNoResponse) || ctx.Err() != nil {
+			return nil, err
+		}
+		c.record([]Violation{{Rule: RuleHandlerError, Message: err.Error(), Request: req}})
+		return nil, err
+	}
+	found := c.check(req, original, ev)
+	c.observe(req, ev)
+	if len(found) == 0 {
+		return ev, nil
+	}
+	c.record(found)
+	if c.opts.Mode == Strict {
+		msgs := make([]string, len(found))
+		for i, v := range found {
+			msgs[i] = fmt.Sprintf("[%s] %s", v.Rule, v.Message)
+		}
+		return resources.Failed(resources.ErrHandlerInternalFailure, "contract violation: %s", strings.Join(msgs, "; ")), nil
+	}
+	return ev, nil
+}
+
+// safeCall calls f, turning a panic into an error as resources.Invoke does.
+func safeCall(ctx context.Context, req *resources.Request, f handlerFunc) (ev *resources.ProgressEvent, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ev, err = nil, &resources.PanicError{Value: r}
+		}
+	}()
+	return f(ctx, req)
+}
+
+func (c *Checker) record(vs []Violation) {
+	c.mu.Lock()
+	c.violations = append(c.violations, vs...)
+	c.mu.Unlock()
+	if c.opts.OnViolation != nil {
+		for _, v := range vs {
+			c.opts.OnViolation(v)
+		}
+	}
+}
+
+// remember keeps the desired state of an action's first call, which the
+// SUCCESS model is compared with (re-invocations carry the handler's own
+// model back).
+func (c *Checker) remember(req *resources.Request) map[string]any {
+	key := req.LogicalResourceIdentifier + "|" + req.ClientRequestToken + "|" + string(req.Action)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if req.CallbackContext == nil {
+		c.originals[key] = resources.CopyModel(req.DesiredResourceState)
+	}
+	if m, ok := c.originals[key]; ok {
+		return m
+	}
+	return req.DesiredResourceState
+}
+
+// requestID is the identifier a read, update or delete names.
+func (c *Checker) requestID(req *resources.Request) string {
+	s := c.inner.Schema()
+	if id, err := resources.PrimaryIdentifierValue(s, s.Coerce(req.DesiredResourceState)); err == nil {
+		return id
+	}
+	return req.PhysicalResourceID
+}
+
+// observe follows the lifecycle of identifiers for the deleted/existing rules.
+func (c *Checker) observe(req *resources.Request, ev *resources.ProgressEvent) {
+	if ev == nil || ev.Status != resources.StatusSuccess {
+		return
+	}
+	switch req.Action {
+	case resources.ActionCreate:
+		if id, err := c.inner.PhysicalID(ev.ResourceModel); err == nil {
+			c.mu.Lock()
+			c.life[id] = lifeState{token: req.ClientRequestToken, logical: req.LogicalResourceIdentifier}
+			c.mu.Unlock()
+		}
+	case resources.ActionDelete:
+		if id := c.requestID(req); id != "" {
+			c.mu.Lock()
+			c.life[id] = lifeState{deleted: true}
+			c.mu.Unlock()
+		}
+	}
+}

@@ -1,0 +1,277 @@
+package resources
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// customHub is what the custom resource providers of one registry share:
+// the service token targets, the ResponseURL server, the real-time cap and
+// the log of unmapped tokens.
+type customHub struct {
+	seed    int64
+	log     *zap.Logger
+	wait    time.Duration
+	server  responseServer
+	mu      sync.Mutex
+	targets map[string]CustomTarget
+	warned  map[string]bool
+}
+
+func (h *customHub) target(token string) (CustomTarget, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t, ok := h.targets[token]
+	if !ok && !h.warned[token] {
+		h.warned[token] = true
+		h.log.Info("custom resource service token is not mapped; a simulated responder answers SUCCESS with a generated physical id and no Data (map it with --service-token TOKEN=TARGET)",
+			zap.String("serviceToken", token))
+	}
+	return t, ok
+}
+
+// The custom provider's model is its own, never the template's properties,
+// so that no user property can collide with it.
+const (
+	customIDKey     = "PhysicalResourceId"
+	customDataKey   = "Data"
+	customNoEchoKey = "NoEcho"
+	customPropsKey  = "Properties"
+)
+
+const customSchemaDoc = `{"typeName": %q,
+ "description": "A custom resource: the model is the response (PhysicalResourceId, Data, NoEcho) and the properties it answered.",
+ "properties": {
+  "PhysicalResourceId": {"type": "string", "minLength": 1, "maxLength": 1024},
+  "Data": {"type": "object"},
+  "NoEcho": {"type": "boolean"},
+  "Properties": {"type": "object"},
+  "ServiceToken": {"type": "string"},
+  "ServiceTimeout": {"type": ["string", "integer"]}
+ },
+ "additionalProperties": true,
+ "primaryIdentifier": ["/properties/PhysicalResourceId"],
+ "readOnlyProperties": ["/properties/PhysicalResourceId", "/properties/Data", "/properties/NoEcho", "/properties/Properties"]
+}`
+
+type customProvider struct {
+	typeName string
+	schema   *Schema
+	hub      *customHub
+}
+
+func newCustomProvider(typeName string, hub *customHub) (*customProvider, error) {
+	s, err := ParseSchema("custom:"+typeName, []byte(fmt.Sprintf(customSchemaDoc, typeName)))
+	if err != nil {
+		return nil, err
+	}
+	return &customProvider{typeName: typeName, schema: s, hub: hub}, nil
+}
+
+func (p *customProvider) TypeName() string { return p.typeName }
+func (p *customProvider) Schema() *Schema  { return p.schema }
+
+func (p *customProvider) PhysicalID(m map[string]any) (string, error) {
+	if id, ok := m[customIDKey].(string); ok && id != "" {
+		return id, nil
+	}
+	return "", fmt.Errorf("the custom resource model has no PhysicalResourceId")
+}
+
+func (p *customProvider) Ref(m map[string]any) (any, error) { return p.PhysicalID(m) }
+
+// GetAtt answers a key of the response's Data.
+func (p *customProvider) GetAtt(m map[string]any, attribute string) (any, error) {
+	data, _ := m[customDataKey].(map[string]any)
+	if v, ok := data[attribute]; ok {
+		return v, nil
+	}
+	id, _ := p.PhysicalID(m)
+	return nil, fmt.Errorf("CustomResource attribute error: Vendor response doesn't contain %s key in object %s", attribute, id)
+}
+
+// NoEcho reports whether the response asked for its Data to be masked.
+func (p *customProvider) NoEcho(m map[string]any) bool {
+	b, _ := m[customNoEchoKey].(bool)
+	return b
+}
+
+// Timeout is the ServiceTimeout property (1 to 3600 seconds), 3600 s when
+// absent.
+func (p *customProvider) Timeout(_ Action, props map[string]any) time.Duration {
+	if props != nil {
+		if _, ok := props[customPropsKey].(map[string]any); ok && props["ServiceToken"] == nil {
+			props = props[customPropsKey].(map[string]any)
+		}
+		if s, ok := scalarString(props["ServiceTimeout"]); ok {
+			if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= 3600 {
+				return time.Duration(n) * time.Second
+			}
+		}
+	}
+	return time.Hour
+}
+
+// TimeoutMessage is CloudFormation's reason when a custom resource never answers.
+func (p *customProvider) TimeoutMessage(Action) string {
+	return "CloudFormation did not receive a response from your Custom Resource. Please check your Custom Resource for errors."
+}
+
+// properties returns the template properties of a request state: the state
+// itself when it is the template's (it has a ServiceToken), or the
+// Properties the custom model kept.
+func customProperties(state map[string]any) map[string]any {
+	if state == nil {
+		return nil
+	}
+	if _, ok := state["ServiceToken"]; ok {
+		return state
+	}
+	if props, ok := state[customPropsKey].(map[string]any); ok {
+		return props
+	}
+	return state
+}
+
+func (p *customProvider) Create(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	return p.send(ctx, req, CustomCreate)
+}
+
+func (p *customProvider) Update(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	return p.send(ctx, req, CustomUpdate)
+}
+
+func (p *customProvider) Delete(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	return p.send(ctx, req, CustomDelete)
+}
+
+// Read answers the model it is given: CloudFormation keeps a custom
+// resource's last response and never asks the target to describe it.
+func (p *customProvider) Read(_ context.Context, req *Request) (*ProgressEvent, error) {
+	m := req.DesiredResourceState
+	if _, err := p.PhysicalID(m); err != nil {
+		if req.PhysicalResourceID == "" {
+			return Failed(ErrNotFound, "A custom resource is read from its last response; the request holds none."), nil
+		}
+		m = map[string]any{customIDKey: req.PhysicalResourceID}
+	}
+	return Success(CopyModel(m)), nil
+}
+
+// List answers no models: CloudFormation cannot list custom resources.
+func (p *customProvider) List(context.Context, *Request) (*ProgressEvent, error) {
+	return &ProgressEvent{Status: StatusSuccess, ResourceModels: []map[string]any{}}, nil
+}
+
+func (p *customProvider) send(ctx context.Context, req *Request, requestType string) (*ProgressEvent, error) {
+	props := StringifyModel(customProperties(req.DesiredResourceState))
+	token, _ := props["ServiceToken"].(string)
+	if token == "" {
+		return Failed(ErrInvalidRequest, "Properties validation failed for resource %s with message: #: required key [ServiceToken] not found", req.LogicalResourceIdentifier), nil
+	}
+	key := requestKey(p.hub.seed, req.StackID, req.LogicalResourceIdentifier, req.ClientRequestToken)
+	cr := &CustomRequest{
+		RequestType:        requestType,
+		ServiceToken:       token,
+		StackID:            req.StackID,
+		RequestID:          key.stream("custom-request:" + requestType + ":" + strconv.Itoa(req.Attempt)).uuid(),
+		ResourceType:       p.typeName,
+		LogicalResourceID:  req.LogicalResourceIdentifier,
+		ResourceProperties: props,
+	}
+	if requestType != CustomCreate {
+		cr.PhysicalResourceID = req.PhysicalResourceID
+		if cr.PhysicalResourceID == "" {
+			cr.PhysicalResourceID, _ = p.PhysicalID(req.DesiredResourceState)
+		}
+		if cr.PhysicalResourceID == "" {
+			return Failed(ErrNotFound, "The %s request of custom resource %s has no PhysicalResourceId.", requestType, req.LogicalResourceIdentifier), nil
+		}
+	}
+	if requestType == CustomUpdate {
+		cr.OldResourceProperties = StringifyModel(customProperties(req.PreviousResourceState))
+		if old, _ := cr.OldResourceProperties["ServiceToken"].(string); old != "" && old != token {
+			return Failed(ErrInvalidRequest, "Modifying service token is not allowed."), nil
+		}
+	}
+	resp, err := p.deliver(ctx, cr, key)
+	if err != nil {
+		if errors.Is(err, ErrNoResponse) {
+			return nil, ErrNoResponse
+		}
+		return Failed(ErrGeneralServiceException, "Failed to deliver the %s request of custom resource %s to %s: %v", requestType, req.LogicalResourceIdentifier, token, err), nil
+	}
+	if resp.Status == "FAILED" {
+		return Failed(ErrGeneralServiceException, "Received response status [FAILED] from custom resource. Message returned: %s (RequestId: %s)", resp.Reason, cr.RequestID), nil
+	}
+	if requestType == CustomDelete {
+		return Success(nil), nil
+	}
+	model := map[string]any{customIDKey: resp.PhysicalResourceID, customPropsKey: props}
+	if resp.Data != nil {
+		model[customDataKey] = resp.Data
+	}
+	if resp.NoEcho {
+		model[customNoEchoKey] = true
+	}
+	return Success(model), nil
+}
+
+// deliver sends the request to its target and waits (at most the hub's
+// real-time cap) for the response.
+func (p *customProvider) deliver(ctx context.Context, cr *CustomRequest, key entropyKey) (*CustomResponse, error) {
+	target, ok := p.hub.target(cr.ServiceToken)
+	if !ok {
+		return p.simulate(cr, key), nil
+	}
+	url, ch, done, err := p.hub.server.expect(cr.RequestID)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	cr.ResponseURL = url
+	wctx, cancel := context.WithTimeout(ctx, p.hub.wait)
+	defer cancel()
+	p.hub.log.Debug("custom resource request", zap.String("serviceToken", cr.ServiceToken),
+		zap.String("requestType", cr.RequestType), zap.String("logicalResourceId", cr.LogicalResourceID))
+	resp, err := target.Deliver(wctx, cr)
+	if err != nil {
+		return nil, err
+	}
+	if resp != nil {
+		return resp, nil
+	}
+	select {
+	case body := <-ch:
+		r, err := parseCustomResponse(body, cr)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	case <-wctx.Done():
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		p.hub.log.Info("custom resource target did not answer within the real-time cap; the action waits for its ServiceTimeout",
+			zap.String("serviceToken", cr.ServiceToken), zap.Duration("cap", p.hub.wait))
+		return nil, ErrNoResponse
+	}
+}
+
+// simulate is the built-in responder for unmapped service tokens: SUCCESS,
+// a generated physical id on Create (the request's otherwise), no Data.
+func (p *customProvider) simulate(cr *CustomRequest, key entropyKey) *CustomResponse {
+	id := cr.PhysicalResourceID
+	if cr.RequestType == CustomCreate {
+		stack := StackName(cr.StackID)
+		id = strings.Join([]string{stack, cr.LogicalResourceID, key.stream("custom-physical-id").pick(alphaUpperNum, 13)}, "-")
+	}
+	return &CustomResponse{Status: "SUCCESS", PhysicalResourceID: id, StackID: cr.StackID, RequestID: cr.RequestID, LogicalResourceID: cr.LogicalResourceID}
+}

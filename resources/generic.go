@@ -1,0 +1,482 @@
+package resources
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// generic is the schema-driven simulated provider: create, read, update,
+// delete and list against the Cloud, with names, identifiers and read-only
+// attributes made as AWS makes them, and each action taking the type's
+// simulated duration (IN_PROGRESS callbacks, then SUCCESS).
+type generic struct {
+	schema   *Schema
+	sim      *simulation
+	cloud    Cloud
+	seed     int64
+	now      func() time.Time
+	pageSize int
+}
+
+// GenericOptions configure NewGeneric.
+type GenericOptions struct {
+	Cloud Cloud
+	// Seed keys every generated name and identifier.
+	Seed int64
+	// Now is the virtual clock (creation dates); a fixed epoch when nil.
+	Now func() time.Time
+	// PageSize is the number of models a list answers at once (default 10).
+	PageSize int
+}
+
+// Epoch is the instant the simulated clock shows when nobody gives one.
+var Epoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// NewGeneric returns the schema-driven simulated provider for a schema. A
+// schema without an x-stacksim section gets simulation rules inferred from
+// its properties (names, ARNs, ids), and the durations of the type's family.
+func NewGeneric(s *Schema, opts GenericOptions) Provider {
+	if opts.Cloud == nil {
+		opts.Cloud = NewMemCloud()
+	}
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return Epoch }
+	}
+	if opts.PageSize <= 0 {
+		opts.PageSize = 10
+	}
+	sim := s.sim
+	if sim == nil {
+		sim = inferSimulation(s)
+	}
+	return &generic{schema: s, sim: sim, cloud: opts.Cloud, seed: opts.Seed, now: opts.Now, pageSize: opts.PageSize}
+}
+
+const stabilizeKey = "stacksimStabilize"
+
+func (g *generic) TypeName() string { return g.schema.TypeName }
+func (g *generic) Schema() *Schema  { return g.schema }
+
+func (g *generic) Timeout(a Action, _ map[string]any) time.Duration { return g.schema.Timeout(a) }
+
+func (g *generic) PhysicalID(model map[string]any) (string, error) {
+	return PrimaryIdentifierValue(g.schema, model)
+}
+
+// PrimaryIdentifierValue is the physical id of a model under a schema: the
+// primary identifier's values, stringified, joined with "|".
+func PrimaryIdentifierValue(s *Schema, model map[string]any) (string, error) {
+	parts := make([]string, 0, len(s.PrimaryIdentifier))
+	for _, p := range s.PrimaryIdentifier {
+		v, ok := Get(model, p)
+		str, isScalar := scalarString(v)
+		if !ok || !isScalar || str == "" {
+			return "", fmt.Errorf("the %s model has no primary identifier %s", s.TypeName, p)
+		}
+		parts = append(parts, str)
+	}
+	return strings.Join(parts, "|"), nil
+}
+
+func (g *generic) Ref(model map[string]any) (any, error) {
+	if g.sim.Ref != "" {
+		if v, ok := Get(model, g.sim.Ref); ok {
+			return v, nil
+		}
+		return nil, fmt.Errorf("the %s model has no %s for Ref", g.schema.TypeName, g.sim.Ref)
+	}
+	return g.PhysicalID(model)
+}
+
+func (g *generic) GetAtt(model map[string]any, attribute string) (any, error) {
+	return getAttFromModel(g.schema, model, attribute)
+}
+
+// UnsupportedAttributeError is AWS's wording for Fn::GetAtt of an attribute
+// the type does not have.
+func UnsupportedAttributeError(typeName, attribute string) error {
+	return fmt.Errorf("Resource type %s does not support attribute {%s}", typeName, attribute)
+}
+
+func getAttFromModel(s *Schema, model map[string]any, attribute string) (any, error) {
+	if !s.HasAttribute(attribute) {
+		return nil, UnsupportedAttributeError(s.TypeName, attribute)
+	}
+	v, ok := Get(model, "/"+strings.ReplaceAll(attribute, ".", "/"))
+	if !ok {
+		return nil, fmt.Errorf("Attribute '%s' does not exist", attribute)
+	}
+	return v, nil
+}
+
+// output is a stored model as a handler answers it: writeOnly properties
+// removed, scalars in the schema's types.
+func (g *generic) output(model map[string]any) map[string]any {
+	out := g.schema.Coerce(model)
+	stripWriteOnly(g.schema, out)
+	return out
+}
+
+func (g *generic) notFound(id string) *ProgressEvent {
+	return Failed(ErrNotFound, "Resource of type '%s' with identifier '%s' was not found.", g.schema.TypeName, id)
+}
+
+// locate finds the physical id a read, update or delete names: the
+// request's model's primary identifier, else the engine's current physical
+// id, else the previous model's identifier.
+func (g *generic) locate(req *Request) (string, bool) {
+	if id, err := PrimaryIdentifierValue(g.schema, g.schema.Coerce(req.DesiredResourceState)); err == nil {
+		return id, true
+	}
+	if req.PhysicalResourceID != "" {
+		return req.PhysicalResourceID, true
+	}
+	if id, err := PrimaryIdentifierValue(g.schema, g.schema.Coerce(req.PreviousResourceState)); err == nil {
+		return id, true
+	}
+	return "", false
+}
+
+// stabilizing reads the generic provider's own callback context.
+func stabilizing(req *Request) (id string, remaining int64, ok bool) {
+	st, isMap := req.CallbackContext[stabilizeKey].(map[string]any)
+	if !isMap {
+		return "", 0, false
+	}
+	id, _ = st["id"].(string)
+	if n, isNum := numberOf(st["remaining"]); isNum {
+		remaining, _ = n.Int64()
+	} else if s, isStr := st["remaining"].(string); isStr {
+		fmt.Sscan(s, &remaining)
+	}
+	return id, remaining, id != ""
+}
+
+// step answers IN_PROGRESS for the next part of a simulated duration, or
+// nil when none is left.
+func (g *generic) step(id string, remaining int64, model map[string]any) *ProgressEvent {
+	if remaining <= 0 {
+		return nil
+	}
+	poll := int64(g.sim.PollSeconds)
+	if poll <= 0 {
+		poll = 30
+	}
+	delay := min(remaining, poll)
+	ctx := map[string]any{stabilizeKey: map[string]any{"id": id, "remaining": numberFromInt(remaining - delay)}}
+	return InProgress(model, ctx, delay)
+}
+
+func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	if id, remaining, ok := stabilizing(req); ok {
+		return g.finish(id, remaining)
+	}
+	desired := g.schema.Coerce(req.DesiredResourceState)
+	if desired == nil {
+		desired = map[string]any{}
+	}
+	for _, p := range g.schema.ReadOnlyProperties {
+		Delete(desired, p)
+	}
+	if err := g.schema.ValidateInput(desired); err != nil {
+		return g.invalid(req, err), nil
+	}
+	e := newEnv(req, g.seed, g.now(), desired)
+	e.seq = g.sequence
+	if err := g.fillCreate(e); err != nil {
+		return nil, err
+	}
+	model := e.model
+	id, err := PrimaryIdentifierValue(g.schema, model)
+	if err != nil {
+		return nil, fmt.Errorf("simulate %s: %w", g.schema.TypeName, err)
+	}
+	existing, err := g.cloud.Get(g.schema.TypeName, id)
+	if err != nil {
+		return nil, err
+	}
+	if existing != nil {
+		sameRequest := existing.RequestToken == req.ClientRequestToken && existing.StackID == req.StackID && existing.LogicalID == req.LogicalResourceIdentifier
+		if !sameRequest {
+			return Failed(ErrAlreadyExists, "Resource of type '%s' with identifier '%s' already exists.", g.schema.TypeName, id), nil
+		}
+		model = existing.Model // an idempotent retry: the same resource again
+	} else {
+		obj := &Object{Type: g.schema.TypeName, ID: id, Model: model, StackID: req.StackID, LogicalID: req.LogicalResourceIdentifier, RequestToken: req.ClientRequestToken}
+		if err := g.cloud.Put(obj); err != nil {
+			return nil, err
+		}
+	}
+	if ev := g.step(id, int64(g.sim.duration(ActionCreate)/time.Second), g.output(model)); ev != nil {
+		return ev, nil
+	}
+	return Success(g.output(model)), nil
+}
+
+// finish continues a create or update whose simulated duration runs.
+func (g *generic) finish(id string, remaining int64) (*ProgressEvent, error) {
+	obj, err := g.cloud.Get(g.schema.TypeName, id)
+	if err != nil {
+		return nil, err
+	}
+	if obj == nil {
+		return Failed(ErrNotStabilized, "Resource of type '%s' with identifier '%s' disappeared while it stabilized.", g.schema.TypeName, id), nil
+	}
+	if ev := g.step(id, remaining, g.output(obj.Model)); ev != nil {
+		return ev, nil
+	}
+	return Success(g.output(obj.Model)), nil
+}
+
+func (g *generic) invalid(req *Request, err error) *ProgressEvent {
+	msg := err.Error()
+	if ve, ok := err.(*ValidationError); ok {
+		msg = fmt.Sprintf("Properties validation failed for resource %s with message: %s", req.LogicalResourceIdentifier, strings.Join(ve.Problems, "; "))
+	}
+	return Failed(ErrInvalidRequest, "%s", msg)
+}
+
+// fillCreate generates the name, the defaults and the read-only values of a
+// new resource.
+func (g *generic) fillCreate(e *env) error {
+	if n := g.sim.Name; n != nil {
+		if _, ok := Get(e.model, "/"+n.Property); !ok {
+			suffix := ""
+			if n.Suffix != nil {
+				if v, ok := Get(e.model, n.Suffix.When); ok && LooseEqual(v, true) {
+					suffix = n.Suffix.Value
+				}
+			}
+			if err := Set(e.model, "/"+n.Property, e.generateName(n, suffix)); err != nil {
+				return err
+			}
+		}
+	}
+	if err := g.applyDefaults(e); err != nil {
+		return err
+	}
+	return g.applyValues(e, false)
+}
+
+func (g *generic) applyDefaults(e *env) error {
+	for _, d := range g.sim.Defaults {
+		if d.When != "" && !Has(e.model, d.When) {
+			continue
+		}
+		if Has(e.model, d.Path) {
+			continue
+		}
+		v, err := e.expand(d.Value, d.Path)
+		if err != nil {
+			return fmt.Errorf("%s default %s: %w", g.schema.TypeName, d.Path, err)
+		}
+		if err := Set(e.model, d.Path, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (g *generic) applyValues(e *env, update bool) error {
+	for _, v := range g.sim.Values {
+		if update && !v.OnUpdate {
+			continue
+		}
+		if v.When != "" && !Has(e.model, v.When) {
+			continue
+		}
+		if !update && Has(e.model, v.Path) {
+			continue
+		}
+		e.curPath = v.Path
+		x, err := e.expand(v.Value, v.Path)
+		if err != nil {
+			return fmt.Errorf("%s value %s: %w", g.schema.TypeName, v.Path, err)
+		}
+		if err := Set(e.model, v.Path, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (g *generic) Read(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	id, ok := g.locate(req)
+	if !ok {
+		return Failed(ErrNotFound, "The read request for %s names no identifier (%s).", g.schema.TypeName, strings.Join(g.schema.PrimaryIdentifier, ", ")), nil
+	}
+	obj, err := g.cloud.Get(g.schema.TypeName, id)
+	if err != nil {
+		return nil, err
+	}
+	if obj == nil {
+		return g.notFound(id), nil
+	}
+	return Success(g.output(obj.Model)), nil
+}
+
+func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	if id, remaining, ok := stabilizing(req); ok {
+		return g.finish(id, remaining)
+	}
+	id, ok := g.locate(req)
+	if !ok {
+		return Failed(ErrNotFound, "The update request for %s names no identifier (%s).", g.schema.TypeName, strings.Join(g.schema.PrimaryIdentifier, ", ")), nil
+	}
+	obj, err := g.cloud.Get(g.schema.TypeName, id)
+	if err != nil {
+		return nil, err
+	}
+	if obj == nil {
+		return g.notFound(id), nil
+	}
+	desired := g.schema.Coerce(req.DesiredResourceState)
+	if desired == nil {
+		desired = map[string]any{}
+	}
+	for _, p := range g.schema.ReadOnlyProperties {
+		Delete(desired, p)
+	}
+	var changed []string
+	for _, p := range g.schema.CreateOnlyProperties {
+		if Has(desired, p) && !LooseEqual(GetAll(desired, p), GetAll(obj.Model, p)) {
+			changed = append(changed, p)
+		}
+	}
+	if len(changed) > 0 {
+		sort.Strings(changed)
+		return Failed(ErrNotUpdatable, "Invalid patch update: createOnlyProperties [%s] cannot be updated", strings.Join(changed, ", ")), nil
+	}
+	if err := g.schema.ValidateInput(desired); err != nil {
+		return g.invalid(req, err), nil
+	}
+	// createOnly values the template left out (generated names) and every
+	// read-only value stay as they are.
+	for _, p := range append(append([]string{}, g.schema.CreateOnlyProperties...), g.schema.ReadOnlyProperties...) {
+		if strings.Contains(p, "*") || Has(desired, p) {
+			continue
+		}
+		if v, ok := Get(obj.Model, p); ok {
+			if err := Set(desired, p, copyValue(v)); err != nil {
+				continue // its parent is not an object in the new model
+			}
+		}
+	}
+	e := newEnv(req, g.seed, g.now(), desired)
+	if err := g.applyDefaults(e); err != nil {
+		return nil, err
+	}
+	if err := g.applyValues(e, true); err != nil {
+		return nil, err
+	}
+	if newID, err := PrimaryIdentifierValue(g.schema, desired); err != nil || newID != id {
+		return nil, fmt.Errorf("simulate %s update: the primary identifier changed from %q", g.schema.TypeName, id)
+	}
+	obj.Model = desired
+	if err := g.cloud.Put(obj); err != nil {
+		return nil, err
+	}
+	if ev := g.step(id, int64(g.sim.duration(ActionUpdate)/time.Second), g.output(desired)); ev != nil {
+		return ev, nil
+	}
+	return Success(g.output(desired)), nil
+}
+
+func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	if id, remaining, ok := stabilizing(req); ok {
+		if remaining > 0 {
+			return g.step(id, remaining, nil), nil
+		}
+		if _, err := g.cloud.Delete(g.schema.TypeName, id); err != nil {
+			return nil, err
+		}
+		return Success(nil), nil
+	}
+	id, ok := g.locate(req)
+	if !ok {
+		return Failed(ErrNotFound, "The delete request for %s names no identifier (%s).", g.schema.TypeName, strings.Join(g.schema.PrimaryIdentifier, ", ")), nil
+	}
+	obj, err := g.cloud.Get(g.schema.TypeName, id)
+	if err != nil {
+		return nil, err
+	}
+	if obj == nil {
+		return g.notFound(id), nil
+	}
+	if ev := g.step(id, int64(g.sim.duration(ActionDelete)/time.Second), nil); ev != nil {
+		return ev, nil
+	}
+	if _, err := g.cloud.Delete(g.schema.TypeName, id); err != nil {
+		return nil, err
+	}
+	return Success(nil), nil
+}
+
+func (g *generic) List(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	objs, err := g.cloud.List(g.schema.TypeName)
+	if err != nil {
+		return nil, err
+	}
+	filter := g.schema.Coerce(req.DesiredResourceState)
+	for _, p := range g.schema.WriteOnlyProperties {
+		Delete(filter, p)
+	}
+	start := 0
+	if req.NextToken != "" {
+		after, err := decodeListToken(req.NextToken)
+		if err != nil {
+			return Failed(ErrInvalidRequest, "Invalid NextToken: %v", err), nil
+		}
+		start = sort.Search(len(objs), func(i int) bool { return objs[i].ID > after })
+	}
+	models := []map[string]any{}
+	next := ""
+	for i := start; i < len(objs); i++ {
+		if !matchesFilter(objs[i].Model, filter) {
+			continue
+		}
+		if len(models) == g.pageSize {
+			next = encodeListToken(objs[i-1].ID)
+			break
+		}
+		models = append(models, g.output(objs[i].Model))
+	}
+	return &ProgressEvent{Status: StatusSuccess, ResourceModels: models, NextToken: next}, nil
+}
+
+// sequence is {$seq:group}: one more than the largest number at path among
+// the objects of the type in the same group.
+func (g *generic) sequence(path, group string, model map[string]any) (int64, error) {
+	want, _ := Get(model, "/"+group)
+	objs, err := g.cloud.List(g.schema.TypeName)
+	if err != nil {
+		return 0, err
+	}
+	var max int64
+	for _, o := range objs {
+		if v, ok := Get(o.Model, "/"+group); !ok || !LooseEqual(v, want) {
+			continue
+		}
+		if v, ok := Get(o.Model, path); ok {
+			var n int64
+			if s, ok := scalarString(v); ok {
+				if _, err := fmt.Sscan(s, &n); err == nil && n > max {
+					max = n
+				}
+			}
+		}
+	}
+	return max + 1, nil
+}
+
+func matchesFilter(model, filter map[string]any) bool {
+	for k, want := range filter {
+		if got, ok := model[k]; !ok || !LooseEqual(got, want) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,250 @@
+package resources
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// inferSimulation guesses simulation rules for a registry schema that has no
+// x-stacksim section, from the names and types of its properties:
+//
+//   - the name property: a createOnly string property named Name or
+//     <Resource>Name that is part of an identifier, filled with
+//     STACK-LOGICALID-RANDOM (its maxLength honoured);
+//   - read-only strings: ...Arn → an ARN of the type's service, ...Id → an
+//     id (EC2: prefix-17 hex; elsewhere a UUID), ...Url/Uri → an https URL,
+//     ...Name → a generated name, dates and times → the virtual clock, an
+//     enum → its first value; other read-only values are left out;
+//   - a primary identifier that is neither read-only nor the name property
+//     (and so must come from the template) is left to the template.
+//
+// Durations come from slowTypes (minutes for databases, distributions,
+// clusters), a few seconds otherwise.
+func inferSimulation(s *Schema) *simulation {
+	sim := &simulation{Durations: durationsFor(s.TypeName)}
+	service, resource := splitTypeName(s.TypeName)
+	props := s.Properties()
+	isIdentifier := map[string]bool{}
+	for _, set := range s.identifierSets() {
+		for _, p := range set {
+			isIdentifier[p] = true
+		}
+	}
+	for _, cand := range []string{resource + "Name", "Name"} {
+		p := "/properties/" + cand
+		prop, ok := props[cand].(map[string]any)
+		if !ok || s.IsReadOnly(p) || !(contains(s.CreateOnlyProperties, p) || isIdentifier[p]) {
+			continue
+		}
+		n := &nameSpec{Property: cand}
+		if ml, ok := numberOf(prop["maxLength"]); ok {
+			if v, err := ml.Int64(); err == nil && v >= 20 {
+				n.MaxLength = int(v)
+			}
+		}
+		if pat, _ := prop["pattern"].(string); pat != "" && !strings.Contains(pat, "A-Z") && strings.Contains(pat, "a-z") {
+			n.Lower = true
+		}
+		sim.Name = n
+		break
+	}
+	nameRef := ""
+	if sim.Name != nil {
+		nameRef = "{" + sim.Name.Property + "}"
+	}
+	for _, p := range s.ReadOnlyProperties {
+		segs := SplitPointer(p)
+		if len(segs) == 0 || contains(segs, "*") {
+			continue
+		}
+		prop := propertySchema(s, segs)
+		v := guessValue(segs[len(segs)-1], prop, service, resource, nameRef)
+		if v == nil {
+			continue
+		}
+		spec := valueSpec{Path: p, Value: v}
+		if len(segs) > 1 {
+			spec.When = JoinPointer(segs[:len(segs)-1])
+		}
+		sim.Values = append(sim.Values, spec)
+	}
+	return sim
+}
+
+// propertySchema finds the schema of a property path, following $ref into
+// definitions and "*" into array items. nil when it cannot.
+func propertySchema(s *Schema, segs []string) map[string]any {
+	cur := map[string]any{"properties": s.Properties()}
+	for _, seg := range segs {
+		cur = resolveRef(s, cur)
+		if seg == "*" || isIndex(seg) {
+			items, ok := cur["items"].(map[string]any)
+			if !ok {
+				return nil
+			}
+			cur = items
+			continue
+		}
+		props, _ := cur["properties"].(map[string]any)
+		next, ok := props[seg].(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = next
+	}
+	return resolveRef(s, cur)
+}
+
+func isIndex(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}
+
+// PropertySchema returns the schema of the property a pointer names
+// ("/properties/Tags/*/Key"), with $ref resolved; nil when the schema does
+// not describe it. Callers must not change it.
+func (s *Schema) PropertySchema(pointer string) map[string]any {
+	return propertySchema(s, SplitPointer(pointer))
+}
+
+func resolveRef(s *Schema, m map[string]any) map[string]any {
+	for i := 0; i < 8 && m != nil; i++ {
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			return m
+		}
+		def, _ := s.Definitions()[strings.TrimPrefix(ref, "#/definitions/")].(map[string]any)
+		m = def
+	}
+	return m
+}
+
+func guessValue(name string, prop map[string]any, service, resource, nameRef string) any {
+	typ, _ := prop["type"].(string)
+	if prop != nil && typ != "" && typ != "string" {
+		return nil
+	}
+	if enum, ok := prop["enum"].([]any); ok && len(enum) > 0 {
+		return enum[0]
+	}
+	lower := strings.ToLower(name)
+	id := nameRef
+	if id == "" {
+		id = "{$lower:12}"
+	}
+	switch {
+	case strings.HasSuffix(lower, "arn"):
+		return fmt.Sprintf("arn:{$Partition}:%s:{$Region}:{$AccountId}:%s/%s", service, kebab(resource), id)
+	case strings.HasSuffix(lower, "id"):
+		if service == "ec2" {
+			return ec2Prefix(resource) + "-{$hex:17}"
+		}
+		return "{$uuid}"
+	case strings.HasSuffix(lower, "url") || strings.HasSuffix(lower, "uri"):
+		return fmt.Sprintf("https://%s.%s.{$Region}.{$URLSuffix}", strings.ToLower(strings.Trim(id, "{}$:0123456789")), service)
+	case strings.HasSuffix(lower, "name"):
+		if nameRef != "" {
+			return nameRef
+		}
+		return "{$StackName}-{$LogicalId}-{$upper:13}"
+	case strings.HasSuffix(lower, "time") || strings.HasSuffix(lower, "date") || strings.HasSuffix(lower, "timestamp") || strings.HasSuffix(lower, "at"):
+		return "{$Now}"
+	}
+	return nil
+}
+
+// ec2Prefix is the id prefix EC2 uses for a resource: its capitals
+// lower-cased, unless it is one of the well-known ones.
+func ec2Prefix(resource string) string {
+	known := map[string]string{
+		"VPC": "vpc", "Subnet": "subnet", "SecurityGroup": "sg", "InternetGateway": "igw",
+		"RouteTable": "rtb", "Instance": "i", "NatGateway": "nat", "EIP": "eipalloc",
+		"NetworkInterface": "eni", "Volume": "vol", "LaunchTemplate": "lt", "NetworkAcl": "acl",
+		"TransitGateway": "tgw", "VPCEndpoint": "vpce", "KeyPair": "key", "PrefixList": "pl",
+		"EgressOnlyInternetGateway": "eigw", "DHCPOptions": "dopt", "VPNGateway": "vgw",
+		"CustomerGateway": "cgw", "VPCPeeringConnection": "pcx", "PlacementGroup": "pg",
+	}
+	if p, ok := known[resource]; ok {
+		return p
+	}
+	var b strings.Builder
+	for _, r := range resource {
+		if unicode.IsUpper(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	if b.Len() == 0 {
+		return strings.ToLower(resource)
+	}
+	return b.String()
+}
+
+func splitTypeName(t string) (service, resource string) {
+	parts := strings.Split(t, "::")
+	if len(parts) == 3 {
+		return strings.ToLower(parts[1]), parts[2]
+	}
+	return strings.ToLower(t), t
+}
+
+// kebab turns DBInstance into db-instance, LogGroup into log-group.
+func kebab(s string) string {
+	var b strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		if unicode.IsUpper(r) && i > 0 && (unicode.IsLower(rs[i-1]) || (i+1 < len(rs) && unicode.IsLower(rs[i+1]))) {
+			b.WriteByte('-')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// slowTypes are the types AWS takes minutes over, with the virtual seconds
+// of create, update and delete. Patterns are path.Match globs.
+var slowTypes = []struct {
+	pattern                string
+	create, update, delete int
+}{
+	{"AWS::RDS::DBInstance", 420, 300, 300},
+	{"AWS::RDS::DBCluster", 300, 180, 240},
+	{"AWS::CloudFront::Distribution", 240, 240, 240},
+	{"AWS::EKS::Cluster", 600, 300, 420},
+	{"AWS::EKS::Nodegroup", 300, 240, 300},
+	{"AWS::ElastiCache::*", 360, 300, 300},
+	{"AWS::OpenSearchService::Domain", 900, 600, 600},
+	{"AWS::Elasticsearch::Domain", 900, 600, 600},
+	{"AWS::Redshift::Cluster", 480, 300, 300},
+	{"AWS::EC2::NatGateway", 90, 5, 60},
+	{"AWS::DocDB::DBInstance", 420, 300, 300},
+	{"AWS::Neptune::DBInstance", 420, 300, 300},
+	{"AWS::MSK::Cluster", 1200, 900, 600},
+}
+
+func durationsFor(typeName string) map[string]int {
+	for _, s := range slowTypes {
+		if ok, _ := path.Match(s.pattern, typeName); ok {
+			return map[string]int{"create": s.create, "update": s.update, "delete": s.delete}
+		}
+	}
+	return map[string]int{"create": 3, "update": 2, "delete": 2}
+}
+
+func numberFromInt(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
+
+func encodeListToken(afterID string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("after:" + afterID))
+}
+
+func decodeListToken(tok string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(tok)
+	if err != nil || !strings.HasPrefix(string(b), "after:") {
+		return "", fmt.Errorf("%q is not a token this list handler gave", tok)
+	}
+	return strings.TrimPrefix(string(b), "after:"), nil
+}

@@ -1,0 +1,246 @@
+package resources
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Pointers in schemas name properties as "/properties/A/B", with "*" for
+// every member of an array. The helpers here address a model (the object the
+// "properties" describe), and accept a pointer with or without the leading
+// "/properties". "~1" and "~0" escape "/" and "~" as RFC 6901 says.
+
+// SplitPointer returns the segments of a pointer relative to a model:
+// "/properties/A/*/B" → [A * B]. The empty pointer and "/properties" give
+// no segments (the model itself).
+func SplitPointer(p string) []string {
+	p = strings.TrimPrefix(p, "#")
+	if p == "" || p == "/" {
+		return nil
+	}
+	p = strings.TrimPrefix(p, "/")
+	parts := strings.Split(p, "/")
+	if parts[0] == "properties" {
+		parts = parts[1:]
+	}
+	for i, s := range parts {
+		if strings.Contains(s, "~") {
+			parts[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+		}
+	}
+	return parts
+}
+
+// JoinPointer is the inverse of SplitPointer: it makes "/properties/A/B".
+func JoinPointer(segs []string) string {
+	var b strings.Builder
+	b.WriteString("/properties")
+	for _, s := range segs {
+		b.WriteByte('/')
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1"))
+	}
+	return b.String()
+}
+
+// Get returns the value at a pointer without "*" (array members are
+// addressed by index), and whether it is there.
+func Get(model map[string]any, pointer string) (any, bool) {
+	var cur any = model
+	for _, s := range SplitPointer(pointer) {
+		switch t := cur.(type) {
+		case map[string]any:
+			v, ok := t[s]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(s)
+			if err != nil || i < 0 || i >= len(t) {
+				return nil, false
+			}
+			cur = t[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// GetAll returns every value a pointer with "*" addresses, in document order.
+func GetAll(model map[string]any, pointer string) []any {
+	var out []any
+	walkPointer(model, SplitPointer(pointer), func(v any) { out = append(out, v) })
+	return out
+}
+
+func walkPointer(cur any, segs []string, visit func(any)) {
+	if len(segs) == 0 {
+		visit(cur)
+		return
+	}
+	s, rest := segs[0], segs[1:]
+	switch t := cur.(type) {
+	case map[string]any:
+		if v, ok := t[s]; ok {
+			walkPointer(v, rest, visit)
+		}
+	case []any:
+		if s == "*" {
+			for _, e := range t {
+				walkPointer(e, rest, visit)
+			}
+			return
+		}
+		if i, err := strconv.Atoi(s); err == nil && i >= 0 && i < len(t) {
+			walkPointer(t[i], rest, visit)
+		}
+	}
+}
+
+// Has reports whether a pointer (with "*" allowed) addresses at least one value.
+func Has(model map[string]any, pointer string) bool {
+	found := false
+	walkPointer(model, SplitPointer(pointer), func(any) { found = true })
+	return found
+}
+
+// Set stores v at a pointer, making the objects on the way. With "*" it sets
+// the value in every existing member of the array (and makes none).
+func Set(model map[string]any, pointer string, v any) error {
+	segs := SplitPointer(pointer)
+	if len(segs) == 0 {
+		return fmt.Errorf("set %q: cannot replace the whole model", pointer)
+	}
+	return setIn(model, segs, v, pointer)
+}
+
+func setIn(cur any, segs []string, v any, pointer string) error {
+	s, rest := segs[0], segs[1:]
+	switch t := cur.(type) {
+	case map[string]any:
+		if len(rest) == 0 {
+			t[s] = v
+			return nil
+		}
+		next, ok := t[s]
+		if !ok {
+			if rest[0] == "*" {
+				return nil
+			}
+			next = map[string]any{}
+			t[s] = next
+		}
+		return setIn(next, rest, v, pointer)
+	case []any:
+		if s == "*" {
+			for i := range t {
+				if len(rest) == 0 {
+					t[i] = v
+				} else if err := setIn(t[i], rest, v, pointer); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		i, err := strconv.Atoi(s)
+		if err != nil || i < 0 || i >= len(t) {
+			return fmt.Errorf("set %q: no array member %q", pointer, s)
+		}
+		if len(rest) == 0 {
+			t[i] = v
+			return nil
+		}
+		return setIn(t[i], rest, v, pointer)
+	default:
+		return fmt.Errorf("set %q: %q is inside a %s, not an object or array", pointer, s, kindOf(cur))
+	}
+}
+
+// Delete removes what a pointer addresses ("*" for every array member) and
+// reports whether anything was removed. Objects left empty by the removal
+// stay (an empty object is a value).
+func Delete(model map[string]any, pointer string) bool {
+	segs := SplitPointer(pointer)
+	if len(segs) == 0 {
+		return false
+	}
+	return deleteIn(model, segs)
+}
+
+func deleteIn(cur any, segs []string) bool {
+	s, rest := segs[0], segs[1:]
+	switch t := cur.(type) {
+	case map[string]any:
+		if len(rest) == 0 {
+			_, ok := t[s]
+			delete(t, s)
+			return ok
+		}
+		if next, ok := t[s]; ok {
+			return deleteIn(next, rest)
+		}
+	case []any:
+		if len(rest) == 0 {
+			return false // array members are not removed by pointer
+		}
+		if s == "*" {
+			removed := false
+			for _, e := range t {
+				if deleteIn(e, rest) {
+					removed = true
+				}
+			}
+			return removed
+		}
+		if i, err := strconv.Atoi(s); err == nil && i >= 0 && i < len(t) {
+			return deleteIn(t[i], rest)
+		}
+	}
+	return false
+}
+
+// PointerMatches reports whether a concrete path (array indices as numbers)
+// lies at or under a schema pointer (with "*"): "/properties/A/0/B/C" lies
+// under "/properties/A/*/B".
+func PointerMatches(schemaPointer, path string) bool {
+	return segsUnder(SplitPointer(path), SplitPointer(schemaPointer))
+}
+
+func segsUnder(path, prefix []string) bool {
+	if len(prefix) > len(path) {
+		return false
+	}
+	for i, p := range prefix {
+		if p == "*" {
+			if _, err := strconv.Atoi(path[i]); err != nil && path[i] != "*" {
+				return false
+			}
+			continue
+		}
+		if p != path[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case nil:
+		return "null"
+	}
+	if _, ok := numberOf(v); ok {
+		return "number"
+	}
+	return fmt.Sprintf("%T", v)
+}

@@ -1,0 +1,220 @@
+package resources
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// Two validators are compiled from a schema, lazily, on first use:
+//
+//   - the input validator, which checks template properties as
+//     CloudFormation does before it calls a handler (required keys,
+//     types, lengths, patterns, extraneous keys);
+//   - the contract validator, which checks handler models as the contract
+//     tests do: every keyword for any instance, numbers, strings, arrays and
+//     objects, except required, dependencies and propertyNames, and no
+//     conditional (if/then/else) or boolean (allOf/anyOf/oneOf/not)
+//     subschemas.
+//
+// Neither asserts "format" (the contract tests do not), and a pattern that
+// Go's regexp cannot compile (registry schemas use a few lookaheads) is
+// accepted as matching everything rather than failing the schema.
+
+var (
+	inputDrop    = []string{"dependencies", "dependentRequired", "dependentSchemas", "if", "then", "else", "allOf", "anyOf", "oneOf", "not", "format"}
+	contractDrop = append([]string{"required", "propertyNames"}, inputDrop...)
+)
+
+// ValidationError lists what is wrong with a model, one problem a line, each
+// as "#/Path: message" (the form CloudFormation's own validation uses).
+type ValidationError struct {
+	TypeName string
+	Problems []string
+}
+
+func (e *ValidationError) Error() string {
+	return fmt.Sprintf("Properties validation failed for resource type %s with message: %s", e.TypeName, strings.Join(e.Problems, "; "))
+}
+
+func (s *Schema) compile() {
+	s.valOnce.Do(func() {
+		s.input, s.valErr = s.compileVariant(inputDrop)
+		if s.valErr == nil {
+			s.contract, s.valErr = s.compileVariant(contractDrop)
+		}
+	})
+}
+
+func (s *Schema) compileVariant(drop []string) (*jsonschema.Schema, error) {
+	doc, err := decodeJSON(s.raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Source, err)
+	}
+	root, ok := doc.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: a schema is a JSON object", s.Source)
+	}
+	for _, k := range []string{"$schema", "$id", "id", "x-stacksim", "handlers", "propertyTransform", "typeName", "description", "sourceUrl", "documentationUrl"} {
+		delete(root, k)
+	}
+	stripKeywords(root, drop)
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft7)
+	c.UseRegexpEngine(lenientRegexp)
+	url := "mem:///" + SchemaFileName(s.TypeName)
+	if err := c.AddResource(url, root); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Source, err)
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("%s: compile schema: %w", s.Source, err)
+	}
+	return sch, nil
+}
+
+type anyRegexp string
+
+func (r anyRegexp) MatchString(string) bool { return true }
+func (r anyRegexp) String() string          { return string(r) }
+
+func lenientRegexp(s string) (jsonschema.Regexp, error) {
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return anyRegexp(s), nil
+	}
+	return re, nil
+}
+
+// stripKeywords removes keywords from a schema object and its subschemas.
+func stripKeywords(sch map[string]any, drop []string) {
+	for _, k := range drop {
+		delete(sch, k)
+	}
+	for k, v := range sch {
+		switch k {
+		case "properties", "patternProperties", "definitions", "$defs":
+			if m, ok := v.(map[string]any); ok {
+				for _, sub := range m {
+					if subm, ok := sub.(map[string]any); ok {
+						stripKeywords(subm, drop)
+					}
+				}
+			}
+		case "additionalProperties", "items", "additionalItems", "contains", "unevaluatedProperties", "unevaluatedItems":
+			switch t := v.(type) {
+			case map[string]any:
+				stripKeywords(t, drop)
+			case []any:
+				for _, e := range t {
+					if m, ok := e.(map[string]any); ok {
+						stripKeywords(m, drop)
+					}
+				}
+			}
+		}
+	}
+}
+
+// ValidateInput checks template properties (stringified or not) as
+// CloudFormation does before calling a handler: the model is coerced to the
+// schema's types first. A nil error means valid.
+func (s *Schema) ValidateInput(model map[string]any) error {
+	s.compile()
+	if s.valErr != nil {
+		return s.valErr
+	}
+	return s.validate(s.input, s.Coerce(model))
+}
+
+// ValidateModel checks a handler's model against the schema as the contract
+// tests do (no required, dependencies, propertyNames, conditional or boolean
+// subschemas), after coercing stringified scalars as the plugins do.
+func (s *Schema) ValidateModel(model map[string]any) error {
+	s.compile()
+	if s.valErr != nil {
+		return s.valErr
+	}
+	return s.validate(s.contract, s.Coerce(model))
+}
+
+// CompileError reports whether the schema's validators compile.
+func (s *Schema) CompileError() error {
+	s.compile()
+	return s.valErr
+}
+
+var englishPrinter = message.NewPrinter(language.English)
+
+func (s *Schema) validate(sch *jsonschema.Schema, model map[string]any) error {
+	if model == nil {
+		model = map[string]any{}
+	}
+	err := sch.Validate(model)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return fmt.Errorf("validate %s model: %w", s.TypeName, err)
+	}
+	var problems []string
+	collectProblems(ve, &problems)
+	sort.Strings(problems)
+	problems = dedupe(problems)
+	return &ValidationError{TypeName: s.TypeName, Problems: problems}
+}
+
+func collectProblems(e *jsonschema.ValidationError, out *[]string) {
+	if len(e.Causes) > 0 {
+		for _, c := range e.Causes {
+			collectProblems(c, out)
+		}
+		return
+	}
+	loc := "#"
+	if len(e.InstanceLocation) > 0 {
+		loc = "#/" + strings.Join(e.InstanceLocation, "/")
+	}
+	*out = append(*out, loc+": "+problemText(e.ErrorKind))
+}
+
+func problemText(k jsonschema.ErrorKind) string {
+	switch t := k.(type) {
+	case *kind.AdditionalProperties:
+		return fmt.Sprintf("extraneous key [%s] is not permitted", strings.Join(t.Properties, ", "))
+	case *kind.Required:
+		return fmt.Sprintf("required key [%s] not found", strings.Join(t.Missing, ", "))
+	case *kind.Type:
+		want := make([]string, len(t.Want))
+		for i, w := range t.Want {
+			want[i] = titleCase(w)
+		}
+		return fmt.Sprintf("expected type: %s, found: %s", strings.Join(want, " or "), titleCase(t.Got))
+	}
+	return k.LocalizedString(englishPrinter)
+}
+
+func titleCase(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func dedupe(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,363 @@
+package resources
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// simulation is how the generic provider makes a type look like AWS's: the
+// "x-stacksim" section of an embedded schema, or what inferSimulation
+// guesses for a registry schema that has none.
+//
+//	"x-stacksim": {
+//	  "name":       {"property": "QueueName", "maxLength": 80,
+//	                 "suffix": {"when": "/properties/FifoQueue", "value": ".fifo"}},
+//	  "values":     [{"path": "/properties/Arn",
+//	                  "value": "arn:{$Partition}:sqs:{$Region}:{$AccountId}:{QueueName}"}],
+//	  "defaults":   [{"path": "/properties/DelaySeconds", "value": 0}],
+//	  "ref":        "/properties/QueueUrl",
+//	  "attributes": ["QueueName"],
+//	  "durations":  {"create": 3, "update": 2, "delete": 2},
+//	  "pollSeconds": 30
+//	}
+//
+// values fill readOnly properties at create (and at update too with
+// "onUpdate": true), in order, so that a later value may use an earlier one;
+// "when" fills a value only when the model has that pointer. defaults fill
+// properties the template left out (the contract wants them in the model).
+// Strings in values and defaults are templates: {Prop} or {Prop/Sub} is the
+// model's value there ({Prop|fallback} when absent, {Prop!dash} with "." made
+// "-", {Prop!lower} lower-cased); {$Region}, {$AccountId}, {$Partition},
+// {$URLSuffix}, {$StackName}, {$LogicalId}, {$Now} are the request's; {$uuid},
+// {$hex:N}, {$upper:N}, {$lower:N}, {$mixed:N}, {$digits:N}, {$octet} (1 to
+// 254) are generated from the request's key; {$seq:Group} counts up per
+// group ({$seq:FunctionName}: Lambda versions). {Prop!tail} is a Lambda
+// function's name, whether Prop holds the name or its ARN.
+type simulation struct {
+	Name        *nameSpec      `json:"name,omitempty"`
+	Values      []valueSpec    `json:"values,omitempty"`
+	Defaults    []valueSpec    `json:"defaults,omitempty"`
+	Ref         string         `json:"ref,omitempty"`
+	Attributes  []string       `json:"attributes,omitempty"`
+	Durations   map[string]int `json:"durations,omitempty"`
+	PollSeconds int            `json:"pollSeconds,omitempty"`
+}
+
+// nameSpec says which property holds the generated physical name and how
+// AWS generates it: STACK-LOGICALID-RANDOM, truncated to maxLength.
+type nameSpec struct {
+	Property     string      `json:"property"`
+	MaxLength    int         `json:"maxLength,omitempty"`
+	Lower        bool        `json:"lower,omitempty"`
+	Style        string      `json:"style,omitempty"` // "" (stack-logical) | "ssm" (CFN-LOGICAL) | "logical"
+	RandomLength int         `json:"randomLength,omitempty"`
+	Suffix       *suffixSpec `json:"suffix,omitempty"`
+}
+
+type suffixSpec struct {
+	When  string `json:"when"`
+	Value string `json:"value"`
+}
+
+type valueSpec struct {
+	Path     string `json:"path"`
+	Value    any    `json:"value"`
+	When     string `json:"when,omitempty"`
+	OnUpdate bool   `json:"onUpdate,omitempty"`
+}
+
+func (s *simulation) check(sch *Schema) error {
+	if s.Name != nil && s.Name.Property == "" {
+		return fmt.Errorf("name.property is empty; name the property that holds the generated name")
+	}
+	for _, v := range append(append([]valueSpec{}, s.Values...), s.Defaults...) {
+		if !strings.HasPrefix(v.Path, "/properties/") {
+			return fmt.Errorf("value path %q must start with /properties/", v.Path)
+		}
+	}
+	for a := range s.Durations {
+		if _, err := ParseAction(a); err != nil {
+			return fmt.Errorf("durations: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s *simulation) duration(a Action) time.Duration {
+	if s == nil {
+		return 0
+	}
+	return time.Duration(s.Durations[strings.ToLower(string(a))]) * time.Second
+}
+
+// env is what templates see.
+type env struct {
+	model     map[string]any
+	key       entropyKey
+	region    string
+	account   string
+	partition string
+	stackName string
+	logicalID string
+	now       time.Time
+	// seq answers {$seq:Group}: one more than the largest number at the
+	// filled path among the type's objects whose Group property equals this
+	// model's (Lambda versions count up per function).
+	seq     func(path, group string, model map[string]any) (int64, error)
+	curPath string
+}
+
+func newEnv(req *Request, seed int64, now time.Time, model map[string]any) *env {
+	e := &env{
+		model:     model,
+		key:       requestKey(seed, req.StackID, req.LogicalResourceIdentifier, req.ClientRequestToken),
+		region:    req.Region,
+		account:   req.AWSAccountID,
+		partition: req.AWSPartition,
+		stackName: StackName(req.StackID),
+		logicalID: req.LogicalResourceIdentifier,
+		now:       now,
+	}
+	if e.region == "" {
+		e.region = "us-east-1"
+	}
+	if e.account == "" {
+		e.account = "123456789012"
+	}
+	if e.partition == "" {
+		e.partition = "aws"
+	}
+	if e.logicalID == "" {
+		e.logicalID = "Resource"
+	}
+	return e
+}
+
+func (e *env) urlSuffix() string {
+	if e.partition == "aws-cn" {
+		return "amazonaws.com.cn"
+	}
+	return "amazonaws.com"
+}
+
+// StackName is the name part of a stack id
+// (arn:aws:cloudformation:REGION:ACCOUNT:stack/NAME/UUID); a bare name is
+// returned as it is, and an empty id gives "stacksim".
+func StackName(stackID string) string {
+	if stackID == "" {
+		return "stacksim"
+	}
+	if i := strings.Index(stackID, ":stack/"); i >= 0 {
+		rest := stackID[i+len(":stack/"):]
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			return rest[:j]
+		}
+		return rest
+	}
+	return stackID
+}
+
+// expand fills a value template; purpose keys the randomness.
+func (e *env) expand(v any, purpose string) (any, error) {
+	switch t := v.(type) {
+	case string:
+		return e.expandString(t, purpose)
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			y, err := e.expand(x, purpose+"/"+strconv.Itoa(i))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = y
+		}
+		return out, nil
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			y, err := e.expand(x, purpose+"/"+k)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = y
+		}
+		return out, nil
+	default:
+		return v, nil
+	}
+}
+
+func (e *env) expandString(s, purpose string) (string, error) {
+	if !strings.Contains(s, "{") {
+		return s, nil
+	}
+	var b strings.Builder
+	n := 0
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String(), nil
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			return "", fmt.Errorf("template %q: unclosed {", s)
+		}
+		b.WriteString(s[:i])
+		val, err := e.placeholder(s[i+1:i+j], purpose+"#"+strconv.Itoa(n))
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(val)
+		n++
+		s = s[i+j+1:]
+	}
+}
+
+func (e *env) placeholder(p, purpose string) (string, error) {
+	if strings.HasPrefix(p, "$") {
+		name, arg, _ := strings.Cut(p[1:], ":")
+		switch name {
+		case "Region":
+			return e.region, nil
+		case "AccountId":
+			return e.account, nil
+		case "Partition":
+			return e.partition, nil
+		case "URLSuffix":
+			return e.urlSuffix(), nil
+		case "StackName":
+			return e.stackName, nil
+		case "LogicalId":
+			return e.logicalID, nil
+		case "Now":
+			return e.now.UTC().Format("2006-01-02T15:04:05.000Z"), nil
+		case "uuid":
+			return e.key.stream(purpose).uuid(), nil
+		case "octet":
+			return strconv.Itoa(1 + int(e.key.stream(purpose).next())%254), nil
+		case "seq":
+			if e.seq == nil || arg == "" {
+				return "", fmt.Errorf("placeholder {%s}: want a group property, as in {$seq:FunctionName}", p)
+			}
+			n, err := e.seq(e.curPath, arg, e.model)
+			if err != nil {
+				return "", err
+			}
+			return strconv.FormatInt(n, 10), nil
+		}
+		n, err := strconv.Atoi(arg)
+		if err != nil || n <= 0 || n > 256 {
+			return "", fmt.Errorf("placeholder {%s}: want a length, as in {$hex:17}", p)
+		}
+		alphabet := map[string]string{"hex": alphaHex, "upper": alphaUpperNum, "lower": alphaLowerNum, "mixed": alphaMixedNum, "digits": alphaDigits}[name]
+		if alphabet == "" {
+			return "", fmt.Errorf("unknown placeholder {%s}", p)
+		}
+		return e.key.stream(purpose).pick(alphabet, n), nil
+	}
+	ref, filter, _ := strings.Cut(p, "!")
+	ref, fallback, hasFallback := strings.Cut(ref, "|")
+	v, ok := Get(e.model, "/"+ref)
+	var s string
+	if ok {
+		s, ok = scalarString(v)
+	}
+	if !ok {
+		if !hasFallback {
+			return "", fmt.Errorf("placeholder {%s}: the model has no scalar at /properties/%s", p, ref)
+		}
+		s = fallback
+	}
+	switch filter {
+	case "":
+	case "dash":
+		s = strings.ReplaceAll(s, ".", "-")
+	case "lower":
+		s = strings.ToLower(s)
+	case "tail":
+		// a name or an ARN: what follows the ARN's "function:" part
+		if i := strings.Index(s, ":function:"); i >= 0 {
+			s = s[i+len(":function:"):]
+			if j := strings.IndexByte(s, ':'); j >= 0 {
+				s = s[:j]
+			}
+		}
+	default:
+		return "", fmt.Errorf("placeholder {%s}: unknown filter %q (dash, lower, tail)", p, filter)
+	}
+	return s, nil
+}
+
+// generateName makes a physical name as CloudFormation does:
+// STACKNAME-LOGICALID-RANDOM (upper-case alphanumerics), the stack name and
+// the logical id shortened alike when the whole would pass the type's
+// length limit; "ssm" style is CFN-LOGICALID-RANDOM; lower-cased for types
+// whose names must be (S3 buckets, ECR repositories).
+func (e *env) generateName(n *nameSpec, suffix string) string {
+	rl := n.RandomLength
+	if rl == 0 {
+		rl = 13
+	}
+	random := e.key.stream("name:"+n.Property).pick(alphaUpperNum, rl)
+	max := n.MaxLength
+	if max == 0 {
+		max = 255
+	}
+	var parts []string
+	switch n.Style {
+	case "ssm":
+		parts = []string{"CFN", e.logicalID}
+	case "logical":
+		parts = []string{e.logicalID}
+	default:
+		parts = []string{e.stackName, e.logicalID}
+	}
+	budget := max - len(random) - len(suffix) - len(parts) // one "-" after each part
+	parts = shorten(parts, budget)
+	name := strings.Join(append(parts, random), "-") + suffix
+	if n.Lower {
+		name = strings.ToLower(name)
+	}
+	return name
+}
+
+// shorten cuts parts so that their total length fits budget: every part
+// gets an equal share, and a part shorter than its share leaves the rest to
+// the others.
+func shorten(parts []string, budget int) []string {
+	total := 0
+	for _, p := range parts {
+		total += len(p)
+	}
+	if total <= budget {
+		return parts
+	}
+	if budget < 0 {
+		budget = 0
+	}
+	out := make([]string, len(parts))
+	copy(out, parts)
+	remaining, left := budget, len(parts)
+	// Give short parts their full length first, longest last.
+	order := make([]int, len(parts))
+	for i := range order {
+		order[i] = i
+	}
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && len(parts[order[j]]) < len(parts[order[j-1]]); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	for _, i := range order {
+		share := remaining / left
+		if len(out[i]) > share {
+			out[i] = out[i][:share]
+		}
+		remaining -= len(out[i])
+		left--
+	}
+	return out
+}

@@ -1,0 +1,46 @@
+package resources
+
+// StripWriteOnly returns a copy of model without the schema's writeOnly
+// properties. An object that held only writeOnly members (a Lambda
+// function's Code) goes too: the contract wants no property without a value.
+func StripWriteOnly(s *Schema, model map[string]any) map[string]any {
+	out := CopyModel(model)
+	stripWriteOnly(s, out)
+	return out
+}
+
+func stripWriteOnly(s *Schema, out map[string]any) {
+	if out == nil {
+		return
+	}
+	for _, p := range s.WriteOnlyProperties {
+		segs := SplitPointer(p)
+		if !Delete(out, p) {
+			continue
+		}
+		for i := len(segs) - 1; i > 0; i-- {
+			parent := segs[:i]
+			if contains(parent, "*") {
+				break
+			}
+			ptr := JoinPointer(parent)
+			if v, ok := Get(out, ptr); ok {
+				if m, isMap := v.(map[string]any); isMap && len(m) == 0 {
+					Delete(out, ptr)
+					continue
+				}
+			}
+			break
+		}
+	}
+}
+
+// StripReadOnly returns a copy of model without the schema's readOnly
+// properties.
+func StripReadOnly(s *Schema, model map[string]any) map[string]any {
+	out := CopyModel(model)
+	for _, p := range s.ReadOnlyProperties {
+		Delete(out, p)
+	}
+	return out
+}
