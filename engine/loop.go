@@ -159,8 +159,10 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 				res.Stopped, err = StopCanceled, serr
 				break
 			}
-			// Calls made while the engine was unlocked may have changed
-			// the queue: look again.
+			// The virtual time slept through has passed. Calls made while
+			// the engine was unlocked may have changed the queue: look
+			// again.
+			tx.advanceTo(t.at)
 			continue
 		}
 		match, n, terr := e.runTask(ctx, tx, t, opts.Until)
