@@ -54,6 +54,8 @@ const (
 // decodeState reads a state file's bytes into a store. path names the file
 // in errors.
 func decodeState(path string, data []byte) (*store, error) {
+	// json.Unmarshal checks the whole text (trailing data included) before
+	// it decodes: a syntax error anywhere is found here.
 	var h stateHeader
 	if err := json.Unmarshal(data, &h); err != nil {
 		return nil, jsonStateError(path, data, err)
@@ -74,12 +76,6 @@ func decodeState(path string, data []byte) (*store, error) {
 	var doc stateDoc
 	if err := dec.Decode(&doc); err != nil {
 		return nil, jsonStateError(path, data, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		off := dec.InputOffset()
-		line, col := position(data, off)
-		return nil, &StateError{Path: path, Line: line, Column: col, Offset: off,
-			Problem: "unexpected data after the end of the state", Hint: hintCorrupt}
 	}
 	s, err := buildStore(&doc)
 	if err != nil {
