@@ -166,7 +166,7 @@ func (e *Engine) ListStackResources(ctx context.Context, in ListStackResourcesIn
 			from = resourceKey(st.Num, parts[1])
 		}
 		size := e.pageSize()
-		it, err := tx.snap.LowerBound(tResources.String(), ixID, from)
+		it, err := tx.snap.LowerBound(tResources.String(), ixID, []byte(from))
 		if err != nil {
 			return err
 		}

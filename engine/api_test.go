@@ -416,16 +416,31 @@ func TestRefusedCallsChangeNothing(t *testing.T) {
 	w := newAPIWorld(t, Options{})
 	before := state(t, w.e)
 	calls := map[string]func() error{
-		"DescribeStacks":         func() error { _, err := w.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: "x"}); return err },
-		"ListStacks":             func() error { _, err := w.e.ListStacks(ctx(), ListStacksInput{StackStatusFilter: []string{"X"}}); return err },
-		"DescribeStackEvents":    func() error { _, err := w.e.DescribeStackEvents(ctx(), DescribeStackEventsInput{StackName: "x"}); return err },
-		"DescribeStackResource":  func() error { _, err := w.e.DescribeStackResource(ctx(), DescribeStackResourceInput{StackName: "web", LogicalResourceId: "x"}); return err },
-		"DescribeStackResources": func() error { _, err := w.e.DescribeStackResources(ctx(), DescribeStackResourcesInput{PhysicalResourceId: "x"}); return err },
-		"ListStackResources":     func() error { _, err := w.e.ListStackResources(ctx(), ListStackResourcesInput{StackName: "web", NextToken: "x"}); return err },
-		"GetTemplate":            func() error { _, err := w.e.GetTemplate(ctx(), GetTemplateInput{StackName: "x"}); return err },
-		"ListExports":            func() error { _, err := w.e.ListExports(ctx(), ListExportsInput{NextToken: "x"}); return err },
-		"ListImports":            func() error { _, err := w.e.ListImports(ctx(), ListImportsInput{ExportName: "x"}); return err },
-		"SetClock":               func() error { return w.e.SetClock(DefaultEpoch) },
+		"DescribeStacks": func() error { _, err := w.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: "x"}); return err },
+		"ListStacks": func() error {
+			_, err := w.e.ListStacks(ctx(), ListStacksInput{StackStatusFilter: []string{"X"}})
+			return err
+		},
+		"DescribeStackEvents": func() error {
+			_, err := w.e.DescribeStackEvents(ctx(), DescribeStackEventsInput{StackName: "x"})
+			return err
+		},
+		"DescribeStackResource": func() error {
+			_, err := w.e.DescribeStackResource(ctx(), DescribeStackResourceInput{StackName: "web", LogicalResourceId: "x"})
+			return err
+		},
+		"DescribeStackResources": func() error {
+			_, err := w.e.DescribeStackResources(ctx(), DescribeStackResourcesInput{PhysicalResourceId: "x"})
+			return err
+		},
+		"ListStackResources": func() error {
+			_, err := w.e.ListStackResources(ctx(), ListStackResourcesInput{StackName: "web", NextToken: "x"})
+			return err
+		},
+		"GetTemplate": func() error { _, err := w.e.GetTemplate(ctx(), GetTemplateInput{StackName: "x"}); return err },
+		"ListExports": func() error { _, err := w.e.ListExports(ctx(), ListExportsInput{NextToken: "x"}); return err },
+		"ListImports": func() error { _, err := w.e.ListImports(ctx(), ListImportsInput{ExportName: "x"}); return err },
+		"SetClock":    func() error { return w.e.SetClock(DefaultEpoch) },
 		"update": func() error {
 			w.e.mu.Lock()
 			defer w.e.mu.Unlock()

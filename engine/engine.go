@@ -194,7 +194,7 @@ func (e *Engine) update(fn func(tx *txn) error) error {
 		e.broken = &InternalError{Err: err}
 		return e.broken
 	}
-	e.deliver(tx.events)
+	e.deliver(e.st.read(), tx.events)
 	return nil
 }
 
@@ -259,8 +259,8 @@ func (e *Engine) Subscribe(fn func(StackEvent)) (unsubscribe func()) {
 	}
 }
 
-// deliver hands events to the observers.
-func (e *Engine) deliver(evs []pendingEvent) {
+// deliver hands events, read through tx, to the observers.
+func (e *Engine) deliver(tx *txn, evs []pendingEvent) {
 	if len(evs) == 0 {
 		return
 	}
@@ -270,8 +270,8 @@ func (e *Engine) deliver(evs []pendingEvent) {
 	if len(obs) == 0 {
 		return
 	}
-	for i := range evs {
-		ev := e.st.stackEventOf(evs[i].st, evs[i].seq, &evs[i].rec)
+	for _, p := range evs {
+		ev := e.st.stackEventOf(p.st, p.seq, tx.eventAt(p.st.Num, p.seq))
 		for _, o := range obs {
 			o.fn(ev)
 		}

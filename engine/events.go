@@ -57,11 +57,10 @@ func (tx *txn) resourceEvent(st *stackRecord, ev resourceEvent) {
 }
 
 // pendingEvent is an event written and not yet handed to observers; it is
-// made into a StackEvent only when someone looks.
+// read back and made into a StackEvent only when someone looks.
 type pendingEvent struct {
 	st  *stackRecord
 	seq uint64
-	rec eventRecord
 }
 
 func (tx *txn) writeEvent(st *stackRecord, rec eventRecord) {
@@ -75,7 +74,7 @@ func (tx *txn) writeEvent(st *stackRecord, rec eventRecord) {
 		rec.Dup = tx.dup(st.Num, rec.Time, rec.Logical, rec.Status)
 	}
 	seq := tx.appendEvent(st.Num, rec)
-	tx.events = append(tx.events, pendingEvent{st: st, seq: seq, rec: rec})
+	tx.events = append(tx.events, pendingEvent{st: st, seq: seq})
 }
 
 // appendEvent appends an event to the stack's last chunk (opening a new one
@@ -94,17 +93,23 @@ func (tx *txn) appendEvent(num uint32, rec eventRecord) uint64 {
 		tx.useChunk(c)
 	}
 	if len(c.Events) == eventChunkSize {
-		c = &eventChunk{Num: num, Chunk: c.Chunk + 1, Events: make([]eventRecord, 0, 8)}
+		// A stack with a full chunk is a big one: the next chunk gets its
+		// whole size at once rather than growing to it.
+		c = &eventChunk{Num: num, Chunk: c.Chunk + 1, Events: make([]eventRecord, 0, eventChunkSize)}
 		tx.useChunk(c)
 	}
-	tx.journal = append(tx.journal, undo{kind: undoAppend, chunk: c, n: len(c.Events)})
+	tx.journal = append(tx.journal, undo{kind: undoAppend, obj: c, n: uint64(len(c.Events))})
 	c.Events = append(c.Events, rec)
 	return uint64(c.Chunk)*eventChunkSize + uint64(len(c.Events))
 }
 
 // useChunk makes c (a copy the transaction owns) the chunk it appends to.
 func (tx *txn) useChunk(c *eventChunk) {
-	tx.journal = append(tx.journal, undo{kind: undoChunk, num: c.Num, chunk: tx.chunks[c.Num]})
+	u := undo{kind: undoChunk, num: c.Num}
+	if old := tx.chunks[c.Num]; old != nil {
+		u.obj = old
+	}
+	tx.journal = append(tx.journal, u)
 	tx.chunks[c.Num] = c
 	tx.put(c)
 }
@@ -114,7 +119,7 @@ func (tx *txn) lastChunk(num uint32) *eventChunk {
 	if c := tx.chunks[num]; c != nil {
 		return c
 	}
-	it, err := tx.snap.ReverseLowerBound(tEvents.String(), ixID, chunkKey(num, math.MaxUint32))
+	it, err := tx.snap.ReverseLowerBound(tEvents.String(), ixID, []byte(chunkKey(num, math.MaxUint32)))
 	if err != nil {
 		panic("events: " + err.Error())
 	}
@@ -151,7 +156,7 @@ func (tx *txn) eventsBackward(num uint32, from uint64, fn func(seq uint64, rec *
 			return
 		}
 		c := r.(*eventChunk)
-		for i := int((seq-1)%eventChunkSize) + 0; i >= 0; i-- {
+		for i := int((seq - 1) % eventChunkSize); i >= 0; i-- {
 			if i >= len(c.Events) {
 				continue
 			}
@@ -174,6 +179,31 @@ func (tx *txn) eventsForward(num uint32, fn func(seq uint64, rec *eventRecord) b
 		}
 		return true
 	})
+}
+
+// eventAt returns the stored event with this sequence number, or nil.
+func (tx *txn) eventAt(num uint32, seq uint64) *eventRecord {
+	if seq == 0 {
+		return nil
+	}
+	var c *eventChunk
+	chunk := uint32((seq - 1) / eventChunkSize)
+	if cc := tx.chunks[num]; cc != nil && cc.Chunk == chunk {
+		c = cc
+	} else {
+		var buf [8]byte
+		if r := tx.getb(tEvents, appendNum(appendNum(buf[:0], num), chunk)); r != nil {
+			c = r.(*eventChunk)
+		}
+	}
+	if c == nil {
+		return nil
+	}
+	i := int((seq - 1) % eventChunkSize)
+	if i >= len(c.Events) {
+		return nil
+	}
+	return &c.Events[i]
 }
 
 // stackEventOf makes the StackEvent of a stored event.
@@ -199,16 +229,30 @@ func (s *store) stackEventOf(st *stackRecord, seq uint64, r *eventRecord) StackE
 	return ev
 }
 
-// dupKey and dupState keep resource EventIds unique (resourceEventID): per
-// stack, for the stack's latest instant, how many events each (logical id,
-// status) has had. Virtual time never goes back, so earlier instants can be
-// forgotten; after loading a state file, the latest instant is counted
-// again from the stored events (rebuildDups).
-type dupKey struct{ logical, status string }
-
+// dupState keeps resource EventIds unique (resourceEventID): per stack, for
+// the stack's latest instant, how many events each (logical id, status) has
+// had, keyed by a hash of the pair. Two pairs with one hash share a count:
+// the later one gets a suffix it did not need, and every id stays unique.
+// Virtual time never goes back, so earlier instants can be forgotten; after
+// loading a state file, the latest instant is counted again from the stored
+// events.
 type dupState struct {
 	at int64
-	n  map[dupKey]uint16
+	n  map[uint64]uint16
+}
+
+// dupHash is FNV-1a (64 bits) of logical id, a zero byte, and status: stable
+// across processes, unlike the runtime's map hash.
+func dupHash(logical, status string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(logical); i++ {
+		h = (h ^ uint64(logical[i])) * 1099511628211
+	}
+	h *= 1099511628211 // the zero byte
+	for i := 0; i < len(status); i++ {
+		h = (h ^ uint64(status[i])) * 1099511628211
+	}
+	return h
 }
 
 // dup returns how many events the stack already has with this logical id,
@@ -216,15 +260,19 @@ type dupState struct {
 func (tx *txn) dup(num uint32, at int64, logical, status string) uint16 {
 	d := tx.s.dups[num]
 	if d == nil || d.at != at {
-		tx.journal = append(tx.journal, undo{kind: undoDups, num: num, dups: d})
-		d = &dupState{at: at, n: map[dupKey]uint16{}}
+		u := undo{kind: undoDups, num: num}
+		if d != nil {
+			u.obj = d
+		}
+		tx.journal = append(tx.journal, u)
+		d = &dupState{at: at, n: map[uint64]uint16{}}
 		tx.s.dups[num] = d
 	}
-	k := dupKey{logical, status}
-	c, had := d.n[k]
-	tx.journal = append(tx.journal, undo{kind: undoDupCount, num: num, dk: k, n: int(c), had: had})
+	h := dupHash(logical, status)
+	c, had := d.n[h]
+	tx.journal = append(tx.journal, undo{kind: undoDupCount, num: num, n: h, c: c, had: had})
 	if c < math.MaxUint16 {
-		d.n[k] = c + 1
+		d.n[h] = c + 1
 	}
 	return c
 }
@@ -234,18 +282,18 @@ func (tx *txn) dup(num uint32, at int64, logical, status string) uint16 {
 func (s *store) rebuildDups() {
 	tx := s.read()
 	s.dups = map[uint32]*dupState{}
-	tx.scan(tStacks, ixID, nil, func(r record) bool {
+	tx.scan(tStacks, ixID, "", func(r record) bool {
 		st := r.(*stackRecord)
 		var d *dupState
 		tx.eventsBackward(st.Num, 0, func(_ uint64, e *eventRecord) bool {
 			if d == nil {
-				d = &dupState{at: e.Time, n: map[dupKey]uint16{}}
+				d = &dupState{at: e.Time, n: map[uint64]uint16{}}
 			}
 			if e.Time != d.at {
 				return false
 			}
 			if !e.OfStack {
-				d.n[dupKey{e.Logical, e.Status}]++
+				d.n[dupHash(e.Logical, e.Status)]++
 			}
 			return true
 		})

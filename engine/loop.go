@@ -219,12 +219,12 @@ func (e *Engine) runTask(ctx context.Context, tx *txn, t *Task, until func(Stack
 	tx.release()
 	evs := tx.events
 	tx.events = tx.events[:0]
-	e.deliver(evs)
+	e.deliver(tx, evs)
 	if until == nil {
 		return nil, len(evs), nil
 	}
-	for i := range evs {
-		ev := e.st.stackEventOf(evs[i].st, evs[i].seq, &evs[i].rec)
+	for _, p := range evs {
+		ev := e.st.stackEventOf(p.st, p.seq, tx.eventAt(p.st.Num, p.seq))
 		if until(ev) {
 			return &ev, len(evs), nil
 		}

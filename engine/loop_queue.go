@@ -161,7 +161,7 @@ func (tx *txn) schedule(t *Task) *Task {
 	}
 	t.At = time.Unix(0, t.at).UTC()
 	tx.s.queue.push(t)
-	tx.journal = append(tx.journal, undo{kind: undoQueuePush, task: t})
+	tx.journal = append(tx.journal, undo{kind: undoQueuePush, obj: t})
 	return t
 }
 
@@ -181,7 +181,7 @@ func (tx *txn) unschedule(t *Task) {
 		return
 	}
 	tx.s.queue.remove(t)
-	tx.journal = append(tx.journal, undo{kind: undoQueuePop, task: t})
+	tx.journal = append(tx.journal, undo{kind: undoQueuePop, obj: t})
 }
 
 // tasks returns the queued tasks for which match is true (nil: all), in run

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/stacksim/stacksim/statemachine"
 )
@@ -54,10 +56,8 @@ const (
 // decodeState reads a state file's bytes into a store. path names the file
 // in errors.
 func decodeState(path string, data []byte) (*store, error) {
-	// json.Unmarshal checks the whole text (trailing data included) before
-	// it decodes: a syntax error anywhere is found here.
-	var h stateHeader
-	if err := json.Unmarshal(data, &h); err != nil {
+	h, err := readHeader(data)
+	if err != nil {
 		return nil, jsonStateError(path, data, err)
 	}
 	if h.Format != stateFormat {
@@ -77,11 +77,42 @@ func decodeState(path string, data []byte) (*store, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, jsonStateError(path, data, err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		off := dec.InputOffset()
+		line, col := position(data, off)
+		return nil, &StateError{Path: path, Line: line, Column: col, Offset: off,
+			Problem: "unexpected data after the end of the state", Hint: hintCorrupt}
+	}
 	s, err := buildStore(&doc)
 	if err != nil {
 		return nil, &StateError{Path: path, Problem: "it is inconsistent: " + err.Error(), Hint: hintCorrupt, Err: err}
 	}
 	return s, nil
+}
+
+// readHeader reads the format and version. A state file begins with them,
+// so a few tokens are enough; anything else is checked in full.
+func readHeader(data []byte) (stateHeader, error) {
+	var h stateHeader
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
+		k1, _ := dec.Token()
+		v1, _ := dec.Token()
+		k2, _ := dec.Token()
+		v2, _ := dec.Token()
+		f, fok := v1.(string)
+		v, vok := v2.(json.Number)
+		if k1 == "format" && k2 == "version" && fok && vok {
+			if n, err := v.Int64(); err == nil {
+				return stateHeader{Format: f, Version: int(n)}, nil
+			}
+		}
+	}
+	// json.Unmarshal checks the whole text (trailing data included) before
+	// it decodes: a syntax error anywhere is found here.
+	err := json.Unmarshal(data, &h)
+	return h, err
 }
 
 // jsonStateError locates a JSON decoding error in the file.
@@ -141,6 +172,9 @@ func buildStore(doc *stateDoc) (*store, error) {
 		return nil, err
 	}
 	s.meta.IDs, s.meta.Tasks, s.meta.Stacks = doc.Counters.IDs, doc.Counters.Tasks, doc.Counters.Stacks
+	if cols := eventColumns(); !slices.Equal(doc.EventColumns, cols[:]) {
+		return nil, fmt.Errorf("eventColumns are %q, not %q", doc.EventColumns, cols)
+	}
 
 	w := s.db.Txn(true)
 	defer w.Abort()
@@ -211,33 +245,41 @@ func buildStore(doc *stateDoc) (*store, error) {
 		}
 	}
 
+	in := interner{}
 	for i, se := range doc.Events {
 		st, err := stackOf(fmt.Sprintf("events[%d]", i), se.StackId)
 		if err != nil {
 			return nil, err
 		}
+		rows, err := parseEventRows(se.Events, in)
+		if err != nil {
+			return nil, fmt.Errorf("events of stack %s: %w", st.StackId, err)
+		}
 		var (
 			chunk *eventChunk
 			d     *dupState
 		)
-		for j, ev := range se.Events {
-			t := ev.Timestamp.UnixNano()
-			if ev.Timestamp.IsZero() {
-				return nil, fmt.Errorf("event %d of stack %s has no Timestamp", j+1, st.StackId)
+		for j, ev := range rows {
+			ts, err := time.Parse(time.RFC3339Nano, ev[0])
+			if err != nil {
+				return nil, fmt.Errorf("event %d of stack %s: Timestamp: %w", j+1, st.StackId, err)
 			}
+			t := ts.UnixNano()
 			if d != nil && t < d.at {
 				return nil, fmt.Errorf("event %d of stack %s is older than the event before it", j+1, st.StackId)
 			}
 			if d == nil || d.at != t {
-				d = &dupState{at: t, n: map[dupKey]uint16{}}
+				d = &dupState{at: t, n: map[uint64]uint16{}}
 			}
 			rec := eventRecord{
-				Time: t, Logical: ev.LogicalResourceId, Physical: ev.PhysicalResourceId, Type: ev.ResourceType,
-				Status: ev.ResourceStatus, Reason: ev.ResourceStatusReason, Properties: ev.ResourceProperties,
-				Token: ev.ClientRequestToken, OfStack: ev.OfStack,
+				Time: t, Logical: ev[1], Physical: ev[2], Type: ev[3], Status: ev[4], Reason: ev[5], Properties: ev[6],
+				Token: ev[7], OfStack: ev[2] == st.StackId && ev[3] == StackResourceType,
+			}
+			if rec.Logical == "" || rec.Type == "" || rec.Status == "" {
+				return nil, fmt.Errorf("event %d of stack %s has no LogicalResourceId, ResourceType or ResourceStatus", j+1, st.StackId)
 			}
 			if !rec.OfStack {
-				k := dupKey{rec.Logical, rec.Status}
+				k := dupHash(rec.Logical, rec.Status)
 				rec.Dup = d.n[k]
 				d.n[k]++
 			}
@@ -248,7 +290,7 @@ func buildStore(doc *stateDoc) (*store, error) {
 					}
 				}
 				no := uint32(j / eventChunkSize)
-				size := min(len(se.Events)-j, eventChunkSize)
+				size := min(len(rows)-j, eventChunkSize)
 				chunk = &eventChunk{Num: st.Num, Chunk: no, Events: make([]eventRecord, 0, size)}
 			}
 			chunk.Events = append(chunk.Events, rec)

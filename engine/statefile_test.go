@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/statemachine"
@@ -219,7 +221,7 @@ func TestStateRefusesBadFiles(t *testing.T) {
 		{"format", `{"format":"terraform","version":4}`, []string{`"terraform"`, "not a stacksim state file"}, 0},
 		{"no format", `{"version":1}`, []string{`no "format"`}, 0},
 		{"not json object", `[1,2]`, []string{"JSON"}, 1},
-		{"trailing", valid + "{}", []string{"after top-level value"}, 17},
+		{"trailing", valid + "{}", []string{"after the end of the state"}, 18},
 		{"inconsistent", strings.Replace(valid, `"stacks":[`, `"resources_":[`, 1), []string{"inconsistent"}, 0},
 		{"dangling", strings.Replace(valid, `"resources":[]`, `"resources":[{"StackId":"arn:nope","LogicalResourceId":"X","ResourceType":"T"}]`, 1),
 			[]string{"inconsistent", "arn:nope"}, 0},
@@ -408,4 +410,108 @@ func TestStateSaveKilled(t *testing.T) {
 	if temps, _ := filepath.Glob(filepath.Join(dir, ".state.json.tmp-*")); len(temps) != 0 {
 		t.Fatalf("stale temporary files were not removed: %v", temps)
 	}
+}
+
+func TestAppendJSONString(t *testing.T) {
+	for _, s := range []string{"", "plain", `q"uote`, `back\slash`, "line\nbreak\r\t", "\x00\x01\x1f", "é ü 日本 🙂",
+		"<html>&amp;", "\u2028\u2029", "bad\xffutf8", string([]byte{0xe2, 0x82})} {
+		out := appendJSONString(nil, s)
+		var back string
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Fatalf("%q encodes to invalid JSON %s: %v", s, out, err)
+		}
+		std, _ := json.Marshal(s)
+		var want string
+		_ = json.Unmarshal(std, &want)
+		if back != want {
+			t.Errorf("%q: round trip gives %q", s, back)
+		}
+	}
+}
+
+// A nested stack resource's events (type AWS::CloudFormation::Stack, the
+// nested stack's ARN) stay resource events through a save and a load.
+func TestStateNestedStackEventsStayResourceEvents(t *testing.T) {
+	e := newTestEngine(t, Options{})
+	s := seed(t, e)
+	st := s.stack("parent")
+	s.resource(st, "parent", StackResourceType, "arn:aws:cloudformation:us-east-1:123456789012:stack/parent-child/x",
+		statemachine.ResourceStatusCreateComplete, "")
+	again, err := NewFromState(state(t, e), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	for _, eng := range []*Engine{e, again} {
+		out, _ := eng.DescribeStackEvents(ctx(), DescribeStackEventsInput{StackName: "parent"})
+		var kinds []bool
+		for _, ev := range out.StackEvents {
+			kinds = append(kinds, ev.IsStackEvent())
+		}
+		if fmt.Sprint(kinds) != "[false false false true]" {
+			t.Fatalf("stack events: %v", kinds)
+		}
+	}
+}
+
+func FuzzDecodeState(f *testing.F) {
+	e, err := New(Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	richWorld(f, e)
+	data, _ := e.MarshalState()
+	f.Add(data)
+	f.Add([]byte(`{"format":"stacksim-state","version":1}`))
+	f.Add([]byte(`{"version":1,"format":"stacksim-state","region":"r"}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := decodeState("fuzz.json", data)
+		if err != nil {
+			var se *StateError
+			if !errors.As(err, &se) {
+				t.Fatalf("not a *StateError: %T %v", err, err)
+			}
+			return
+		}
+		// What loads saves, and saves the same again.
+		out, err := encodeState(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s2, err := decodeState("again.json", out)
+		if err != nil {
+			t.Fatalf("a state that loaded does not load after a save: %v", err)
+		}
+		out2, _ := encodeState(s2)
+		if !bytes.Equal(out, out2) {
+			t.Fatal("save, load, save is not stable")
+		}
+	})
+}
+
+func TestParseEventRows(t *testing.T) {
+	in := interner{}
+	rows, err := parseEventRows([]byte(` [ ["a","b\"c\\d\/e\n\u00e9\ud83d\ude42"] , [] ,["x","y","","AWS::SNS::Topic"]]`), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 || rows[0][1] != "b\"c\\d/e\né🙂" || rows[1][0] != "" || rows[2][3] != "AWS::SNS::Topic" {
+		t.Fatalf("%q", rows)
+	}
+	again, _ := parseEventRows([]byte(`[["AWS::SNS::Topic"]]`), in)
+	if unsafeSameString(again[0][0], rows[2][3]) == false {
+		t.Fatal("equal strings were not interned")
+	}
+	for _, bad := range []string{``, `{}`, `[1]`, `[[1]]`, `[["a"`, `[["a",]]`, `[["a"]`, `[["\x"]]`, `[["\u12"]]`,
+		`[["1","2","3","4","5","6","7","8","9"]]`, "[[\"a\nb\"]]"} {
+		if _, err := parseEventRows([]byte(bad), in); err == nil {
+			t.Errorf("%q was accepted", bad)
+		}
+	}
+}
+
+// unsafeSameString reports whether a and b share their bytes.
+func unsafeSameString(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b))
 }

@@ -1,9 +1,9 @@
 package engine
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 
 	memdb "github.com/hashicorp/go-memdb"
 )
@@ -70,10 +70,14 @@ type meta struct {
 }
 
 func newStore(id identity, now int64) (*store, error) {
-	db, err := memdb.NewMemDB(schema())
+	primary, err := memdb.NewMemDB(schema())
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	// The store works on a snapshot of an empty database: a MemDB that is
+	// not the primary does not track mutations for watchers (it closes no
+	// channels on commit), and the store never watches.
+	db := primary.Snapshot()
 	s := &store{db: db, id: id, meta: meta{Now: now}, dups: map[uint32]*dupState{}}
 	for _, ix := range secondaries() {
 		s.secs[ix.table] = append(s.secs[ix.table], ix)
@@ -98,6 +102,8 @@ type txn struct {
 	chunks map[uint32]*eventChunk
 	// events are the events written and not yet handed to observers.
 	events []pendingEvent
+	// stackCache remembers the stacks read from the snapshot (nil: none).
+	stackCache map[string]record
 }
 
 // read begins a read transaction: a snapshot of the last commit.
@@ -205,54 +211,56 @@ const (
 	undoDupCount                  // restore one event-id counter
 )
 
-// undo is one journal entry.
+// undo is one journal entry (56 bytes). Which fields hold what depends on
+// the kind.
 type undo struct {
-	kind  undoKind
-	t     tableID
-	had   bool
-	n     int
-	num   uint32
-	key   string
-	row   record
-	chunk *eventChunk
-	task  *Task
-	dups  *dupState
-	dk    dupKey
+	kind undoKind
+	t    tableID
+	had  bool
+	c    uint16 // an old event-id count
+	num  uint32
+	n    uint64 // an old length, an old count, or an event-id hash
+	key  string
+	// obj is the old row (undoRow), the chunk (undoChunk, undoAppend), the
+	// task (undoQueue*) or the old bookkeeping (undoDups).
+	obj any
 }
 
 func (u *undo) apply(tx *txn) {
 	switch u.kind {
 	case undoRow:
 		if u.had {
-			tx.ov[u.t][u.key] = u.row
+			r, _ := u.obj.(record)
+			tx.ov[u.t][u.key] = r
 		} else {
 			delete(tx.ov[u.t], u.key)
 		}
 	case undoChunk:
-		if u.chunk == nil {
-			delete(tx.chunks, u.num)
+		if c, _ := u.obj.(*eventChunk); c != nil {
+			tx.chunks[u.num] = c
 		} else {
-			tx.chunks[u.num] = u.chunk
+			delete(tx.chunks, u.num)
 		}
 	case undoAppend:
-		clear(u.chunk.Events[u.n:])
-		u.chunk.Events = u.chunk.Events[:u.n]
+		c := u.obj.(*eventChunk)
+		clear(c.Events[u.n:])
+		c.Events = c.Events[:u.n]
 	case undoQueuePush:
-		tx.s.queue.remove(u.task)
+		tx.s.queue.remove(u.obj.(*Task))
 	case undoQueuePop:
-		tx.s.queue.push(u.task)
+		tx.s.queue.push(u.obj.(*Task))
 	case undoDups:
-		if u.dups == nil {
-			delete(tx.s.dups, u.num)
+		if d, _ := u.obj.(*dupState); d != nil {
+			tx.s.dups[u.num] = d
 		} else {
-			tx.s.dups[u.num] = u.dups
+			delete(tx.s.dups, u.num)
 		}
 	case undoDupCount:
 		if d := tx.s.dups[u.num]; d != nil {
 			if u.had {
-				d.n[u.dk] = uint16(u.n)
+				d.n[u.n] = u.c
 			} else {
-				delete(d.n, u.dk)
+				delete(d.n, u.n)
 			}
 		}
 	}
@@ -265,9 +273,31 @@ func (tx *txn) mustWrite() {
 }
 
 // get returns the row of table t with primary key k, or nil.
-func (tx *txn) get(t tableID, k []byte) record {
+func (tx *txn) get(t tableID, k string) record {
+	if ov := tx.ov[t]; ov != nil {
+		if r, ok := ov[k]; ok {
+			return r
+		}
+	}
+	return tx.first(t, []byte(k))
+}
+
+// getb is get with the key in a buffer the caller keeps: nothing is
+// allocated when the row is in the overlay.
+func (tx *txn) getb(t tableID, k []byte) record {
 	if ov := tx.ov[t]; ov != nil {
 		if r, ok := ov[string(k)]; ok {
+			return r
+		}
+	}
+	return tx.first(t, append([]byte(nil), k...))
+}
+
+// first reads a row from the snapshot. Stacks, read on every step, are
+// remembered for the rest of a write transaction.
+func (tx *txn) first(t tableID, k []byte) record {
+	if t == tStacks && tx.stackCache != nil {
+		if r, ok := tx.stackCache[string(k)]; ok {
 			return r
 		}
 	}
@@ -275,23 +305,30 @@ func (tx *txn) get(t tableID, k []byte) record {
 	if err != nil {
 		panic(fmt.Sprintf("store: get %s: %v", t, err)) // a schema bug
 	}
-	if raw == nil {
-		return nil
+	var r record
+	if raw != nil {
+		r = raw.(record)
 	}
-	return raw.(record)
+	if t == tStacks && tx.write {
+		if tx.stackCache == nil {
+			tx.stackCache = map[string]record{}
+		}
+		tx.stackCache[string(k)] = r
+	}
+	return r
 }
 
 // put writes a row (inserting or replacing the row with its key). The row
 // must be a fresh copy: see the note in store_records.go.
 func (tx *txn) put(r record) {
 	tx.mustWrite()
-	tx.setRow(r.table(), string(r.key()), r)
+	tx.setRow(r.table(), r.key(), r)
 }
 
 // del deletes the row of table t with primary key k (if there is one).
-func (tx *txn) del(t tableID, k []byte) {
+func (tx *txn) del(t tableID, k string) {
 	tx.mustWrite()
-	tx.setRow(t, string(k), nil)
+	tx.setRow(t, k, nil)
 }
 
 func (tx *txn) setRow(t tableID, k string, r record) {
@@ -301,7 +338,11 @@ func (tx *txn) setRow(t tableID, k string, r record) {
 		tx.ov[t] = ov
 	}
 	prev, had := ov[k]
-	tx.journal = append(tx.journal, undo{kind: undoRow, t: t, key: k, row: prev, had: had})
+	u := undo{kind: undoRow, t: t, key: k, had: had}
+	if prev != nil {
+		u.obj = prev
+	}
+	tx.journal = append(tx.journal, u)
 	ov[k] = r
 }
 
@@ -309,8 +350,8 @@ func (tx *txn) setRow(t tableID, k string, r record) {
 // index ix starts with prefix, until fn returns false. ix is ixID or a
 // secondary index. In a write transaction with pending writes to t it costs
 // O(rows in range + pending writes to t): iterate in bulk, not per step.
-func (tx *txn) scan(t tableID, ix string, prefix []byte, fn func(r record) bool) {
-	it, err := tx.snap.Get(t.String(), ix+"_prefix", prefix)
+func (tx *txn) scan(t tableID, ix string, prefix string, fn func(r record) bool) {
+	it, err := tx.snap.Get(t.String(), ix+"_prefix", []byte(prefix))
 	if err != nil {
 		panic(fmt.Sprintf("store: scan %s.%s: %v", t, ix, err)) // a schema bug
 	}
@@ -325,13 +366,13 @@ func (tx *txn) scan(t tableID, ix string, prefix []byte, fn func(r record) bool)
 	}
 	keyOf := tx.indexKey(t, ix)
 	type row struct {
-		k []byte
+		k string
 		r record
 	}
 	var rows []row
 	for raw := it.Next(); raw != nil; raw = it.Next() {
 		r := raw.(record)
-		if _, shadowed := ov[string(r.key())]; shadowed {
+		if _, shadowed := ov[r.key()]; shadowed {
 			continue
 		}
 		k, _ := keyOf(r)
@@ -341,11 +382,11 @@ func (tx *txn) scan(t tableID, ix string, prefix []byte, fn func(r record) bool)
 		if r == nil {
 			continue
 		}
-		if k, ok := keyOf(r); ok && bytes.HasPrefix(k, prefix) {
+		if k, ok := keyOf(r); ok && strings.HasPrefix(k, prefix) {
 			rows = append(rows, row{k, r})
 		}
 	}
-	slices.SortFunc(rows, func(a, b row) int { return bytes.Compare(a.k, b.k) })
+	slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.k, b.k) })
 	for _, r := range rows {
 		if !fn(r.r) {
 			return
@@ -355,18 +396,18 @@ func (tx *txn) scan(t tableID, ix string, prefix []byte, fn func(r record) bool)
 
 // indexKey returns the function giving a row's full key in index ix of t,
 // as memdb orders it (a secondary key followed by the primary key).
-func (tx *txn) indexKey(t tableID, ix string) func(record) ([]byte, bool) {
+func (tx *txn) indexKey(t tableID, ix string) func(record) (string, bool) {
 	if ix == ixID {
-		return func(r record) ([]byte, bool) { return r.key(), true }
+		return func(r record) (string, bool) { return r.key(), true }
 	}
 	for _, s := range tx.s.secs[t] {
 		if s.name == ix {
-			return func(r record) ([]byte, bool) {
+			return func(r record) (string, bool) {
 				k, ok := s.of(r)
 				if !ok {
-					return nil, false
+					return "", false
 				}
-				return append(k, r.key()...), true
+				return k + r.key(), true
 			}
 		}
 	}
@@ -375,7 +416,7 @@ func (tx *txn) indexKey(t tableID, ix string) func(record) ([]byte, bool) {
 
 // count returns the number of rows of table t whose primary key starts with
 // prefix.
-func (tx *txn) count(t tableID, prefix []byte) int {
+func (tx *txn) count(t tableID, prefix string) int {
 	n := 0
 	tx.scan(t, ixID, prefix, func(record) bool { n++; return true })
 	return n

@@ -78,7 +78,7 @@ func (c *storeCloud) Delete(typeName, id string) (bool, error) {
 func (c *storeCloud) List(typeName string) ([]*resources.Object, error) {
 	var out []*resources.Object
 	err := c.do(func(tx *txn) error {
-		tx.scan(tObjects, ixID, keyStr(nil, typeName, true), func(r record) bool {
+		tx.scan(tObjects, ixID, strKey(typeName), func(r record) bool {
 			out = append(out, r.(*objectRecord).Obj.Clone())
 			return true
 		})
@@ -90,7 +90,8 @@ func (c *storeCloud) List(typeName string) ([]*resources.Object, error) {
 // object returns the stored object, or nil. The object is shared: clone it
 // before changing it.
 func (tx *txn) object(typeName, id string) *objectRecord {
-	r := tx.get(tObjects, objectKey(typeName, id))
+	var buf [160]byte
+	r := tx.getb(tObjects, appendStr(appendStr(buf[:0], typeName, true), id, false))
 	if r == nil {
 		return nil
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 )
 
 // Keys are compact byte strings. A stack is named inside keys by its Num, a
@@ -24,14 +25,42 @@ import (
 //	steps       operationID 0 | index (4 bytes)
 //
 // Logical ids, type names, export names and ARNs never hold a zero byte.
+// A key is built once, as a string (the overlay's map key); memdb gets it as
+// bytes when a transaction commits.
 
-// keyNum appends the 4-byte big-endian form of n.
-func keyNum(b []byte, n uint32) []byte { return binary.BigEndian.AppendUint32(b, n) }
+// keyBuilder builds a key with one allocation.
+type keyBuilder struct{ b strings.Builder }
 
-func numKey(n uint32) []byte { return keyNum(make([]byte, 0, 4), n) }
+func newKey(size int) *keyBuilder {
+	k := &keyBuilder{}
+	k.b.Grow(size)
+	return k
+}
 
-// keyStr appends s and, when more parts follow, a zero byte.
-func keyStr(b []byte, s string, more bool) []byte {
+func (k *keyBuilder) num(n uint32) *keyBuilder {
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], n)
+	k.b.Write(b[:])
+	return k
+}
+
+// str appends s and, when more parts follow, a zero byte.
+func (k *keyBuilder) str(s string, more bool) *keyBuilder {
+	k.b.WriteString(s)
+	if more {
+		k.b.WriteByte(0)
+	}
+	return k
+}
+
+func (k *keyBuilder) String() string { return k.b.String() }
+
+// appendNum and appendStr build a key into a caller's buffer: lookups use
+// them with a buffer on the stack, and allocate nothing when the row is in
+// the transaction's overlay.
+func appendNum(b []byte, n uint32) []byte { return binary.BigEndian.AppendUint32(b, n) }
+
+func appendStr(b []byte, s string, more bool) []byte {
 	b = append(b, s...)
 	if more {
 		b = append(b, 0)
@@ -39,33 +68,32 @@ func keyStr(b []byte, s string, more bool) []byte {
 	return b
 }
 
-func resourceKey(num uint32, logicalID string) []byte {
-	b := make([]byte, 0, 4+len(logicalID))
-	return keyStr(keyNum(b, num), logicalID, false)
+func numKey(n uint32) string { return newKey(4).num(n).String() }
+
+// strKey is s followed by a zero byte: the prefix of every key whose first
+// part is s.
+func strKey(s string) string { return newKey(len(s)+1).str(s, true).String() }
+
+func resourceKey(num uint32, logicalID string) string {
+	return newKey(4+len(logicalID)).num(num).str(logicalID, false).String()
 }
 
-func retiredKey(num uint32, logicalID, physicalID string) []byte {
-	b := make([]byte, 0, 5+len(logicalID)+len(physicalID))
-	return keyStr(keyStr(keyNum(b, num), logicalID, true), physicalID, false)
+func retiredKey(num uint32, logicalID, physicalID string) string {
+	return newKey(5+len(logicalID)+len(physicalID)).num(num).str(logicalID, true).str(physicalID, false).String()
 }
 
-func chunkKey(num, chunk uint32) []byte {
-	return keyNum(keyNum(make([]byte, 0, 8), num), chunk)
+func chunkKey(num, chunk uint32) string { return newKey(8).num(num).num(chunk).String() }
+
+func importKey(exportName, stackID string) string {
+	return newKey(1+len(exportName)+len(stackID)).str(exportName, true).str(stackID, false).String()
 }
 
-func importKey(exportName, stackID string) []byte {
-	b := make([]byte, 0, 1+len(exportName)+len(stackID))
-	return keyStr(keyStr(b, exportName, true), stackID, false)
+func objectKey(typeName, id string) string {
+	return newKey(1+len(typeName)+len(id)).str(typeName, true).str(id, false).String()
 }
 
-func objectKey(typeName, id string) []byte {
-	b := make([]byte, 0, 1+len(typeName)+len(id))
-	return keyStr(keyStr(b, typeName, true), id, false)
-}
-
-func stepKey(opID string, index uint32) []byte {
-	b := make([]byte, 0, 5+len(opID))
-	return keyNum(keyStr(b, opID, true), index)
+func stepKey(opID string, index uint32) string {
+	return newKey(5+len(opID)).str(opID, true).num(index).String()
 }
 
 // keyIndexer is the go-memdb indexer of every index in the schema: the key
@@ -81,7 +109,7 @@ type keyIndexer struct {
 	name string
 	// of returns the row's key in this index, and false when the row is not
 	// in the index.
-	of func(r record) ([]byte, bool)
+	of func(r record) (string, bool)
 }
 
 func (x keyIndexer) FromObject(obj any) (bool, []byte, error) {
@@ -90,7 +118,8 @@ func (x keyIndexer) FromObject(obj any) (bool, []byte, error) {
 		return false, nil, fmt.Errorf("index %s: %T is not a stored row", x.name, obj)
 	}
 	k, ok := x.of(r)
-	return ok, k, nil
+	// memdb keeps the slice as the key of its tree's leaf: a fresh copy.
+	return ok, []byte(k), nil
 }
 
 func (x keyIndexer) FromArgs(args ...any) ([]byte, error) {

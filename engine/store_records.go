@@ -24,7 +24,7 @@ import (
 type record interface {
 	table() tableID
 	// key is the row's primary key (store_keys.go).
-	key() []byte
+	key() string
 }
 
 // paramValue is one parameter value of a stack, as given (or defaulted).
@@ -94,7 +94,7 @@ type stackRecord struct {
 }
 
 func (s *stackRecord) table() tableID { return tStacks }
-func (s *stackRecord) key() []byte    { return []byte(s.StackId) }
+func (s *stackRecord) key() string    { return s.StackId }
 
 // clone returns a shallow copy (see the note at the top of this file).
 func (s *stackRecord) clone() *stackRecord { c := *s; return &c }
@@ -160,7 +160,7 @@ func (r *resourceRecord) table() tableID {
 	return tResources
 }
 
-func (r *resourceRecord) key() []byte {
+func (r *resourceRecord) key() string {
 	if r.Retired != "" {
 		return retiredKey(r.Num, r.LogicalResourceId, r.PhysicalResourceId)
 	}
@@ -211,7 +211,7 @@ type eventChunk struct {
 }
 
 func (c *eventChunk) table() tableID { return tEvents }
-func (c *eventChunk) key() []byte    { return chunkKey(c.Num, c.Chunk) }
+func (c *eventChunk) key() string    { return chunkKey(c.Num, c.Chunk) }
 
 // exportRecord is an exported output value.
 type exportRecord struct {
@@ -221,7 +221,7 @@ type exportRecord struct {
 }
 
 func (x *exportRecord) table() tableID { return tExports }
-func (x *exportRecord) key() []byte    { return []byte(x.Name) }
+func (x *exportRecord) key() string    { return x.Name }
 
 // importRecord says that a stack imports an export (Fn::ImportValue).
 type importRecord struct {
@@ -230,7 +230,7 @@ type importRecord struct {
 }
 
 func (x *importRecord) table() tableID { return tImports }
-func (x *importRecord) key() []byte    { return importKey(x.ExportName, x.StackId) }
+func (x *importRecord) key() string    { return importKey(x.ExportName, x.StackId) }
 
 // objectRecord is an object of the simulated cloud.
 type objectRecord struct {
@@ -241,7 +241,7 @@ type objectRecord struct {
 }
 
 func (o *objectRecord) table() tableID { return tObjects }
-func (o *objectRecord) key() []byte    { return objectKey(o.Obj.Type, o.Obj.ID) }
+func (o *objectRecord) key() string    { return objectKey(o.Obj.Type, o.Obj.ID) }
 
 // OperationKind names what an operation does (CreateStack, UpdateStack...).
 type OperationKind string
@@ -259,7 +259,7 @@ type operationRecord struct {
 }
 
 func (o *operationRecord) table() tableID { return tOperations }
-func (o *operationRecord) key() []byte    { return []byte(o.Id) }
+func (o *operationRecord) key() string    { return o.Id }
 
 // clone returns a shallow copy (see the note at the top of this file).
 func (o *operationRecord) clone() *operationRecord { c := *o; return &c }
@@ -275,7 +275,7 @@ type stepRecord struct {
 }
 
 func (s *stepRecord) table() tableID { return tSteps }
-func (s *stepRecord) key() []byte    { return stepKey(s.OperationId, s.Index) }
+func (s *stepRecord) key() string    { return stepKey(s.OperationId, s.Index) }
 
 // clone returns a shallow copy (see the note at the top of this file).
 func (s *stepRecord) clone() *stepRecord { c := *s; return &c }

@@ -56,7 +56,7 @@ const (
 type secondary struct {
 	table tableID
 	name  string
-	of    func(r record) ([]byte, bool)
+	of    func(r record) (string, bool)
 }
 
 // secondaries lists every secondary index. Each is non-unique in memdb (see
@@ -64,20 +64,18 @@ type secondary struct {
 // appends begins: with a fixed-width field or a zero byte.
 func secondaries() []secondary {
 	return []secondary{
-		{tStacks, ixName, func(r record) ([]byte, bool) {
+		{tStacks, ixName, func(r record) (string, bool) {
 			s := r.(*stackRecord)
 			if !s.live() {
-				return nil, false
+				return "", false
 			}
-			return keyStr(nil, s.StackName, true), true
+			return strKey(s.StackName), true
 		}},
-		{tStacks, ixNum, func(r record) ([]byte, bool) { return numKey(r.(*stackRecord).Num), true }},
-		{tExports, ixStack, func(r record) ([]byte, bool) { return keyStr(nil, r.(*exportRecord).StackId, true), true }},
-		{tImports, ixStack, func(r record) ([]byte, bool) { return keyStr(nil, r.(*importRecord).StackId, true), true }},
-		{tObjects, ixStack, func(r record) ([]byte, bool) { return numKey(r.(*objectRecord).Num), true }},
-		{tOperations, ixStack, func(r record) ([]byte, bool) {
-			return keyStr(nil, r.(*operationRecord).StackId, true), true
-		}},
+		{tStacks, ixNum, func(r record) (string, bool) { return numKey(r.(*stackRecord).Num), true }},
+		{tExports, ixStack, func(r record) (string, bool) { return strKey(r.(*exportRecord).StackId), true }},
+		{tImports, ixStack, func(r record) (string, bool) { return strKey(r.(*importRecord).StackId), true }},
+		{tObjects, ixStack, func(r record) (string, bool) { return numKey(r.(*objectRecord).Num), true }},
+		{tOperations, ixStack, func(r record) (string, bool) { return strKey(r.(*operationRecord).StackId), true }},
 	}
 }
 
@@ -88,7 +86,7 @@ func schema() *memdb.DBSchema {
 		name := t.String()
 		s.Tables[name] = &memdb.TableSchema{Name: name, Indexes: map[string]*memdb.IndexSchema{
 			ixID: {Name: ixID, Unique: true, Indexer: keyIndexer{name: name + "." + ixID,
-				of: func(r record) ([]byte, bool) { return r.key(), true }}},
+				of: func(r record) (string, bool) { return r.key(), true }}},
 		}}
 	}
 	for _, ix := range secondaries() {

@@ -13,7 +13,7 @@ import (
 // stackByID returns the stack with this ARN (deleted stacks included), or
 // nil.
 func (tx *txn) stackByID(id string) *stackRecord {
-	if r := tx.get(tStacks, []byte(id)); r != nil {
+	if r := tx.get(tStacks, id); r != nil {
 		return r.(*stackRecord)
 	}
 	return nil
@@ -23,7 +23,7 @@ func (tx *txn) stackByID(id string) *stackRecord {
 // or nil.
 func (tx *txn) stackByName(name string) *stackRecord {
 	var out *stackRecord
-	tx.scan(tStacks, ixName, keyStr(nil, name, true), func(r record) bool {
+	tx.scan(tStacks, ixName, strKey(name), func(r record) bool {
 		out = r.(*stackRecord)
 		return false
 	})
@@ -78,7 +78,7 @@ func (tx *txn) putStack(st *stackRecord) error {
 // allStacks returns every stack, deleted ones included, in creation order.
 func (tx *txn) allStacks() []*stackRecord {
 	var out []*stackRecord
-	tx.scan(tStacks, ixNum, nil, func(r record) bool {
+	tx.scan(tStacks, ixNum, "", func(r record) bool {
 		out = append(out, r.(*stackRecord))
 		return true
 	})
@@ -90,7 +90,8 @@ func (tx *txn) allStacks() []*stackRecord {
 // resource returns the current physical resource of a logical resource, or
 // nil.
 func (tx *txn) resource(num uint32, logicalID string) *resourceRecord {
-	if r := tx.get(tResources, resourceKey(num, logicalID)); r != nil {
+	var buf [80]byte
+	if r := tx.getb(tResources, appendStr(appendNum(buf[:0], num), logicalID, false)); r != nil {
 		return r.(*resourceRecord)
 	}
 	return nil
@@ -124,7 +125,7 @@ func (tx *txn) resourcesOf(num uint32) []*resourceRecord {
 // is rare, and an index would cost every resource several hundred bytes.
 func (tx *txn) resourcesWithPhysicalID(pid string) []*resourceRecord {
 	var out []*resourceRecord
-	tx.scan(tResources, ixID, nil, func(r record) bool {
+	tx.scan(tResources, ixID, "", func(r record) bool {
 		if rr := r.(*resourceRecord); rr.PhysicalResourceId == pid {
 			out = append(out, rr)
 		}
@@ -175,7 +176,7 @@ func (tx *txn) retiredOf(num uint32) []*resourceRecord {
 
 // export returns the export with this name, or nil.
 func (tx *txn) export(name string) *exportRecord {
-	if r := tx.get(tExports, []byte(name)); r != nil {
+	if r := tx.get(tExports, name); r != nil {
 		return r.(*exportRecord)
 	}
 	return nil
@@ -192,12 +193,12 @@ func (tx *txn) putExport(x *exportRecord) error {
 }
 
 // deleteExport removes an export.
-func (tx *txn) deleteExport(name string) { tx.del(tExports, []byte(name)) }
+func (tx *txn) deleteExport(name string) { tx.del(tExports, name) }
 
 // allExports returns every export, by name.
 func (tx *txn) allExports() []*exportRecord {
 	var out []*exportRecord
-	tx.scan(tExports, ixID, nil, func(r record) bool {
+	tx.scan(tExports, ixID, "", func(r record) bool {
 		out = append(out, r.(*exportRecord))
 		return true
 	})
@@ -207,7 +208,7 @@ func (tx *txn) allExports() []*exportRecord {
 // exportsOf returns the exports of a stack, by name.
 func (tx *txn) exportsOf(stackID string) []*exportRecord {
 	var out []*exportRecord
-	tx.scan(tExports, ixStack, keyStr(nil, stackID, true), func(r record) bool {
+	tx.scan(tExports, ixStack, strKey(stackID), func(r record) bool {
 		out = append(out, r.(*exportRecord))
 		return true
 	})
@@ -228,7 +229,7 @@ func (tx *txn) setImports(stackID string, exportNames []string) {
 // importsOf returns what a stack imports, by export name.
 func (tx *txn) importsOf(stackID string) []*importRecord {
 	var out []*importRecord
-	tx.scan(tImports, ixStack, keyStr(nil, stackID, true), func(r record) bool {
+	tx.scan(tImports, ixStack, strKey(stackID), func(r record) bool {
 		out = append(out, r.(*importRecord))
 		return true
 	})
@@ -239,7 +240,7 @@ func (tx *txn) importsOf(stackID string) []*importRecord {
 // order.
 func (tx *txn) importers(exportName string) []string {
 	var out []string
-	tx.scan(tImports, ixID, keyStr(nil, exportName, true), func(r record) bool {
+	tx.scan(tImports, ixID, strKey(exportName), func(r record) bool {
 		out = append(out, r.(*importRecord).StackId)
 		return true
 	})
@@ -250,7 +251,7 @@ func (tx *txn) importers(exportName string) []string {
 
 // operation returns the operation with this id, or nil.
 func (tx *txn) operation(id string) *operationRecord {
-	if r := tx.get(tOperations, []byte(id)); r != nil {
+	if r := tx.get(tOperations, id); r != nil {
 		return r.(*operationRecord)
 	}
 	return nil
@@ -259,7 +260,7 @@ func (tx *txn) operation(id string) *operationRecord {
 // operationOf returns the operation in motion on a stack, or nil.
 func (tx *txn) operationOf(stackID string) *operationRecord {
 	var out *operationRecord
-	tx.scan(tOperations, ixStack, keyStr(nil, stackID, true), func(r record) bool {
+	tx.scan(tOperations, ixStack, strKey(stackID), func(r record) bool {
 		out = r.(*operationRecord)
 		return false
 	})
@@ -283,12 +284,13 @@ func (tx *txn) deleteOperation(id string) {
 	for _, s := range tx.stepsOf(id) {
 		tx.del(tSteps, s.key())
 	}
-	tx.del(tOperations, []byte(id))
+	tx.del(tOperations, id)
 }
 
 // step returns a step of an operation, or nil.
 func (tx *txn) step(opID string, index uint32) *stepRecord {
-	if r := tx.get(tSteps, stepKey(opID, index)); r != nil {
+	var buf [80]byte
+	if r := tx.getb(tSteps, appendNum(appendStr(buf[:0], opID, true), index)); r != nil {
 		return r.(*stepRecord)
 	}
 	return nil
@@ -300,7 +302,7 @@ func (tx *txn) putStep(s *stepRecord) { tx.put(s) }
 // stepsOf returns the steps of an operation, by index.
 func (tx *txn) stepsOf(opID string) []*stepRecord {
 	var out []*stepRecord
-	tx.scan(tSteps, ixID, keyStr(nil, opID, true), func(r record) bool {
+	tx.scan(tSteps, ixID, strKey(opID), func(r record) bool {
 		out = append(out, r.(*stepRecord))
 		return true
 	})
