@@ -199,3 +199,51 @@ func isJSONNumber(s string) bool {
 	}
 	return digits
 }
+
+// coerced is Coerce without the copy when nothing needs coercing: the
+// model itself is returned (callers must not change it).
+func (s *Schema) coerced(model map[string]any) map[string]any {
+	if model == nil || !needsCoerce(s.shapeTree(), model) {
+		return model
+	}
+	return s.Coerce(model)
+}
+
+// needsCoerce reports whether coerceValue would change anything in v.
+func needsCoerce(n *shape, v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			var sub *shape
+			if n != nil {
+				if p, ok := n.props[k]; ok {
+					sub = p
+				} else {
+					sub = n.additional
+				}
+			}
+			if needsCoerce(sub, e) {
+				return true
+			}
+		}
+		return false
+	case []any:
+		var sub *shape
+		if n != nil {
+			sub = n.items
+		}
+		for _, e := range t {
+			if needsCoerce(sub, e) {
+				return true
+			}
+		}
+		return false
+	case string:
+		return n != nil && len(n.types) > 0 && !n.has("string") && (n.has("boolean") || n.has("integer") || n.has("number"))
+	case nil, bool, json.Number:
+		return false
+	default:
+		_, isNum := numberOf(v)
+		return isNum
+	}
+}

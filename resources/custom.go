@@ -241,27 +241,29 @@ func (p *customProvider) deliver(ctx context.Context, cr *CustomRequest, key ent
 	defer cancel()
 	p.hub.log.Debug("custom resource request", zap.String("serviceToken", cr.ServiceToken),
 		zap.String("requestType", cr.RequestType), zap.String("logicalResourceId", cr.LogicalResourceID))
-	resp, err := target.Deliver(wctx, cr)
-	if err != nil {
-		return nil, err
-	}
-	if resp != nil {
-		return resp, nil
-	}
-	select {
-	case body := <-ch:
-		r, err := parseCustomResponse(body, cr)
-		if err != nil {
-			return nil, err
-		}
-		return r, nil
-	case <-wctx.Done():
+	noAnswer := func() (*CustomResponse, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		p.hub.log.Info("custom resource target did not answer within the real-time cap; the action waits for its ServiceTimeout",
 			zap.String("serviceToken", cr.ServiceToken), zap.Duration("cap", p.hub.wait))
 		return nil, ErrNoResponse
+	}
+	resp, err := target.Deliver(wctx, cr)
+	if errors.Is(err, ErrNoResponse) || (err != nil && wctx.Err() != nil) {
+		return noAnswer()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if resp != nil {
+		return resp, checkCustomResponse(resp, cr)
+	}
+	select {
+	case body := <-ch:
+		return ParseCustomResponse(body, cr)
+	case <-wctx.Done():
+		return noAnswer()
 	}
 }
 

@@ -67,7 +67,7 @@ func (t CommandTarget) Deliver(ctx context.Context, req *CustomRequest) (*Custom
 	if len(out) == 0 {
 		return nil, nil // the response comes to the ResponseURL
 	}
-	resp, err := parseCustomResponse(out, req)
+	resp, err := ParseCustomResponse(out, req)
 	if err != nil {
 		return nil, fmt.Errorf("command %s answered on standard output: %w", quoteArgv(t.Argv), err)
 	}

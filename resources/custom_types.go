@@ -46,12 +46,12 @@ const (
 // MaxCustomResponseBytes is the largest response body CloudFormation takes.
 const MaxCustomResponseBytes = 4096
 
-// parseCustomResponse decodes and checks a response body against the request
-// it answers, with CloudFormation's limits: at most 4096 bytes; Status
+// ParseCustomResponse decodes and checks a response body against the request
+// it answers (custom resource authors can test their responses with it), with CloudFormation's limits: at most 4096 bytes; Status
 // SUCCESS or FAILED; a Reason when FAILED; a PhysicalResourceId of 1 to 1024
 // bytes; StackId, RequestId and LogicalResourceId, when given, those of the
 // request.
-func parseCustomResponse(body []byte, req *CustomRequest) (*CustomResponse, error) {
+func ParseCustomResponse(body []byte, req *CustomRequest) (*CustomResponse, error) {
 	if len(body) > MaxCustomResponseBytes {
 		return nil, fmt.Errorf("Response object is too long: %d bytes; the limit is %d", len(body), MaxCustomResponseBytes)
 	}
@@ -61,19 +61,27 @@ func parseCustomResponse(body []byte, req *CustomRequest) (*CustomResponse, erro
 	if err := d.Decode(&r); err != nil {
 		return nil, fmt.Errorf("Invalid response object: %v; the body was %s", err, quoteBody(body))
 	}
+	if err := checkCustomResponse(&r, req); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// checkCustomResponse applies CloudFormation's rules to a decoded response.
+func checkCustomResponse(r *CustomResponse, req *CustomRequest) error {
 	switch r.Status {
 	case "SUCCESS", "FAILED":
 	default:
-		return nil, fmt.Errorf("Invalid response object: Status is %q; it must be SUCCESS or FAILED", r.Status)
+		return fmt.Errorf("Invalid response object: Status is %q; it must be SUCCESS or FAILED", r.Status)
 	}
 	if r.Status == "FAILED" && r.Reason == "" {
-		return nil, fmt.Errorf("Invalid response object: a FAILED response needs a Reason")
+		return fmt.Errorf("Invalid response object: a FAILED response needs a Reason")
 	}
 	if r.PhysicalResourceID == "" {
-		return nil, fmt.Errorf("Invalid PhysicalResourceId: the response has none; answer the id of what the resource made (on Update and Delete, the request's PhysicalResourceId)")
+		return fmt.Errorf("Invalid PhysicalResourceId: the response has none; answer the id of what the resource made (on Update and Delete, the request's PhysicalResourceId)")
 	}
 	if len(r.PhysicalResourceID) > 1024 {
-		return nil, fmt.Errorf("Invalid PhysicalResourceId: %d bytes; the limit is 1024", len(r.PhysicalResourceID))
+		return fmt.Errorf("Invalid PhysicalResourceId: %d bytes; the limit is 1024", len(r.PhysicalResourceID))
 	}
 	for _, f := range []struct{ name, got, want string }{
 		{"StackId", r.StackID, req.StackID},
@@ -81,10 +89,10 @@ func parseCustomResponse(body []byte, req *CustomRequest) (*CustomResponse, erro
 		{"LogicalResourceId", r.LogicalResourceID, req.LogicalResourceID},
 	} {
 		if f.got != "" && f.got != f.want {
-			return nil, fmt.Errorf("Invalid response object: %s is %q but the request's is %q", f.name, f.got, f.want)
+			return fmt.Errorf("Invalid response object: %s is %q but the request's is %q", f.name, f.got, f.want)
 		}
 	}
-	return &r, nil
+	return nil
 }
 
 // quoteBody quotes at most 200 bytes of a body for an error message.

@@ -4,9 +4,50 @@
 // OperationStatus, HandlerErrorCode, Handler), resource schemas in the
 // registry format, the registry of types, the built-in schema-driven simulated
 // AWS types, custom resources, external handler processes, fault injection
-// and the contract checker. Faults and the checker are wrappers around a
-// provider, never code inside one.
+// and the contract checker. Faults (package faults) and the checker (package
+// contract) are wrappers around a provider, never code inside one.
 //
 // It must not know about stacks, plans or the store layout: the simulated
 // cloud is reached through the Cloud interface, which the engine implements.
+//
+// # What the engine and the planner use
+//
+//   - Registry.Provider(typeName) gives a Provider: a Handler (create, read,
+//     update, delete, list) bound to a type, with its Schema, the physical id
+//     of a model, Ref, Fn::GetAtt and per-action timeouts. Invoke calls the
+//     handler for a request's action and turns a panic into an error.
+//     ErrNoResponse means the handler never answers: the engine waits for
+//     Timeout in virtual time, then fails the action with TimeoutMessage.
+//   - Schema answers the planner: IsCreateOnly, IsConditionalCreateOnly,
+//     ChangedCreateOnly, ReplacementStrategy, Attributes, and validates
+//     template properties (ValidateInput) and handler models (ValidateModel,
+//     the contract's subset). Validators compile on first use, so loading
+//     every registry schema is cheap.
+//   - Models follow the project's value representation (map[string]any,
+//     []any, string, json.Number, bool). CloudFormation sends properties with
+//     scalars stringified: Stringify makes that form, Schema.Coerce undoes it.
+//   - Get, Set, Delete, Has and GetAll address a model with the schemas'
+//     JSON pointers ("/properties/A/*/B").
+//
+// # Providers
+//
+// A type is served by, in order: a registered Go handler or handler process;
+// the custom resource provider (AWS::CloudFormation::CustomResource,
+// Custom::*); an embedded simulated type (schemas/*.json, stacksim's own
+// schemas with an x-stacksim section that says how to name and fill the
+// type); a registry schema from RegistryOptions.SchemaDir, simulated by the
+// same generic provider with rules inferred from its properties; the
+// permissive provider.
+//
+// Simulated providers are deterministic: every generated name and id is
+// derived from (seed, stack id, logical id, client request token) by a hash,
+// never from a shared sequence, so the order in which independent resources
+// run does not change them. Their durations are delivered as IN_PROGRESS
+// callbacks in virtual time.
+//
+// Custom resources are delivered to a Go function, a local command (JSON on
+// standard input, never a shell) or an HTTP URL, and answered by an HTTP PUT
+// to a ResponseURL that the registry serves on 127.0.0.1 (Close stops it).
+//
+// docs/handlers.md and docs/faults.md are the user's guides.
 package resources

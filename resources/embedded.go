@@ -4,7 +4,6 @@ import (
 	"embed"
 	"io/fs"
 	"sort"
-	"strings"
 )
 
 // The embedded schemas are stacksim's own, written from the facts of the
@@ -44,7 +43,7 @@ func EmbeddedSchema(typeName string) (s *Schema, ok bool, err error) {
 	if err != nil {
 		return nil, true, err
 	}
-	if !strings.EqualFold(s.TypeName, typeName) || s.TypeName != typeName {
+	if s.TypeName != typeName { // the file name is lower-cased; the type is not
 		return nil, false, nil
 	}
 	return s, true, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -13,6 +14,9 @@ import (
 // attributes made as AWS makes them, and each action taking the type's
 // simulated duration (IN_PROGRESS callbacks, then SUCCESS).
 type generic struct {
+	// mu makes each action's look-then-write on the Cloud atomic for this
+	// type (two creates of one name cannot both succeed).
+	mu       sync.Mutex
 	schema   *Schema
 	sim      *simulation
 	cloud    Cloud
@@ -71,7 +75,7 @@ func (g *generic) PhysicalID(model map[string]any) (string, error) {
 func PrimaryIdentifierValue(s *Schema, model map[string]any) (string, error) {
 	parts := make([]string, 0, len(s.PrimaryIdentifier))
 	for _, p := range s.PrimaryIdentifier {
-		v, ok := Get(model, p)
+		v, ok := getSegs(model, s.split(p))
 		str, isScalar := scalarString(v)
 		if !ok || !isScalar || str == "" {
 			return "", fmt.Errorf("the %s model has no primary identifier %s", s.TypeName, p)
@@ -113,11 +117,16 @@ func getAttFromModel(s *Schema, model map[string]any, attribute string) (any, er
 }
 
 // output is a stored model as a handler answers it: writeOnly properties
-// removed, scalars in the schema's types.
+// removed (stored models are in the schema's types already). It copies.
 func (g *generic) output(model map[string]any) map[string]any {
-	out := g.schema.Coerce(model)
-	stripWriteOnly(g.schema, out)
-	return out
+	return g.owned(CopyModel(model))
+}
+
+// owned is output for a model the caller owns (a copy the Cloud returned):
+// the writeOnly properties are removed in place.
+func (g *generic) owned(model map[string]any) map[string]any {
+	stripWriteOnly(g.schema, model)
+	return model
 }
 
 func (g *generic) notFound(id string) *ProgressEvent {
@@ -128,13 +137,13 @@ func (g *generic) notFound(id string) *ProgressEvent {
 // request's model's primary identifier, else the engine's current physical
 // id, else the previous model's identifier.
 func (g *generic) locate(req *Request) (string, bool) {
-	if id, err := PrimaryIdentifierValue(g.schema, g.schema.Coerce(req.DesiredResourceState)); err == nil {
+	if id, err := PrimaryIdentifierValue(g.schema, req.DesiredResourceState); err == nil {
 		return id, true
 	}
 	if req.PhysicalResourceID != "" {
 		return req.PhysicalResourceID, true
 	}
-	if id, err := PrimaryIdentifierValue(g.schema, g.schema.Coerce(req.PreviousResourceState)); err == nil {
+	if id, err := PrimaryIdentifierValue(g.schema, req.PreviousResourceState); err == nil {
 		return id, true
 	}
 	return "", false
@@ -171,6 +180,8 @@ func (g *generic) step(id string, remaining int64, model map[string]any) *Progre
 }
 
 func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if id, remaining, ok := stabilizing(req); ok {
 		return g.finish(id, remaining)
 	}
@@ -179,7 +190,7 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 		desired = map[string]any{}
 	}
 	for _, p := range g.schema.ReadOnlyProperties {
-		Delete(desired, p)
+		deleteSegs(desired, g.schema.split(p))
 	}
 	if err := g.schema.ValidateInput(desired); err != nil {
 		return g.invalid(req, err), nil
@@ -210,10 +221,11 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 			return nil, err
 		}
 	}
-	if ev := g.step(id, int64(g.sim.duration(ActionCreate)/time.Second), g.output(model)); ev != nil {
+	out := g.owned(model) // the Cloud kept its own copy
+	if ev := g.step(id, int64(g.sim.duration(ActionCreate)/time.Second), out); ev != nil {
 		return ev, nil
 	}
-	return Success(g.output(model)), nil
+	return Success(out), nil
 }
 
 // finish continues a create or update whose simulated duration runs.
@@ -225,10 +237,10 @@ func (g *generic) finish(id string, remaining int64) (*ProgressEvent, error) {
 	if obj == nil {
 		return Failed(ErrNotStabilized, "Resource of type '%s' with identifier '%s' disappeared while it stabilized.", g.schema.TypeName, id), nil
 	}
-	if ev := g.step(id, remaining, g.output(obj.Model)); ev != nil {
+	if ev := g.step(id, remaining, g.owned(obj.Model)); ev != nil {
 		return ev, nil
 	}
-	return Success(g.output(obj.Model)), nil
+	return Success(g.owned(obj.Model)), nil
 }
 
 func (g *generic) invalid(req *Request, err error) *ProgressEvent {
@@ -243,16 +255,14 @@ func (g *generic) invalid(req *Request, err error) *ProgressEvent {
 // new resource.
 func (g *generic) fillCreate(e *env) error {
 	if n := g.sim.Name; n != nil {
-		if _, ok := Get(e.model, "/"+n.Property); !ok {
+		if _, ok := e.model[n.Property]; !ok {
 			suffix := ""
 			if n.Suffix != nil {
 				if v, ok := Get(e.model, n.Suffix.When); ok && LooseEqual(v, true) {
 					suffix = n.Suffix.Value
 				}
 			}
-			if err := Set(e.model, "/"+n.Property, e.generateName(n, suffix)); err != nil {
-				return err
-			}
+			e.model[n.Property] = e.generateName(n, suffix)
 		}
 	}
 	if err := g.applyDefaults(e); err != nil {
@@ -263,17 +273,17 @@ func (g *generic) fillCreate(e *env) error {
 
 func (g *generic) applyDefaults(e *env) error {
 	for _, d := range g.sim.Defaults {
-		if d.When != "" && !Has(e.model, d.When) {
+		if d.When != "" && !hasSegs(e.model, g.schema.split(d.When)) {
 			continue
 		}
-		if Has(e.model, d.Path) {
+		if hasSegs(e.model, g.schema.split(d.Path)) {
 			continue
 		}
 		v, err := e.expand(d.Value, d.Path)
 		if err != nil {
 			return fmt.Errorf("%s default %s: %w", g.schema.TypeName, d.Path, err)
 		}
-		if err := Set(e.model, d.Path, v); err != nil {
+		if err := setSegs(e.model, g.schema.split(d.Path), v, d.Path); err != nil {
 			return err
 		}
 	}
@@ -285,10 +295,10 @@ func (g *generic) applyValues(e *env, update bool) error {
 		if update && !v.OnUpdate {
 			continue
 		}
-		if v.When != "" && !Has(e.model, v.When) {
+		if v.When != "" && !hasSegs(e.model, g.schema.split(v.When)) {
 			continue
 		}
-		if !update && Has(e.model, v.Path) {
+		if !update && hasSegs(e.model, g.schema.split(v.Path)) {
 			continue
 		}
 		e.curPath = v.Path
@@ -296,7 +306,7 @@ func (g *generic) applyValues(e *env, update bool) error {
 		if err != nil {
 			return fmt.Errorf("%s value %s: %w", g.schema.TypeName, v.Path, err)
 		}
-		if err := Set(e.model, v.Path, x); err != nil {
+		if err := setSegs(e.model, g.schema.split(v.Path), x, v.Path); err != nil {
 			return err
 		}
 	}
@@ -315,10 +325,12 @@ func (g *generic) Read(ctx context.Context, req *Request) (*ProgressEvent, error
 	if obj == nil {
 		return g.notFound(id), nil
 	}
-	return Success(g.output(obj.Model)), nil
+	return Success(g.owned(obj.Model)), nil
 }
 
 func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if id, remaining, ok := stabilizing(req); ok {
 		return g.finish(id, remaining)
 	}
@@ -338,11 +350,12 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 		desired = map[string]any{}
 	}
 	for _, p := range g.schema.ReadOnlyProperties {
-		Delete(desired, p)
+		deleteSegs(desired, g.schema.split(p))
 	}
 	var changed []string
 	for _, p := range g.schema.CreateOnlyProperties {
-		if Has(desired, p) && !LooseEqual(GetAll(desired, p), GetAll(obj.Model, p)) {
+		segs := g.schema.split(p)
+		if hasSegs(desired, segs) && !LooseEqual(getAllSegs(desired, segs), getAllSegs(obj.Model, segs)) {
 			changed = append(changed, p)
 		}
 	}
@@ -355,13 +368,16 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	}
 	// createOnly values the template left out (generated names) and every
 	// read-only value stay as they are.
-	for _, p := range append(append([]string{}, g.schema.CreateOnlyProperties...), g.schema.ReadOnlyProperties...) {
-		if strings.Contains(p, "*") || Has(desired, p) {
-			continue
-		}
-		if v, ok := Get(obj.Model, p); ok {
-			if err := Set(desired, p, copyValue(v)); err != nil {
-				continue // its parent is not an object in the new model
+	for _, list := range [][]string{g.schema.CreateOnlyProperties, g.schema.ReadOnlyProperties} {
+		for _, p := range list {
+			segs := g.schema.split(p)
+			if contains(segs, "*") || hasSegs(desired, segs) {
+				continue
+			}
+			if v, ok := getSegs(obj.Model, segs); ok {
+				// v is the Cloud's copy, ours to keep; an error means its parent
+				// is not an object in the new model, and the value goes.
+				_ = setSegs(desired, segs, v, p)
 			}
 		}
 	}
@@ -379,13 +395,16 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	if err := g.cloud.Put(obj); err != nil {
 		return nil, err
 	}
-	if ev := g.step(id, int64(g.sim.duration(ActionUpdate)/time.Second), g.output(desired)); ev != nil {
+	out := g.owned(desired) // the Cloud kept its own copy
+	if ev := g.step(id, int64(g.sim.duration(ActionUpdate)/time.Second), out); ev != nil {
 		return ev, nil
 	}
-	return Success(g.output(desired)), nil
+	return Success(out), nil
 }
 
 func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if id, remaining, ok := stabilizing(req); ok {
 		if remaining > 0 {
 			return g.step(id, remaining, nil), nil
@@ -442,7 +461,7 @@ func (g *generic) List(ctx context.Context, req *Request) (*ProgressEvent, error
 			next = encodeListToken(objs[i-1].ID)
 			break
 		}
-		models = append(models, g.output(objs[i].Model))
+		models = append(models, g.owned(objs[i].Model))
 	}
 	return &ProgressEvent{Status: StatusSuccess, ResourceModels: models, NextToken: next}, nil
 }

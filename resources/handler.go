@@ -167,7 +167,8 @@ func Drive(ctx context.Context, h Handler, req *Request, maxCalls int) (DriveRes
 		maxCalls = 1000
 	}
 	var res DriveResult
-	r := req.Clone()
+	cp := *req // Drive replaces the request's maps, never changes them
+	r := &cp
 	if r.Attempt == 0 {
 		r.Attempt = 1
 	}
@@ -181,7 +182,7 @@ func Drive(ctx context.Context, h Handler, req *Request, maxCalls int) (DriveRes
 			return res, nil
 		}
 		res.Elapsed += time.Duration(ev.CallbackDelaySeconds) * time.Second
-		r.CallbackContext = CopyModel(ev.CallbackContext)
+		r.CallbackContext = ev.CallbackContext
 		if ev.ResourceModel != nil && r.Action != ActionDelete {
 			// CloudFormation hands the last model back with the callback.
 			r.DesiredResourceState = mergeModels(r.DesiredResourceState, ev.ResourceModel)
@@ -190,14 +191,15 @@ func Drive(ctx context.Context, h Handler, req *Request, maxCalls int) (DriveRes
 	return res, fmt.Errorf("drive: still IN_PROGRESS after %d calls", maxCalls)
 }
 
-// mergeModels returns base with the top-level keys of over laid on top.
+// mergeModels returns a new map: base's top-level keys with over's laid on
+// top (values are shared, not copied).
 func mergeModels(base, over map[string]any) map[string]any {
-	out := CopyModel(base)
-	if out == nil {
-		out = map[string]any{}
+	out := make(map[string]any, len(base)+len(over))
+	for k, v := range base {
+		out[k] = v
 	}
 	for k, v := range over {
-		out[k] = copyValue(v)
+		out[k] = v
 	}
 	return out
 }

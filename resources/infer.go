@@ -142,9 +142,15 @@ func guessValue(name string, prop map[string]any, service, resource, nameRef str
 		return fmt.Sprintf("arn:{$Partition}:%s:{$Region}:{$AccountId}:%s/%s", service, kebab(resource), id)
 	case strings.HasSuffix(lower, "id"):
 		if service == "ec2" {
+			stem := strings.TrimSuffix(strings.TrimSuffix(name, "Id"), "ID")
+			if p, ok := ec2KnownPrefixes[stem]; ok {
+				return p + "-{$hex:17}"
+			}
 			return ec2Prefix(resource) + "-{$hex:17}"
 		}
 		return "{$uuid}"
+	case strings.HasSuffix(lower, "domainname") || strings.HasSuffix(lower, "hostname") || strings.HasSuffix(lower, "address"):
+		return fmt.Sprintf("{$lower:13}.%s.{$Region}.{$URLSuffix}", service)
 	case strings.HasSuffix(lower, "url") || strings.HasSuffix(lower, "uri"):
 		return fmt.Sprintf("https://%s.%s.{$Region}.{$URLSuffix}", strings.ToLower(strings.Trim(id, "{}$:0123456789")), service)
 	case strings.HasSuffix(lower, "name"):
@@ -161,15 +167,7 @@ func guessValue(name string, prop map[string]any, service, resource, nameRef str
 // ec2Prefix is the id prefix EC2 uses for a resource: its capitals
 // lower-cased, unless it is one of the well-known ones.
 func ec2Prefix(resource string) string {
-	known := map[string]string{
-		"VPC": "vpc", "Subnet": "subnet", "SecurityGroup": "sg", "InternetGateway": "igw",
-		"RouteTable": "rtb", "Instance": "i", "NatGateway": "nat", "EIP": "eipalloc",
-		"NetworkInterface": "eni", "Volume": "vol", "LaunchTemplate": "lt", "NetworkAcl": "acl",
-		"TransitGateway": "tgw", "VPCEndpoint": "vpce", "KeyPair": "key", "PrefixList": "pl",
-		"EgressOnlyInternetGateway": "eigw", "DHCPOptions": "dopt", "VPNGateway": "vgw",
-		"CustomerGateway": "cgw", "VPCPeeringConnection": "pcx", "PlacementGroup": "pg",
-	}
-	if p, ok := known[resource]; ok {
+	if p, ok := ec2KnownPrefixes[resource]; ok {
 		return p
 	}
 	var b strings.Builder
@@ -182,6 +180,19 @@ func ec2Prefix(resource string) string {
 		return strings.ToLower(resource)
 	}
 	return b.String()
+}
+
+// ec2KnownPrefixes are the id prefixes of EC2's resources, by resource name
+// (or by the stem of an id property: EniId → eni).
+var ec2KnownPrefixes = map[string]string{
+	"VPC": "vpc", "Vpc": "vpc", "Subnet": "subnet", "SecurityGroup": "sg", "InternetGateway": "igw",
+	"RouteTable": "rtb", "Instance": "i", "NatGateway": "nat", "EIP": "eipalloc",
+	"NetworkInterface": "eni", "Volume": "vol", "LaunchTemplate": "lt", "NetworkAcl": "acl",
+	"TransitGateway": "tgw", "VPCEndpoint": "vpce", "KeyPair": "key", "PrefixList": "pl",
+	"EgressOnlyInternetGateway": "eigw", "DHCPOptions": "dopt", "VPNGateway": "vgw",
+	"CustomerGateway": "cgw", "VPCPeeringConnection": "pcx", "PlacementGroup": "pg",
+	"Eni": "eni", "NetworkInterfaceAttachment": "eni-attach", "Allocation": "eipalloc", "Association": "eipassoc",
+	"Image": "ami", "Snapshot": "snap", "Group": "sg", "Gateway": "igw",
 }
 
 func splitTypeName(t string) (service, resource string) {

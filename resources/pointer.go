@@ -46,8 +46,12 @@ func JoinPointer(segs []string) string {
 // Get returns the value at a pointer without "*" (array members are
 // addressed by index), and whether it is there.
 func Get(model map[string]any, pointer string) (any, bool) {
+	return getSegs(model, SplitPointer(pointer))
+}
+
+func getSegs(model map[string]any, segs []string) (any, bool) {
 	var cur any = model
-	for _, s := range SplitPointer(pointer) {
+	for _, s := range segs {
 		switch t := cur.(type) {
 		case map[string]any:
 			v, ok := t[s]
@@ -70,8 +74,12 @@ func Get(model map[string]any, pointer string) (any, bool) {
 
 // GetAll returns every value a pointer with "*" addresses, in document order.
 func GetAll(model map[string]any, pointer string) []any {
+	return getAllSegs(model, SplitPointer(pointer))
+}
+
+func getAllSegs(model map[string]any, segs []string) []any {
 	var out []any
-	walkPointer(model, SplitPointer(pointer), func(v any) { out = append(out, v) })
+	walkPointer(model, segs, func(v any) { out = append(out, v) })
 	return out
 }
 
@@ -101,15 +109,22 @@ func walkPointer(cur any, segs []string, visit func(any)) {
 
 // Has reports whether a pointer (with "*" allowed) addresses at least one value.
 func Has(model map[string]any, pointer string) bool {
+	return hasSegs(model, SplitPointer(pointer))
+}
+
+func hasSegs(model map[string]any, segs []string) bool {
 	found := false
-	walkPointer(model, SplitPointer(pointer), func(any) { found = true })
+	walkPointer(model, segs, func(any) { found = true })
 	return found
 }
 
 // Set stores v at a pointer, making the objects on the way. With "*" it sets
 // the value in every existing member of the array (and makes none).
 func Set(model map[string]any, pointer string, v any) error {
-	segs := SplitPointer(pointer)
+	return setSegs(model, SplitPointer(pointer), v, pointer)
+}
+
+func setSegs(model map[string]any, segs []string, v any, pointer string) error {
 	if len(segs) == 0 {
 		return fmt.Errorf("set %q: cannot replace the whole model", pointer)
 	}
@@ -162,8 +177,11 @@ func setIn(cur any, segs []string, v any, pointer string) error {
 // reports whether anything was removed. Objects left empty by the removal
 // stay (an empty object is a value).
 func Delete(model map[string]any, pointer string) bool {
-	segs := SplitPointer(pointer)
-	if len(segs) == 0 {
+	return deleteSegs(model, SplitPointer(pointer))
+}
+
+func deleteSegs(model map[string]any, segs []string) bool {
+	if len(segs) == 0 || model == nil {
 		return false
 	}
 	return deleteIn(model, segs)

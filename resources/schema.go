@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Schema is a resource type's schema in the registry format
@@ -47,13 +45,25 @@ type Schema struct {
 	decodeErr  error
 
 	valOnce   sync.Once
-	input     *jsonschema.Schema
-	contract  *jsonschema.Schema
+	input     validator
+	contract  validator
 	valErr    error
 	shapeOnce sync.Once
 	shape     *shape
 	attrOnce  sync.Once
 	attrs     []string
+	// segs caches the split form of every pointer the schema lists
+	// (filled at parse time, read-only after).
+	segs map[string][]string
+}
+
+// split returns the segments of a pointer, from the cache when the schema
+// lists it.
+func (s *Schema) split(p string) []string {
+	if segs, ok := s.segs[p]; ok {
+		return segs
+	}
+	return SplitPointer(p)
 }
 
 // Tagging is the schema's tagging section.
@@ -101,13 +111,19 @@ type handlerSpec struct {
 // errors ("schemas/aws-s3-bucket.json").
 func ParseSchema(source string, data []byte) (*Schema, error) {
 	var f schemaFile
-	if err := json.Unmarshal(data, &f); err != nil {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber() // x-stacksim values are model values: numbers are json.Number
+	if err := d.Decode(&f); err != nil {
+		var v any
+		if serr := json.Unmarshal(data, &v); serr != nil {
+			err = serr // a *json.SyntaxError, with the offset
+		}
 		return nil, fmt.Errorf("%s: not a resource schema: %w", source, describeJSONError(data, err))
 	}
 	if f.TypeName == "" {
 		return nil, fmt.Errorf("%s: the schema has no typeName; a registry schema names its type as \"typeName\": \"Org::Service::Resource\"", source)
 	}
-	if strings.Count(f.TypeName, "::") != 2 {
+	if strings.Count(f.TypeName, "::") != 2 && !strings.HasPrefix(f.TypeName, "Custom::") {
 		return nil, fmt.Errorf("%s: %w: typeName %q is not Org::Service::Resource", source, ErrNotResourceSchema, f.TypeName)
 	}
 	if len(f.PrimaryIdentifier) == 0 {
@@ -136,15 +152,34 @@ func ParseSchema(source string, data []byte) (*Schema, error) {
 		if err != nil || h.TimeoutInMinutes == nil {
 			continue
 		}
-		f, ok := h.TimeoutInMinutes.(float64)
-		m := int64(f)
-		if !ok || float64(m) != f || m <= 0 {
+		num, ok := h.TimeoutInMinutes.(json.Number)
+		m, err := num.Int64()
+		if !ok || err != nil || m <= 0 {
 			return nil, fmt.Errorf("%s: handlers.%s.timeoutInMinutes is %v; it must be a whole number of minutes (2 to 2160)", source, name, h.TimeoutInMinutes)
 		}
 		if s.Timeouts == nil {
 			s.Timeouts = map[Action]time.Duration{}
 		}
 		s.Timeouts[a] = time.Duration(m) * time.Minute
+	}
+	s.segs = map[string][]string{}
+	lists := [][]string{s.PrimaryIdentifier, s.CreateOnlyProperties, s.ConditionalCreateOnlyProperties, s.ReadOnlyProperties, s.WriteOnlyProperties, s.DeprecatedProperties}
+	for _, set := range s.AdditionalIdentifiers {
+		lists = append(lists, set)
+	}
+	if s.sim != nil {
+		var simPaths []string
+		for _, v := range append(append([]valueSpec{}, s.sim.Values...), s.sim.Defaults...) {
+			simPaths = append(simPaths, v.Path, v.When)
+		}
+		lists = append(lists, simPaths)
+	}
+	for _, list := range lists {
+		for _, p := range list {
+			if p != "" {
+				s.segs[p] = SplitPointer(p)
+			}
+		}
 	}
 	if s.sim != nil {
 		if err := s.sim.check(s); err != nil {
@@ -227,25 +262,25 @@ func (s *Schema) Timeout(a Action) time.Duration {
 // IsCreateOnly reports whether a change at path (a pointer into the
 // properties, "/properties/A/0/B" or "/A/0/B") requires replacement: path is
 // a createOnly property or lies under one.
-func (s *Schema) IsCreateOnly(path string) bool { return anyUnder(s.CreateOnlyProperties, path) }
+func (s *Schema) IsCreateOnly(path string) bool { return s.anyUnder(s.CreateOnlyProperties, path) }
 
 // IsConditionalCreateOnly reports whether a change at path may require
 // replacement (the handler decides): path is or lies under a
 // conditionalCreateOnly property.
 func (s *Schema) IsConditionalCreateOnly(path string) bool {
-	return anyUnder(s.ConditionalCreateOnlyProperties, path)
+	return s.anyUnder(s.ConditionalCreateOnlyProperties, path)
 }
 
 // IsReadOnly reports whether path is or lies under a readOnly property.
-func (s *Schema) IsReadOnly(path string) bool { return anyUnder(s.ReadOnlyProperties, path) }
+func (s *Schema) IsReadOnly(path string) bool { return s.anyUnder(s.ReadOnlyProperties, path) }
 
 // IsWriteOnly reports whether path is or lies under a writeOnly property.
-func (s *Schema) IsWriteOnly(path string) bool { return anyUnder(s.WriteOnlyProperties, path) }
+func (s *Schema) IsWriteOnly(path string) bool { return s.anyUnder(s.WriteOnlyProperties, path) }
 
-func anyUnder(pointers []string, path string) bool {
+func (s *Schema) anyUnder(pointers []string, path string) bool {
 	segs := SplitPointer(path)
 	for _, p := range pointers {
-		if segsUnder(segs, SplitPointer(p)) {
+		if segsUnder(segs, s.split(p)) {
 			return true
 		}
 	}

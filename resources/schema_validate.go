@@ -44,6 +44,12 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("Properties validation failed for resource type %s with message: %s", e.TypeName, strings.Join(e.Problems, "; "))
 }
 
+// validator is one compiled variant: the quick check and v6.
+type validator struct {
+	fast *fastNode
+	full *jsonschema.Schema
+}
+
 func (s *Schema) compile() {
 	s.valOnce.Do(func() {
 		s.input, s.valErr = s.compileVariant(inputDrop)
@@ -53,31 +59,32 @@ func (s *Schema) compile() {
 	})
 }
 
-func (s *Schema) compileVariant(drop []string) (*jsonschema.Schema, error) {
+func (s *Schema) compileVariant(drop []string) (validator, error) {
 	doc, err := decodeJSON(s.raw)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.Source, err)
+		return validator{}, fmt.Errorf("%s: %w", s.Source, err)
 	}
 	root, ok := doc.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s: a schema is a JSON object", s.Source)
+		return validator{}, fmt.Errorf("%s: a schema is a JSON object", s.Source)
 	}
 	for _, k := range []string{"$schema", "$id", "id", "x-stacksim", "handlers", "propertyTransform", "typeName", "description", "sourceUrl", "documentationUrl"} {
 		delete(root, k)
 	}
 	stripKeywords(root, drop)
+	fast := buildFast(root)
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft7)
 	c.UseRegexpEngine(lenientRegexp)
 	url := "mem:///" + SchemaFileName(s.TypeName)
 	if err := c.AddResource(url, root); err != nil {
-		return nil, fmt.Errorf("%s: %w", s.Source, err)
+		return validator{}, fmt.Errorf("%s: %w", s.Source, err)
 	}
 	sch, err := c.Compile(url)
 	if err != nil {
-		return nil, fmt.Errorf("%s: compile schema: %w", s.Source, err)
+		return validator{}, fmt.Errorf("%s: compile schema: %w", s.Source, err)
 	}
-	return sch, nil
+	return validator{fast: fast, full: sch}, nil
 }
 
 type anyRegexp string
@@ -131,7 +138,7 @@ func (s *Schema) ValidateInput(model map[string]any) error {
 	if s.valErr != nil {
 		return s.valErr
 	}
-	return s.validate(s.input, s.Coerce(model))
+	return s.validate(s.input, s.coerced(model))
 }
 
 // ValidateModel checks a handler's model against the schema as the contract
@@ -142,7 +149,7 @@ func (s *Schema) ValidateModel(model map[string]any) error {
 	if s.valErr != nil {
 		return s.valErr
 	}
-	return s.validate(s.contract, s.Coerce(model))
+	return s.validate(s.contract, s.coerced(model))
 }
 
 // CompileError reports whether the schema's validators compile.
@@ -153,11 +160,14 @@ func (s *Schema) CompileError() error {
 
 var englishPrinter = message.NewPrinter(language.English)
 
-func (s *Schema) validate(sch *jsonschema.Schema, model map[string]any) error {
+func (s *Schema) validate(v validator, model map[string]any) error {
 	if model == nil {
 		model = map[string]any{}
 	}
-	err := sch.Validate(model)
+	if v.fast.valid(model) {
+		return nil
+	}
+	err := v.full.Validate(model)
 	if err == nil {
 		return nil
 	}

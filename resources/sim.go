@@ -260,7 +260,13 @@ func (e *env) placeholder(p, purpose string) (string, error) {
 	}
 	ref, filter, _ := strings.Cut(p, "!")
 	ref, fallback, hasFallback := strings.Cut(ref, "|")
-	v, ok := Get(e.model, "/"+ref)
+	var v any
+	var ok bool
+	if strings.ContainsAny(ref, "/~") {
+		v, ok = Get(e.model, "/"+ref)
+	} else {
+		v, ok = e.model[ref]
+	}
 	var s string
 	if ok {
 		s, ok = scalarString(v)

@@ -14,8 +14,8 @@ func stripWriteOnly(s *Schema, out map[string]any) {
 		return
 	}
 	for _, p := range s.WriteOnlyProperties {
-		segs := SplitPointer(p)
-		if !Delete(out, p) {
+		segs := s.split(p)
+		if !deleteSegs(out, segs) {
 			continue
 		}
 		for i := len(segs) - 1; i > 0; i-- {
@@ -40,7 +40,32 @@ func stripWriteOnly(s *Schema, out map[string]any) {
 func StripReadOnly(s *Schema, model map[string]any) map[string]any {
 	out := CopyModel(model)
 	for _, p := range s.ReadOnlyProperties {
-		Delete(out, p)
+		deleteSegs(out, s.split(p))
 	}
+	return out
+}
+
+// WriteOnlyIn lists the writeOnly pointers that hold a value in model.
+func (s *Schema) WriteOnlyIn(model map[string]any) []string {
+	var out []string
+	for _, p := range s.WriteOnlyProperties {
+		found := false
+		walkPointer(model, s.split(p), func(any) { found = true })
+		if found {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// InputView is what the contract compares a SUCCESS model with: the
+// request's properties coerced to the schema's types, without readOnly and
+// writeOnly properties (one copy).
+func (s *Schema) InputView(model map[string]any) map[string]any {
+	out := s.Coerce(model)
+	for _, p := range s.ReadOnlyProperties {
+		deleteSegs(out, s.split(p))
+	}
+	stripWriteOnly(s, out)
 	return out
 }

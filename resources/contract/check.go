@@ -96,7 +96,7 @@ func (c *Checker) check(req *resources.Request, original map[string]any, ev *res
 			}
 		}
 		if ev.Status == resources.StatusSuccess {
-			if wo := writeOnlyPresent(s, m); len(wo) > 0 {
+			if wo := s.WriteOnlyIn(m); len(wo) > 0 {
 				add(RuleWriteOnlyReturned, "%s holds writeOnly %s", where, strings.Join(wo, ", "))
 			}
 		}
@@ -131,8 +131,8 @@ func (c *Checker) check(req *resources.Request, original map[string]any, ev *res
 
 	// Input applied.
 	if (a == resources.ActionCreate || a == resources.ActionUpdate) && ev.Status == resources.StatusSuccess && !custom && ev.ResourceModel != nil {
-		in := resources.StripWriteOnly(s, resources.StripReadOnly(s, s.Coerce(original)))
-		outm := s.Coerce(ev.ResourceModel)
+		in := s.InputView(original)
+		outm := ev.ResourceModel
 		if diffs := compareInput(s, in, outm, nil); len(diffs) > 0 {
 			add(RuleInputNotApplied, "%s SUCCESS model does not hold the request's properties: %s", a, strings.Join(diffs, "; "))
 		}
@@ -165,8 +165,36 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// findNull returns the pointer of the first null in v, "" when none.
+// findNull returns the pointer of the first null in v (in key order), ""
+// when none.
 func findNull(v any, at string) string {
+	if !hasNull(v) {
+		return ""
+	}
+	return firstNull(v, at)
+}
+
+func hasNull(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		for _, e := range t {
+			if hasNull(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if hasNull(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func firstNull(v any, at string) string {
 	switch t := v.(type) {
 	case nil:
 		if at == "" {
@@ -183,7 +211,7 @@ func findNull(v any, at string) string {
 			if t[k] == nil {
 				return at + "/" + k
 			}
-			if p := findNull(t[k], at+"/"+k); p != "" {
+			if p := firstNull(t[k], at+"/"+k); p != "" {
 				return p
 			}
 		}
@@ -193,22 +221,12 @@ func findNull(v any, at string) string {
 			if e == nil {
 				return p
 			}
-			if q := findNull(e, p); q != "" {
+			if q := firstNull(e, p); q != "" {
 				return q
 			}
 		}
 	}
 	return ""
-}
-
-func writeOnlyPresent(s *resources.Schema, m map[string]any) []string {
-	var out []string
-	for _, p := range s.WriteOnlyProperties {
-		if resources.Has(m, p) {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // compareInput reports where the output does not hold the input: every key

@@ -130,6 +130,9 @@ func (c *Checker) call(ctx context.Context, req *resources.Request, f handlerFun
 	}
 	found := c.check(req, original, ev)
 	c.observe(req, ev)
+	if ev == nil || ev.Status != resources.StatusInProgress {
+		c.forget(req)
+	}
 	if len(found) == 0 {
 		return ev, nil
 	}
@@ -172,19 +175,29 @@ func (c *Checker) remember(req *resources.Request) map[string]any {
 	key := req.LogicalResourceIdentifier + "|" + req.ClientRequestToken + "|" + string(req.Action)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if req.CallbackContext == nil {
-		c.originals[key] = resources.CopyModel(req.DesiredResourceState)
+	if m, ok := c.originals[key]; ok && req.CallbackContext != nil {
+		return m
 	}
-	if m, ok := c.originals[key]; ok {
+	if req.Action == resources.ActionCreate || req.Action == resources.ActionUpdate {
+		m := resources.CopyModel(req.DesiredResourceState)
+		c.originals[key] = m
 		return m
 	}
 	return req.DesiredResourceState
 }
 
+// forget drops the remembered desired state of an action that ended.
+func (c *Checker) forget(req *resources.Request) {
+	key := req.LogicalResourceIdentifier + "|" + req.ClientRequestToken + "|" + string(req.Action)
+	c.mu.Lock()
+	delete(c.originals, key)
+	c.mu.Unlock()
+}
+
 // requestID is the identifier a read, update or delete names.
 func (c *Checker) requestID(req *resources.Request) string {
 	s := c.inner.Schema()
-	if id, err := resources.PrimaryIdentifierValue(s, s.Coerce(req.DesiredResourceState)); err == nil {
+	if id, err := resources.PrimaryIdentifierValue(s, req.DesiredResourceState); err == nil {
 		return id
 	}
 	return req.PhysicalResourceID

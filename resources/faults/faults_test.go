@@ -83,8 +83,11 @@ faults:
 			if err != nil || res.Last().ErrorCode != resources.ErrGeneralServiceException {
 				t.Fatalf("create: %v %v", res.Last(), err)
 			}
-			objs, _ := resources.NewRegistry(resources.RegistryOptions{}).Cloud().List("AWS::SQS::Queue")
-			_ = objs
+			// The queue exists: list finds it although the create failed.
+			ev, _ := call(t, p, req(resources.ActionList, "Queue", 1, 0, nil))
+			if len(ev.ResourceModels) != 1 {
+				t.Fatalf("list after a failed-after create: %v", ev.ResourceModels)
+			}
 		}},
 		{"throttle N times then pass, counted per attempt", `
 faults:

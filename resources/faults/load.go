@@ -174,7 +174,11 @@ func (l loader) effect(f *Fault, kind string, v *yaml.Node) error {
 			break
 		}
 		return l.fields(v, "fail", map[string]func(*yaml.Node) error{
-			"code":    func(n *yaml.Node) error { s, err := l.str(n, "code"); f.Code = resources.HandlerErrorCode(s); return err },
+			"code": func(n *yaml.Node) error {
+				s, err := l.str(n, "code")
+				f.Code = resources.HandlerErrorCode(s)
+				return err
+			},
 			"message": func(n *yaml.Node) error { s, err := l.str(n, "message"); f.Message = s; return err },
 			"after":   func(n *yaml.Node) error { b, err := l.boolean(n, "after"); f.After = b; return err },
 		})
@@ -363,4 +367,3 @@ func distance(a, b string) int {
 	}
 	return prev[len(b)]
 }
-
