@@ -71,3 +71,9 @@ func (e *Engine) GetTemplate(ctx context.Context, in GetTemplateInput) (*GetTemp
 	}
 	return out, nil
 }
+
+// TODO(operations): ValidateTemplate. It delegates to template.Parse (and
+// returns Parameters, Description, Capabilities, CapabilitiesReason and
+// DeclaredTransforms from the parsed template); the template package is not
+// merged into this branch yet (its branch conflicts with main in cmd/), so
+// the call is written with the operations, which need template too.

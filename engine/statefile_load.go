@@ -335,7 +335,7 @@ func buildStore(doc *stateDoc) (*store, error) {
 		if st := byID[o.StackID]; st != nil {
 			num = st.Num
 		}
-		if err := insert(&objectRecord{Num: num, Obj: o}); err != nil {
+		if err := insert(newObjectRecord(num, o)); err != nil {
 			return nil, err
 		}
 	}

@@ -107,7 +107,7 @@ func (tx *txn) putObject(obj *resources.Object) {
 			num = st.Num
 		}
 	}
-	tx.put(&objectRecord{Num: num, Obj: obj})
+	tx.put(newObjectRecord(num, obj))
 }
 
 // objectsOf returns the objects made for a stack, in (type, id) order.

@@ -238,10 +238,16 @@ type objectRecord struct {
 	// this store did).
 	Num uint32
 	Obj *resources.Object
+	// pk is the primary key, computed once: an object row never changes.
+	pk string
+}
+
+func newObjectRecord(num uint32, obj *resources.Object) *objectRecord {
+	return &objectRecord{Num: num, Obj: obj, pk: objectKey(obj.Type, obj.ID)}
 }
 
 func (o *objectRecord) table() tableID { return tObjects }
-func (o *objectRecord) key() string    { return objectKey(o.Obj.Type, o.Obj.ID) }
+func (o *objectRecord) key() string    { return o.pk }
 
 // OperationKind names what an operation does (CreateStack, UpdateStack...).
 type OperationKind string
