@@ -148,9 +148,7 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 			if err := e.checkpoint(tx); err != nil {
 				return res, err
 			}
-			e.mu.Unlock()
-			serr := opts.Sleeper.Sleep(ctx, wait)
-			e.mu.Lock()
+			serr := e.unlocked(func() error { return opts.Sleeper.Sleep(ctx, wait) })
 			if e.broken != nil {
 				return res, e.broken
 			}
@@ -186,6 +184,14 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 	res.Now = time.Unix(0, e.st.meta.Now).UTC()
 	res.Pending = e.st.queue.len()
 	return res, err
+}
+
+// unlocked runs fn with the engine's mutex released (the caller holds it,
+// and holds it again when unlocked returns, even if fn panics).
+func (e *Engine) unlocked(fn func() error) error {
+	e.mu.Unlock()
+	defer e.mu.Lock()
+	return fn()
 }
 
 // checkpoint commits the loop's transaction.

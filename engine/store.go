@@ -128,6 +128,11 @@ func (tx *txn) commit() error {
 	}
 	tx.done = true
 	tx.s.cur = nil
+	if tx.clean() {
+		tx.s.meta = tx.meta
+		tx.journal = nil
+		return nil
+	}
 	w := tx.s.db.Txn(true)
 	for t := tableID(0); t < numTables; t++ {
 		name := t.String()
@@ -153,6 +158,16 @@ func (tx *txn) commit() error {
 	tx.s.meta = tx.meta
 	tx.journal = nil
 	return nil
+}
+
+// clean reports whether the transaction wrote no row.
+func (tx *txn) clean() bool {
+	for _, ov := range tx.ov {
+		if len(ov) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // abort undoes everything the transaction changed since its last release.
