@@ -16,7 +16,7 @@ import (
 // eventTimeLayout is the timestamp in resource EventIds, as AWS writes it.
 const eventTimeLayout = "2006-01-02T15:04:05.000Z"
 
-// ResourceEvent is what the operations code says about a resource event.
+// resourceEvent is what the operations code says about a resource event.
 type resourceEvent struct {
 	LogicalID  string
 	PhysicalID string
@@ -45,6 +45,9 @@ func (tx *txn) stackEvent(st *stackRecord, status statemachine.StackStatus, reas
 
 // resourceEvent writes an event of one of the stack's resources at the
 // transaction's virtual time. It does not change the resource's record.
+//
+// Both writers stamp the event with st.ClientRequestToken: pass the stack's
+// current record (the one just put, when the operation set a new token).
 func (tx *txn) resourceEvent(st *stackRecord, ev resourceEvent) {
 	tx.writeEvent(st, eventRecord{
 		Logical:    ev.LogicalID,
