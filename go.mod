@@ -3,6 +3,7 @@ module github.com/stacksim/stacksim
 go 1.26.8
 
 require (
+	github.com/hashicorp/go-memdb v1.3.5
 	github.com/looplab/fsm v1.0.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
@@ -12,6 +13,8 @@ require (
 )
 
 require (
+	github.com/hashicorp/go-immutable-radix v1.3.1 // indirect
+	github.com/hashicorp/golang-lru v0.5.4 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
 	go.uber.org/multierr v1.10.0 // indirect

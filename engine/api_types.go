@@ -1,0 +1,180 @@
+package engine
+
+import "time"
+
+// The shapes below are CloudFormation's, field for field, with the JSON
+// names the AWS CLI prints. Optional scalars are omitted when empty, as the
+// CLI omits what the service does not return; lists that the service always
+// returns (NotificationARNs, Tags) are always present.
+
+// Tag is a stack tag.
+type Tag struct {
+	Key   string `json:"Key"`
+	Value string `json:"Value"`
+}
+
+// Parameter is a stack parameter as DescribeStacks shows it (a NoEcho value
+// reads "****"), or as CreateStack and UpdateStack take it.
+type Parameter struct {
+	ParameterKey     string `json:"ParameterKey"`
+	ParameterValue   string `json:"ParameterValue,omitempty"`
+	UsePreviousValue bool   `json:"UsePreviousValue,omitempty"`
+	// ResolvedValue is the value an SSM parameter type resolved to.
+	ResolvedValue string `json:"ResolvedValue,omitempty"`
+}
+
+// Output is a stack output.
+type Output struct {
+	OutputKey   string `json:"OutputKey"`
+	OutputValue string `json:"OutputValue"`
+	Description string `json:"Description,omitempty"`
+	ExportName  string `json:"ExportName,omitempty"`
+}
+
+// RollbackTrigger is a CloudWatch alarm that rolls an operation back.
+type RollbackTrigger struct {
+	Arn  string `json:"Arn"`
+	Type string `json:"Type"`
+}
+
+// RollbackConfiguration is a stack's rollback triggers. DescribeStacks
+// always shows it, as {} when it is empty.
+type RollbackConfiguration struct {
+	RollbackTriggers        []RollbackTrigger `json:"RollbackTriggers,omitempty"`
+	MonitoringTimeInMinutes *int              `json:"MonitoringTimeInMinutes,omitempty"`
+}
+
+// Drift statuses. stacksim does not detect drift: every stack and resource
+// is NOT_CHECKED.
+const (
+	DriftNotChecked = "NOT_CHECKED"
+)
+
+// StackDriftInformation is a stack's drift status.
+type StackDriftInformation struct {
+	StackDriftStatus   string     `json:"StackDriftStatus"`
+	LastCheckTimestamp *time.Time `json:"LastCheckTimestamp,omitempty"`
+}
+
+// ResourceDriftInformation is a resource's drift status.
+type ResourceDriftInformation struct {
+	StackResourceDriftStatus string     `json:"StackResourceDriftStatus"`
+	LastCheckTimestamp       *time.Time `json:"LastCheckTimestamp,omitempty"`
+}
+
+// Stack is one stack as DescribeStacks returns it.
+type Stack struct {
+	StackId                     string                `json:"StackId"`
+	StackName                   string                `json:"StackName"`
+	ChangeSetId                 string                `json:"ChangeSetId,omitempty"`
+	Description                 string                `json:"Description,omitempty"`
+	Parameters                  []Parameter           `json:"Parameters,omitempty"`
+	CreationTime                time.Time             `json:"CreationTime"`
+	DeletionTime                *time.Time            `json:"DeletionTime,omitempty"`
+	LastUpdatedTime             *time.Time            `json:"LastUpdatedTime,omitempty"`
+	RollbackConfiguration       RollbackConfiguration `json:"RollbackConfiguration"`
+	StackStatus                 string                `json:"StackStatus"`
+	StackStatusReason           string                `json:"StackStatusReason,omitempty"`
+	DisableRollback             bool                  `json:"DisableRollback"`
+	NotificationARNs            []string              `json:"NotificationARNs"`
+	TimeoutInMinutes            *int                  `json:"TimeoutInMinutes,omitempty"`
+	Capabilities                []string              `json:"Capabilities,omitempty"`
+	Outputs                     []Output              `json:"Outputs,omitempty"`
+	RoleARN                     string                `json:"RoleARN,omitempty"`
+	Tags                        []Tag                 `json:"Tags"`
+	EnableTerminationProtection bool                  `json:"EnableTerminationProtection"`
+	ParentId                    string                `json:"ParentId,omitempty"`
+	RootId                      string                `json:"RootId,omitempty"`
+	DriftInformation            StackDriftInformation `json:"DriftInformation"`
+	RetainExceptOnCreate        bool                  `json:"RetainExceptOnCreate,omitempty"`
+}
+
+// StackSummary is one stack as ListStacks returns it.
+type StackSummary struct {
+	StackId             string                `json:"StackId"`
+	StackName           string                `json:"StackName"`
+	TemplateDescription string                `json:"TemplateDescription,omitempty"`
+	CreationTime        time.Time             `json:"CreationTime"`
+	LastUpdatedTime     *time.Time            `json:"LastUpdatedTime,omitempty"`
+	DeletionTime        *time.Time            `json:"DeletionTime,omitempty"`
+	StackStatus         string                `json:"StackStatus"`
+	StackStatusReason   string                `json:"StackStatusReason,omitempty"`
+	ParentId            string                `json:"ParentId,omitempty"`
+	RootId              string                `json:"RootId,omitempty"`
+	DriftInformation    StackDriftInformation `json:"DriftInformation"`
+}
+
+// StackEvent is one entry of a stack's event history (DescribeStackEvents).
+// A stack's own events have the stack name as LogicalResourceId, the stack
+// ARN as PhysicalResourceId and AWS::CloudFormation::Stack as ResourceType.
+// PhysicalResourceId is always present: "" before a resource has one, as
+// AWS shows it.
+type StackEvent struct {
+	StackId              string    `json:"StackId"`
+	EventId              string    `json:"EventId"`
+	StackName            string    `json:"StackName"`
+	LogicalResourceId    string    `json:"LogicalResourceId"`
+	PhysicalResourceId   string    `json:"PhysicalResourceId"`
+	ResourceType         string    `json:"ResourceType"`
+	Timestamp            time.Time `json:"Timestamp"`
+	ResourceStatus       string    `json:"ResourceStatus"`
+	ResourceStatusReason string    `json:"ResourceStatusReason,omitempty"`
+	ResourceProperties   string    `json:"ResourceProperties,omitempty"`
+	ClientRequestToken   string    `json:"ClientRequestToken,omitempty"`
+}
+
+// IsStackEvent reports whether the event is about the stack itself rather
+// than one of its resources.
+func (e StackEvent) IsStackEvent() bool {
+	return e.ResourceType == StackResourceType && e.PhysicalResourceId == e.StackId
+}
+
+// StackResource is one resource as DescribeStackResources returns it.
+type StackResource struct {
+	StackName            string                   `json:"StackName"`
+	StackId              string                   `json:"StackId"`
+	LogicalResourceId    string                   `json:"LogicalResourceId"`
+	PhysicalResourceId   string                   `json:"PhysicalResourceId,omitempty"`
+	ResourceType         string                   `json:"ResourceType"`
+	Timestamp            time.Time                `json:"Timestamp"`
+	ResourceStatus       string                   `json:"ResourceStatus"`
+	ResourceStatusReason string                   `json:"ResourceStatusReason,omitempty"`
+	Description          string                   `json:"Description,omitempty"`
+	DriftInformation     ResourceDriftInformation `json:"DriftInformation"`
+}
+
+// StackResourceDetail is one resource as DescribeStackResource returns it.
+type StackResourceDetail struct {
+	StackName            string                   `json:"StackName"`
+	StackId              string                   `json:"StackId"`
+	LogicalResourceId    string                   `json:"LogicalResourceId"`
+	PhysicalResourceId   string                   `json:"PhysicalResourceId,omitempty"`
+	ResourceType         string                   `json:"ResourceType"`
+	LastUpdatedTimestamp time.Time                `json:"LastUpdatedTimestamp"`
+	ResourceStatus       string                   `json:"ResourceStatus"`
+	ResourceStatusReason string                   `json:"ResourceStatusReason,omitempty"`
+	Description          string                   `json:"Description,omitempty"`
+	Metadata             string                   `json:"Metadata,omitempty"`
+	DriftInformation     ResourceDriftInformation `json:"DriftInformation"`
+}
+
+// StackResourceSummary is one resource as ListStackResources returns it.
+type StackResourceSummary struct {
+	LogicalResourceId    string                   `json:"LogicalResourceId"`
+	PhysicalResourceId   string                   `json:"PhysicalResourceId,omitempty"`
+	ResourceType         string                   `json:"ResourceType"`
+	LastUpdatedTimestamp time.Time                `json:"LastUpdatedTimestamp"`
+	ResourceStatus       string                   `json:"ResourceStatus"`
+	ResourceStatusReason string                   `json:"ResourceStatusReason,omitempty"`
+	DriftInformation     ResourceDriftInformation `json:"DriftInformation"`
+}
+
+// Export is one exported output value (ListExports).
+type Export struct {
+	ExportingStackId string `json:"ExportingStackId"`
+	Name             string `json:"Name"`
+	Value            string `json:"Value"`
+}
+
+// StackResourceType is the type the stack's own events carry.
+const StackResourceType = "AWS::CloudFormation::Stack"

@@ -1,0 +1,351 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stacksim/stacksim/resources"
+	"github.com/stacksim/stacksim/statemachine"
+)
+
+// Benchmarks of the store's primitives, by size. Run them with
+//
+//	go test ./engine -run '^$' -bench . -benchmem
+//
+// BenchmarkWorkload is the store's share of a stack operation: per resource,
+// what the operations code will do (tasks, events, resource writes, a cloud
+// object), without the planning and the handlers.
+
+var sizes = []int{1000, 10000}
+
+func benchStack(b *testing.B, e *Engine) *stackRecord {
+	b.Helper()
+	return seed(b, e).stack("bench")
+}
+
+// benchEngine returns an engine the caller closes: a benchmark that makes
+// one per iteration must not keep them all alive until it ends.
+func benchEngine(b *testing.B) *Engine {
+	b.Helper()
+	e, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkStoreEvents writes n resource events in one transaction (as one
+// loop run does) and commits.
+func BenchmarkStoreEvents(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			ids := make([]string, n)
+			for i := range ids {
+				ids[i] = fmt.Sprintf("Resource%05d", i)
+			}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				e := benchEngine(b)
+				st := benchStack(b, e)
+				b.StartTimer()
+				tx := e.st.begin()
+				for j, id := range ids {
+					tx.resourceEvent(st, resourceEvent{LogicalID: id, PhysicalID: id, Type: "AWS::SNS::Topic",
+						Status: statemachine.ResourceStatusCreateComplete})
+					if j%64 == 0 {
+						tx.release()
+						tx.meta.Now += int64(time.Second)
+					}
+				}
+				if err := tx.commit(); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				_ = e.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/event")
+		})
+	}
+}
+
+// BenchmarkDescribeStackEvents reads every event of a stack of n events,
+// page by page.
+func BenchmarkDescribeStackEvents(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			e := newTestEngine(b, Options{})
+			st := benchStack(b, e)
+			seed(b, e).do(func(tx *txn) error {
+				for j := 1; j < n; j++ {
+					tx.resourceEvent(st, resourceEvent{LogicalID: fmt.Sprint("R", j), Type: "T", Status: statemachine.ResourceStatusCreateComplete})
+				}
+				return nil
+			})
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				token, got := "", 0
+				for {
+					out, err := e.DescribeStackEvents(context.Background(), DescribeStackEventsInput{StackName: "bench", NextToken: token})
+					if err != nil {
+						b.Fatal(err)
+					}
+					got += len(out.StackEvents)
+					if token = out.NextToken; token == "" {
+						break
+					}
+				}
+				if got != n {
+					b.Fatalf("%d events", got)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/event")
+		})
+	}
+}
+
+// BenchmarkStoreResources puts n resources, then reads, copies and writes
+// each of them three times (as the statuses of a create move), and commits.
+func BenchmarkStoreResources(b *testing.B) {
+	statuses := []statemachine.ResourceStatus{statemachine.ResourceStatusCreateInProgress,
+		statemachine.ResourceStatusCreateInProgress, statemachine.ResourceStatusCreateComplete}
+	for _, n := range sizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			ids := make([]string, n)
+			for i := range ids {
+				ids[i] = fmt.Sprintf("Resource%05d", i)
+			}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				e := benchEngine(b)
+				st := benchStack(b, e)
+				b.StartTimer()
+				tx := e.st.begin()
+				for _, id := range ids {
+					tx.putResource(&resourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id, ResourceType: "AWS::SNS::Topic"})
+				}
+				for _, s := range statuses {
+					for _, id := range ids {
+						r := tx.resource(st.Num, id).clone()
+						r.ResourceStatus = s
+						tx.putResource(r)
+					}
+					tx.release()
+				}
+				if err := tx.commit(); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				if got := len(e.st.read().resourcesOf(st.Num)); got != n {
+					b.Fatal(got)
+				}
+				_ = e.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/resource")
+		})
+	}
+}
+
+// workload registers a task kind that does, for one resource, what a create
+// does to the store: read and write the resource record four times, write
+// the three events of a create, put a cloud object through the registry's
+// cloud, and schedule a follow-up task (a callback) that writes the rest.
+func workload(e *Engine, st *stackRecord) {
+	cloud := e.reg.Cloud()
+	e.handle("bench-start", func(_ context.Context, tx *txn, t *Task) error {
+		id := t.Step
+		r := &resourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id, ResourceType: "AWS::SNS::Topic",
+			ResourceStatus: statemachine.ResourceStatusCreateInProgress, LastUpdatedTimestamp: tx.now(),
+			Properties: map[string]any{"TopicName": id}}
+		tx.putResource(r)
+		tx.resourceEvent(st, resourceEvent{LogicalID: id, Type: r.ResourceType, Status: r.ResourceStatus})
+		phys := "arn:aws:sns:us-east-1:123456789012:" + id
+		if err := cloud.Put(&resources.Object{Type: r.ResourceType, ID: phys, StackID: st.StackId, LogicalID: id,
+			Model: map[string]any{"TopicName": id, "TopicArn": phys}}); err != nil {
+			return err
+		}
+		r = tx.resource(st.Num, id).clone()
+		r.PhysicalResourceId = phys
+		tx.putResource(r)
+		tx.resourceEvent(st, resourceEvent{LogicalID: id, PhysicalID: phys, Type: r.ResourceType, Status: r.ResourceStatus,
+			Reason: "Resource creation Initiated"})
+		tx.scheduleAfter(5*time.Second, &Task{Kind: "bench-done", StackId: st.StackId, Step: id})
+		return nil
+	})
+	e.handle("bench-done", func(_ context.Context, tx *txn, t *Task) error {
+		if _, err := cloud.Get("AWS::SNS::Topic", "arn:aws:sns:us-east-1:123456789012:"+t.Step); err != nil {
+			return err
+		}
+		r := tx.resource(st.Num, t.Step).clone()
+		r.ResourceStatus = statemachine.ResourceStatusCreateComplete
+		r.Model = map[string]any{"TopicArn": r.PhysicalResourceId}
+		tx.putResource(r)
+		tx.resourceEvent(st, resourceEvent{LogicalID: r.LogicalResourceId, PhysicalID: r.PhysicalResourceId, Type: r.ResourceType,
+			Status: r.ResourceStatus})
+		return nil
+	})
+}
+
+// BenchmarkWorkload runs the store's share of creating a stack of n
+// resources through the loop (2n tasks, 3n events, 4n resource writes, n
+// cloud objects), and reports the time and the memory kept per resource.
+func BenchmarkWorkload(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			var kept uint64
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				e := benchEngine(b)
+				st := benchStack(b, e)
+				workload(e, st)
+				runtime.GC()
+				var m0 runtime.MemStats
+				runtime.ReadMemStats(&m0)
+				b.StartTimer()
+				seed(b, e).do(func(tx *txn) error {
+					for j := 0; j < n; j++ {
+						tx.schedule(&Task{Kind: "bench-start", StackId: st.StackId, Step: fmt.Sprintf("Resource%05d", j)})
+					}
+					return nil
+				})
+				res, err := e.Run(context.Background())
+				if err != nil || res.Tasks != 2*n {
+					b.Fatal(res, err)
+				}
+				b.StopTimer()
+				runtime.GC()
+				var m1 runtime.MemStats
+				runtime.ReadMemStats(&m1)
+				kept = m1.HeapAlloc - m0.HeapAlloc
+				runtime.KeepAlive(e)
+				_ = e.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/resource")
+			b.ReportMetric(float64(kept)/float64(n), "B/resource-kept")
+		})
+	}
+}
+
+// BenchmarkSaveLoad encodes and decodes the state of a stack of n resources
+// with 10 events each.
+func BenchmarkSaveLoad(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			e := newTestEngine(b, Options{})
+			st := benchStack(b, e)
+			seed(b, e).do(func(tx *txn) error {
+				for j := 0; j < n; j++ {
+					id := fmt.Sprintf("Resource%05d", j)
+					phys := "arn:aws:sns:us-east-1:123456789012:" + id
+					tx.putResource(&resourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id, PhysicalResourceId: phys,
+						ResourceType: "AWS::SNS::Topic", ResourceStatus: statemachine.ResourceStatusCreateComplete,
+						Properties: map[string]any{"TopicName": id}, Model: map[string]any{"TopicArn": phys}})
+					for k := 0; k < 10; k++ {
+						tx.resourceEvent(st, resourceEvent{LogicalID: id, PhysicalID: phys, Type: "AWS::SNS::Topic",
+							Status: statemachine.ResourceStatusUpdateInProgress})
+					}
+					tx.putObject(&resources.Object{Type: "AWS::SNS::Topic", ID: phys, StackID: st.StackId, LogicalID: id,
+						Model: map[string]any{"TopicName": id}})
+				}
+				return nil
+			})
+			data := state(b, e)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				out, err := e.MarshalState()
+				if err != nil {
+					b.Fatal(err)
+				}
+				e2, err := NewFromState(out, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = e2.Close()
+			}
+			b.ReportMetric(float64(len(data)), "bytes")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/resource")
+		})
+	}
+}
+
+// BenchmarkQueue schedules and runs tasks with n queued.
+func BenchmarkQueue(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			e := newTestEngine(b, Options{})
+			tx := e.st.begin()
+			defer tx.end()
+			for j := 0; j < n; j++ {
+				tx.scheduleAfter(time.Duration(j%7)*time.Second, &Task{Kind: "k"})
+			}
+			tx.release()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t := tx.nextTask()
+				tx.unschedule(t)
+				tx.advanceTo(t.at)
+				tx.scheduleAfter(3*time.Second, &Task{Kind: "k"})
+				if i%64 == 0 {
+					tx.release()
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkMemoryPerRow reports the heap kept per row of each kind, store
+// overhead included (memdb index entries, chunking), for 10,000 rows whose
+// own strings and maps are shared (so that only the store's cost shows).
+func BenchmarkMemoryPerRow(b *testing.B) {
+	const n = 10000
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("Resource%05d", i)
+	}
+	model := map[string]any{"TopicName": "x"}
+	for _, kind := range []string{"resource", "object", "event"} {
+		b.Run(kind, func(b *testing.B) {
+			var per float64
+			for i := 0; i < b.N; i++ {
+				e := benchEngine(b)
+				st := benchStack(b, e)
+				runtime.GC()
+				var m0, m1 runtime.MemStats
+				runtime.ReadMemStats(&m0)
+				seed(b, e).do(func(tx *txn) error {
+					for _, id := range ids {
+						switch kind {
+						case "resource":
+							tx.putResource(&resourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id,
+								PhysicalResourceId: id, ResourceType: "AWS::SNS::Topic", Properties: model, Model: model})
+						case "object":
+							tx.putObject(&resources.Object{Type: "AWS::SNS::Topic", ID: id, StackID: st.StackId, LogicalID: id, Model: model})
+						case "event":
+							tx.resourceEvent(st, resourceEvent{LogicalID: id, PhysicalID: id, Type: "AWS::SNS::Topic",
+								Status: statemachine.ResourceStatusCreateComplete})
+						}
+					}
+					return nil
+				})
+				runtime.GC()
+				runtime.ReadMemStats(&m1)
+				per = float64(m1.HeapAlloc-m0.HeapAlloc) / n
+				runtime.KeepAlive(e)
+				_ = e.Close()
+			}
+			b.ReportMetric(per, "B/row")
+		})
+	}
+}

@@ -1,0 +1,312 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/stacksim/stacksim/resources"
+)
+
+// Defaults of Options.
+const (
+	DefaultRegion    = "us-east-1"
+	DefaultAccountID = "123456789012"
+	DefaultPartition = "aws"
+)
+
+// DefaultEpoch is where virtual time starts unless Options.Epoch says
+// otherwise: 2025-01-01T00:00:00Z.
+var DefaultEpoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Options configure an Engine. The zero value is a usable configuration.
+type Options struct {
+	// Region, AccountID and Partition make the simulated account (ARNs,
+	// pseudo parameters, handler requests). Defaults: us-east-1,
+	// 123456789012, aws.
+	Region    string
+	AccountID string
+	Partition string
+	// Seed keys every generated identifier and name. Same seed, same calls:
+	// the same bytes.
+	Seed int64
+	// Epoch is where virtual time starts (DefaultEpoch when zero).
+	Epoch time.Time
+	// Logger receives the engine's logs; handler requests and responses
+	// at debug level. Nop when nil.
+	Logger *zap.Logger
+
+	// SchemaDir is a directory of resource schemas (--schemas DIR): a type
+	// found there is simulated from its schema.
+	SchemaDir string
+	// ServiceTokens maps custom resource ServiceTokens to their targets.
+	ServiceTokens map[string]resources.CustomTarget
+	// Handlers serve resource types with Go handlers.
+	Handlers []TypeHandler
+	// CustomResponseWait caps the real time spent waiting for a custom
+	// resource's response (see resources.RegistryOptions).
+	CustomResponseWait time.Duration
+
+	// PageSize is how many items a page of the paginated read calls holds
+	// (DescribeStackEvents, ListStackResources, ListStacks, ListExports,
+	// ListImports, DescribeStacks). 0: AWS's page sizes.
+	PageSize int
+}
+
+// TypeHandler serves one resource type with a Go handler.
+type TypeHandler struct {
+	TypeName string
+	// Schema is the type's schema; it may be nil when Handler is a
+	// resources.Provider.
+	Schema  *resources.Schema
+	Handler resources.Handler
+}
+
+func (o Options) withDefaults() Options {
+	if o.Region == "" {
+		o.Region = DefaultRegion
+	}
+	if o.AccountID == "" {
+		o.AccountID = DefaultAccountID
+	}
+	if o.Partition == "" {
+		o.Partition = DefaultPartition
+	}
+	if o.Epoch.IsZero() {
+		o.Epoch = DefaultEpoch
+	}
+	o.Epoch = o.Epoch.UTC()
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+	return o
+}
+
+// Engine is one simulated AWS account and region running CloudFormation.
+// It is safe for concurrent use: one mutex serialises every call, and the
+// event loop runs under it.
+type Engine struct {
+	mu    sync.Mutex
+	opts  Options
+	log   *zap.Logger
+	st    *store
+	cloud *storeCloud
+	reg   *resources.Registry
+	// handlers is the loop's dispatch table (loop.go).
+	handlers map[TaskKind]taskHandler
+
+	obsMu     sync.Mutex
+	observers []observer
+	obsNext   int
+
+	// file is the state file the engine was opened from, nil when the
+	// engine lives in memory only.
+	file *stateFile
+	// broken is set when the store could not commit: the engine refuses
+	// every call afterwards.
+	broken error
+}
+
+// New returns an engine with an empty world.
+func New(opts Options) (*Engine, error) {
+	opts = opts.withDefaults()
+	st, err := newStore(identity{
+		Region: opts.Region, AccountID: opts.AccountID, Partition: opts.Partition, Seed: opts.Seed,
+	}, opts.Epoch.UnixNano())
+	if err != nil {
+		return nil, err
+	}
+	return newEngine(opts, st)
+}
+
+// newEngine builds the engine around a store (a new one, or one loaded from
+// a state file, whose identity wins over the options').
+func newEngine(opts Options, st *store) (*Engine, error) {
+	opts.Region, opts.AccountID, opts.Partition, opts.Seed = st.id.Region, st.id.AccountID, st.id.Partition, st.id.Seed
+	e := &Engine{
+		opts:     opts,
+		log:      opts.Logger,
+		st:       st,
+		handlers: map[TaskKind]taskHandler{},
+	}
+	e.cloud = &storeCloud{s: st, mu: &e.mu}
+	e.reg = resources.NewRegistry(resources.RegistryOptions{
+		Cloud:              e.cloud,
+		Seed:               opts.Seed,
+		Logger:             opts.Logger,
+		SchemaDir:          opts.SchemaDir,
+		ServiceTokens:      opts.ServiceTokens,
+		CustomResponseWait: opts.CustomResponseWait,
+		Now:                e.now,
+	})
+	for _, h := range opts.Handlers {
+		if err := e.reg.Register(h.TypeName, h.Schema, h.Handler); err != nil {
+			_ = e.reg.Close()
+			return nil, fmt.Errorf("engine: %w", err)
+		}
+	}
+	// The operations code registers its task kinds here (e.handle).
+	return e, nil
+}
+
+// Registry is the engine's registry of resource types: register Go handlers
+// and custom resource targets on it.
+func (e *Engine) Registry() *resources.Registry { return e.reg }
+
+// Region, AccountID, Partition and Seed are the simulated account's.
+func (e *Engine) Region() string    { return e.opts.Region }
+func (e *Engine) AccountID() string { return e.opts.AccountID }
+func (e *Engine) Partition() string { return e.opts.Partition }
+func (e *Engine) Seed() int64       { return e.opts.Seed }
+
+// Close releases the state file's lock (without saving) and stops the
+// registry's custom resource server.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	err := e.reg.Close()
+	if e.file != nil {
+		err = errors.Join(err, e.file.close())
+		e.file = nil
+	}
+	return err
+}
+
+// update runs fn in a write transaction: committed when fn returns nil,
+// aborted (changing nothing) when it returns an error or panics. Events
+// written are handed to observers after the commit. The caller holds e.mu.
+func (e *Engine) update(fn func(tx *txn) error) error {
+	if e.broken != nil {
+		return e.broken
+	}
+	tx := e.st.begin()
+	defer tx.end()
+	if err := guard(func() error { return fn(tx) }); err != nil {
+		return err
+	}
+	if err := tx.commit(); err != nil {
+		e.broken = &InternalError{Err: err}
+		return e.broken
+	}
+	e.deliver(e.st.read(), tx.events)
+	return nil
+}
+
+// view runs fn in a read transaction. The caller holds e.mu.
+func (e *Engine) view(fn func(tx *txn) error) error {
+	if e.broken != nil {
+		return e.broken
+	}
+	return guard(func() error { return fn(e.st.read()) })
+}
+
+// guard runs fn, turning a panic into an *InternalError.
+func guard(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &InternalError{Err: fmt.Errorf("panic: %v\n%s", r, debug.Stack())}
+		}
+	}()
+	return fn()
+}
+
+// now is the virtual time: the open transaction's, or the last commit's.
+// Providers read it during handler invocations.
+func (e *Engine) now() time.Time {
+	if tx := e.st.cur; tx != nil {
+		return time.Unix(0, tx.meta.Now).UTC()
+	}
+	return time.Unix(0, e.st.meta.Now).UTC()
+}
+
+// Now returns the virtual time.
+func (e *Engine) Now() time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.now()
+}
+
+// observer is a subscriber to events.
+type observer struct {
+	id int
+	fn func(StackEvent)
+}
+
+// Subscribe calls fn with every stack event, in order, once the step (or
+// the API call) that wrote it has completed. fn runs while the engine is
+// locked: it must not call the engine. The returned function unsubscribes.
+func (e *Engine) Subscribe(fn func(StackEvent)) (unsubscribe func()) {
+	e.obsMu.Lock()
+	defer e.obsMu.Unlock()
+	e.obsNext++
+	id := e.obsNext
+	e.observers = append(e.observers, observer{id: id, fn: fn})
+	return func() {
+		e.obsMu.Lock()
+		defer e.obsMu.Unlock()
+		for i, o := range e.observers {
+			if o.id == id {
+				e.observers = append(e.observers[:i:i], e.observers[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// deliver hands events, read through tx, to the observers.
+func (e *Engine) deliver(tx *txn, evs []pendingEvent) {
+	if len(evs) == 0 {
+		return
+	}
+	e.obsMu.Lock()
+	obs := e.observers
+	e.obsMu.Unlock()
+	if len(obs) == 0 {
+		return
+	}
+	for _, p := range evs {
+		ev := e.st.stackEventOf(p.st, p.seq, tx.eventAt(p.st.Num, p.seq))
+		for _, o := range obs {
+			o.fn(ev)
+		}
+	}
+}
+
+// invoke calls a provider's handler for a request, logging the request and
+// the answer at debug level. It is the one way the engine calls handlers.
+func (e *Engine) invoke(ctx context.Context, p resources.Provider, req *resources.Request) (*resources.ProgressEvent, error) {
+	debugOn := e.log.Core().Enabled(zapcore.DebugLevel)
+	if debugOn {
+		e.log.Debug("handler request",
+			zap.String("type", req.ResourceType),
+			zap.String("action", string(req.Action)),
+			zap.String("logicalId", req.LogicalResourceIdentifier),
+			zap.String("physicalId", req.PhysicalResourceID),
+			zap.String("phase", req.Phase.String()),
+			zap.Int("attempt", req.Attempt),
+			zap.Any("request", req))
+	}
+	ev, err := resources.Invoke(ctx, p, req)
+	if debugOn {
+		if err != nil {
+			e.log.Debug("handler error",
+				zap.String("type", req.ResourceType),
+				zap.String("action", string(req.Action)),
+				zap.String("logicalId", req.LogicalResourceIdentifier),
+				zap.Error(err))
+		} else {
+			e.log.Debug("handler response",
+				zap.String("type", req.ResourceType),
+				zap.String("action", string(req.Action)),
+				zap.String("logicalId", req.LogicalResourceIdentifier),
+				zap.Any("response", ev))
+		}
+	}
+	return ev, err
+}

@@ -1,0 +1,213 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Event rows are most of a state file, and most of their strings repeat
+// (types, statuses, reasons, tokens, logical ids). They are parsed here
+// rather than through reflection, and every string is interned: a loaded
+// state shares its strings the way a live one does, and parsing allocates
+// once per distinct string. The text has already been checked as JSON by
+// the decoder that handed it over.
+
+// interner returns one string for equal byte sequences.
+type interner map[string]string
+
+func (in interner) of(b []byte) string {
+	if s, ok := in[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	in[s] = s
+	return s
+}
+
+// parseEventRows parses [[string...]...] into rows of at most
+// numEventColumns strings.
+func parseEventRows(raw []byte, in interner) ([][numEventColumns]string, error) {
+	p := rowParser{b: raw, in: in}
+	p.space()
+	if !p.eat('[') {
+		return nil, p.fail("an array of event rows")
+	}
+	var rows [][numEventColumns]string
+	p.space()
+	if p.eat(']') {
+		return rows, nil
+	}
+	for {
+		p.space()
+		if !p.eat('[') {
+			return nil, p.fail(fmt.Sprintf("event row %d, an array of strings", len(rows)+1))
+		}
+		var row [numEventColumns]string
+		n := 0
+		p.space()
+		if !p.eat(']') {
+			for {
+				p.space()
+				if n == numEventColumns {
+					return nil, fmt.Errorf("event row %d has more than %d columns", len(rows)+1, numEventColumns)
+				}
+				s, err := p.str()
+				if err != nil {
+					return nil, fmt.Errorf("event row %d, column %d: %w", len(rows)+1, n+1, err)
+				}
+				row[n] = s
+				n++
+				p.space()
+				if p.eat(']') {
+					break
+				}
+				if !p.eat(',') {
+					return nil, p.fail(fmt.Sprintf("',' or ']' in event row %d", len(rows)+1))
+				}
+			}
+		}
+		rows = append(rows, row)
+		p.space()
+		if p.eat(']') {
+			return rows, nil
+		}
+		if !p.eat(',') {
+			return nil, p.fail("',' or ']' after an event row")
+		}
+	}
+}
+
+type rowParser struct {
+	b   []byte
+	i   int
+	in  interner
+	buf []byte
+}
+
+func (p *rowParser) space() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *rowParser) eat(c byte) bool {
+	if p.i < len(p.b) && p.b[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *rowParser) fail(want string) error {
+	if p.i >= len(p.b) {
+		return fmt.Errorf("want %s, found the end", want)
+	}
+	return fmt.Errorf("want %s, found %q", want, p.b[p.i])
+}
+
+var errNotString = errors.New("not a string")
+
+// str parses a JSON string.
+func (p *rowParser) str() (string, error) {
+	if !p.eat('"') {
+		return "", errNotString
+	}
+	start := p.i
+	for p.i < len(p.b) {
+		switch c := p.b[p.i]; {
+		case c == '"':
+			s := p.in.of(p.b[start:p.i])
+			p.i++
+			return s, nil
+		case c == '\\':
+			return p.escaped(start)
+		case c < 0x20:
+			return "", fmt.Errorf("a control character in a string")
+		default:
+			p.i++
+		}
+	}
+	return "", fmt.Errorf("an unterminated string")
+}
+
+// escaped finishes a string that holds escapes, from start.
+func (p *rowParser) escaped(start int) (string, error) {
+	p.buf = append(p.buf[:0], p.b[start:p.i]...)
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return p.in.of(p.buf), nil
+		case c != '\\':
+			p.buf = append(p.buf, c)
+			p.i++
+			continue
+		}
+		if p.i+1 >= len(p.b) {
+			break
+		}
+		e := p.b[p.i+1]
+		p.i += 2
+		switch e {
+		case '"', '\\', '/':
+			p.buf = append(p.buf, e)
+		case 'b':
+			p.buf = append(p.buf, '\b')
+		case 'f':
+			p.buf = append(p.buf, '\f')
+		case 'n':
+			p.buf = append(p.buf, '\n')
+		case 'r':
+			p.buf = append(p.buf, '\r')
+		case 't':
+			p.buf = append(p.buf, '\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return "", fmt.Errorf("a bad \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				r2 := utf8.RuneError
+				if p.i+1 < len(p.b) && p.b[p.i] == '\\' && p.b[p.i+1] == 'u' {
+					save := p.i
+					p.i += 2
+					if lo, ok := p.hex4(); ok {
+						if d := utf16.DecodeRune(r, lo); d != utf8.RuneError {
+							r2 = d
+						} else {
+							p.i = save
+						}
+					} else {
+						p.i = save
+					}
+				}
+				r = r2
+			}
+			p.buf = utf8.AppendRune(p.buf, r)
+		default:
+			return "", fmt.Errorf("a bad escape \\%c", e)
+		}
+	}
+	return "", fmt.Errorf("an unterminated string")
+}
+
+func (p *rowParser) hex4() (rune, bool) {
+	if p.i+4 > len(p.b) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(p.b[p.i:p.i+4]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	p.i += 4
+	return rune(n), true
+}
