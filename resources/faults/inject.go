@@ -22,8 +22,14 @@ type Injector struct {
 
 	mu      sync.Mutex
 	counts  map[countKey]int
-	pending map[string]int // eventual consistency: reads still to refuse, by fault|stack|logical id
+	pending map[pendingKey]int // eventual consistency: reads still to refuse
 	fired   []Firing
+	version uint64 // bumped on every change (Version)
+}
+
+type pendingKey struct {
+	fault          int
+	stack, logical string
 }
 
 type countKey struct {
@@ -49,7 +55,7 @@ func (f Firing) String() string {
 
 // New returns an injector of faults built in Go.
 func New(fs ...Fault) (*Injector, error) {
-	inj := &Injector{counts: map[countKey]int{}, pending: map[string]int{}}
+	inj := &Injector{counts: map[countKey]int{}, pending: map[pendingKey]int{}}
 	for i := range fs {
 		f := fs[i]
 		if f.Times == 0 {
@@ -97,6 +103,7 @@ func (inj *Injector) take(i int, typeName string, req *resources.Request) bool {
 		return false
 	}
 	inj.counts[k]++
+	inj.version++
 	inj.fired = append(inj.fired, Firing{Fault: f.label(), Kind: f.Kind, Type: typeName, LogicalID: req.LogicalResourceIdentifier,
 		Action: req.Action, Phase: req.Phase, Attempt: req.Attempt})
 	return true
@@ -229,17 +236,19 @@ func (f *Fault) message(typeName string) string {
 func (inj *Injector) record(f *Fault, typeName string, req *resources.Request) {
 	inj.mu.Lock()
 	defer inj.mu.Unlock()
+	inj.version++
 	inj.fired = append(inj.fired, Firing{Fault: f.label(), Kind: f.Kind, Type: typeName, LogicalID: req.LogicalResourceIdentifier,
 		Action: req.Action, Phase: req.Phase, Attempt: req.Attempt})
 }
 
-func ecKey(i int, req *resources.Request) string {
-	return fmt.Sprintf("%d|%s|%s", i, req.StackID, req.LogicalResourceIdentifier)
+func ecKey(i int, req *resources.Request) pendingKey {
+	return pendingKey{fault: i, stack: req.StackID, logical: req.LogicalResourceIdentifier}
 }
 
 func (inj *Injector) armReads(i int, req *resources.Request, n int) {
 	inj.mu.Lock()
 	defer inj.mu.Unlock()
+	inj.version++
 	inj.pending[ecKey(i, req)] = n
 }
 
@@ -250,7 +259,11 @@ func (inj *Injector) refuseRead(i int, req *resources.Request) bool {
 	if inj.pending[k] <= 0 {
 		return false
 	}
+	inj.version++
 	inj.pending[k]--
+	if inj.pending[k] == 0 {
+		delete(inj.pending, k)
+	}
 	return true
 }
 
