@@ -66,6 +66,15 @@ var wantStack = []struct {
 	{"DELETE_FAILED", "delete", "DELETE_IN_PROGRESS"},
 	{"DELETE_IN_PROGRESS", "delete_succeeded", "DELETE_COMPLETE"},
 	{"DELETE_IN_PROGRESS", "delete_failed", "DELETE_FAILED"},
+	{"DELETE_IN_PROGRESS", "delete_refused_to_create_complete", "CREATE_COMPLETE"},
+	{"DELETE_IN_PROGRESS", "delete_refused_to_update_complete", "UPDATE_COMPLETE"},
+	{"DELETE_IN_PROGRESS", "delete_refused_to_update_failed", "UPDATE_FAILED"},
+	{"DELETE_IN_PROGRESS", "delete_refused_to_update_rollback_failed", "UPDATE_ROLLBACK_FAILED"},
+	{"DELETE_IN_PROGRESS", "delete_refused_to_update_rollback_complete", "UPDATE_ROLLBACK_COMPLETE"},
+	{"DELETE_IN_PROGRESS", "delete_refused_to_import_complete", "IMPORT_COMPLETE"},
+	{"DELETE_IN_PROGRESS", "delete_refused_to_import_rollback_failed", "IMPORT_ROLLBACK_FAILED"},
+	{"DELETE_IN_PROGRESS", "delete_refused_to_import_rollback_complete", "IMPORT_ROLLBACK_COMPLETE"},
+	{"DELETE_IN_PROGRESS", "delete_refused_to_delete_failed", "DELETE_FAILED"},
 }
 
 var wantResource = []struct {

@@ -1,12 +1,14 @@
 package statemachine
 
+import "strings"
+
 // stackTable is the stack machine: every event with every (from → to) it
 // allows. The looplab/fsm events, the renderings, docs/states.md and the
 // tests are all derived from it. Sources: the diagrams of seeds/001, the
 // prose of seeds/003, BEHAVIOUR.md §1-3 and AWS's API reference; where the
 // seeds and AWS disagree it follows AWS (see seedNotes).
 func stackTable() []eventDef[StackStatus, StackEvent] {
-	return []eventDef[StackStatus, StackEvent]{
+	table := []eventDef[StackStatus, StackEvent]{
 		{
 			Name:    StackReview,
 			Summary: "CreateChangeSet of type CREATE or IMPORT names a stack that does not exist: the stack is made, empty, to hold the change set.",
@@ -173,4 +175,52 @@ func stackTable() []eventDef[StackStatus, StackEvent] {
 			},
 		},
 	}
+	return append(table, deleteRefusedEvents()...)
+}
+
+// deleteRefusedStatuses are the statuses a DeleteStack may start from while
+// the stack still has exports (its outputs exist): the statuses a refused
+// deletion returns to.
+var deleteRefusedStatuses = []StackStatus{
+	StackStatusCreateComplete,
+	StackStatusUpdateComplete,
+	StackStatusUpdateFailed,
+	StackStatusUpdateRollbackFailed,
+	StackStatusUpdateRollbackComplete,
+	StackStatusImportComplete,
+	StackStatusImportRollbackFailed,
+	StackStatusImportRollbackComplete,
+	StackStatusDeleteFailed,
+}
+
+// StackDeleteRefused is the event that takes a stack back from
+// DELETE_IN_PROGRESS to the status it had before DeleteStack, when
+// CloudFormation refuses the deletion before touching any resource: an
+// export of the stack is imported by another stack ("Export NAME cannot be
+// deleted as it is in use by STACK", aws/aws-cdk#604, rlister/stax#40).
+// The machine needs one event per status returned to, since an event and
+// the status it fires from decide where it leads; ok is false for a status
+// a deletion cannot return to.
+func StackDeleteRefused(to StackStatus) (ev StackEvent, ok bool) {
+	for _, s := range deleteRefusedStatuses {
+		if s == to {
+			return StackEvent("delete_refused_to_" + strings.ToLower(string(s))), true
+		}
+	}
+	return "", false
+}
+
+func deleteRefusedEvents() []eventDef[StackStatus, StackEvent] {
+	out := make([]eventDef[StackStatus, StackEvent], 0, len(deleteRefusedStatuses))
+	for _, s := range deleteRefusedStatuses {
+		ev, _ := StackDeleteRefused(s)
+		out = append(out, eventDef[StackStatus, StackEvent]{
+			Name:    ev,
+			Summary: "The deletion is refused before any resource is touched (an export of the stack is imported by another stack): back to " + string(s) + ".",
+			Edges: []edge[StackStatus]{
+				{StackStatusDeleteInProgress, s, "an export of the stack is imported by another stack; the stack event reads \"Export NAME cannot be deleted as it is in use by STACK\""},
+			},
+		})
+	}
+	return out
 }
