@@ -48,9 +48,15 @@ func (e *Engine) GetTemplate(ctx context.Context, in GetTemplateInput) (*GetTemp
 	var out *GetTemplateOutput
 	err := e.view(func(tx *txn) error {
 		if in.ChangeSetName != "" {
-			// Change sets are stored by the operations code (not yet
-			// written); until then no change set exists.
-			return ChangeSetNotFoundError(in.ChangeSetName)
+			cs, err := tx.findChangeSet(in.ChangeSetName, in.StackName)
+			if err != nil {
+				return err
+			}
+			out = &GetTemplateOutput{
+				TemplateBody:    cs.TemplateBody,
+				StagesAvailable: []string{TemplateStageOriginal, TemplateStageProcessed},
+			}
+			return nil
 		}
 		st := tx.findStack(in.StackName)
 		if st == nil {
@@ -72,8 +78,31 @@ func (e *Engine) GetTemplate(ctx context.Context, in GetTemplateInput) (*GetTemp
 	return out, nil
 }
 
-// TODO(operations): ValidateTemplate. It delegates to template.Parse (and
-// returns Parameters, Description, Capabilities, CapabilitiesReason and
-// DeclaredTransforms from the parsed template); the template package is not
-// merged into this branch yet (its branch conflicts with main in cmd/), so
-// the call is written with the operations, which need template too.
+// ValidateTemplate checks a template as CloudFormation does when it is
+// submitted, and describes its parameters, the capabilities it needs and
+// its transforms. A faulty template is a ValidationError with AWS's
+// message, wrapping the positioned *template.Error (or template.Errors)
+// for FILE:LINE:COL.
+func (e *Engine) ValidateTemplate(ctx context.Context, in ValidateTemplateInput) (*ValidateTemplateOutput, error) {
+	if err := checkTemplateBody(in.TemplateBody, false, in.TemplateFile); err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	t, err := e.parseTemplate(in.TemplateFile, in.TemplateBody)
+	e.mu.Unlock()
+	if err != nil {
+		return nil, templateError(err)
+	}
+	out := &ValidateTemplateOutput{Parameters: []TemplateParameter{}, Description: t.Description}
+	for _, p := range t.Parameters {
+		tp := TemplateParameter{ParameterKey: p.Name, NoEcho: p.NoEcho, Description: p.Description}
+		if p.HasDefault {
+			tp.DefaultValue = p.Default
+		}
+		out.Parameters = append(out.Parameters, tp)
+	}
+	req := t.Capabilities()
+	out.Capabilities, out.CapabilitiesReason = req.Capabilities, req.Reason
+	out.DeclaredTransforms = t.Transform
+	return out, nil
+}

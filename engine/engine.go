@@ -11,7 +11,10 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/resources"
+	"github.com/stacksim/stacksim/resources/contract"
+	"github.com/stacksim/stacksim/template"
 )
 
 // Defaults of Options.
@@ -57,7 +60,32 @@ type Options struct {
 	// (DescribeStackEvents, ListStackResources, ListStacks, ListExports,
 	// ListImports, DescribeStacks). 0: AWS's page sizes.
 	PageSize int
+
+	// Contract puts the resource handler contract checker around every
+	// handler: ContractOff (the default), ContractReport (violations are
+	// recorded with the operation: DescribeStackOperation) or
+	// ContractStrict (a violation also fails the handler's answer with
+	// HandlerInternalFailure).
+	Contract ContractMode
+	// MaxAttempts bounds the calls of one handler action that fails with a
+	// retriable error code (Throttling, NetworkFailure, ServiceInternalError,
+	// ResourceConflict): the first call and its retries, with exponential
+	// backoff in virtual time (1 s, 2 s, 4 s... at most 60 s). Default 5.
+	MaxAttempts int
 }
+
+// ContractMode says what the contract checker does (Options.Contract).
+type ContractMode int
+
+// The contract checker's modes.
+const (
+	ContractOff ContractMode = iota
+	ContractReport
+	ContractStrict
+)
+
+// DefaultMaxAttempts is Options.MaxAttempts when it is 0.
+const DefaultMaxAttempts = 5
 
 // TypeHandler serves one resource type with a Go handler.
 type TypeHandler struct {
@@ -85,6 +113,9 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
 	}
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = DefaultMaxAttempts
+	}
 	return o
 }
 
@@ -111,6 +142,20 @@ type Engine struct {
 	// broken is set when the store could not commit: the engine refuses
 	// every call afterwards.
 	broken error
+
+	// Derived data the operations keep in memory (rebuilt from the store
+	// when needed, so a loaded state file works the same): parsed and
+	// bound templates, plan indexes, contract checkers, fault injectors,
+	// and the violations of the handler call in progress.
+	parsed     map[[32]byte]*template.Template
+	bounds     map[[32]byte]boundTemplate
+	plans      map[*plan.Plan]*planIndex
+	checkers   map[resources.Provider]resources.Provider
+	injectors  map[string]*opInjector
+	violations []contract.Violation
+	// bindHook, when set (benchmarks), binds a template body to something
+	// else than a template: stacks beyond the template quotas.
+	bindHook func(body string) (boundTemplate, bool)
 }
 
 // New returns an engine with an empty world.
@@ -130,10 +175,15 @@ func New(opts Options) (*Engine, error) {
 func newEngine(opts Options, st *store) (*Engine, error) {
 	opts.Region, opts.AccountID, opts.Partition, opts.Seed = st.id.Region, st.id.AccountID, st.id.Partition, st.id.Seed
 	e := &Engine{
-		opts:     opts,
-		log:      opts.Logger,
-		st:       st,
-		handlers: map[TaskKind]taskHandler{},
+		opts:      opts,
+		log:       opts.Logger,
+		st:        st,
+		handlers:  map[TaskKind]taskHandler{},
+		parsed:    map[[32]byte]*template.Template{},
+		bounds:    map[[32]byte]boundTemplate{},
+		plans:     map[*plan.Plan]*planIndex{},
+		checkers:  map[resources.Provider]resources.Provider{},
+		injectors: map[string]*opInjector{},
 	}
 	e.cloud = &storeCloud{s: st, mu: &e.mu}
 	e.reg = resources.NewRegistry(resources.RegistryOptions{
@@ -151,7 +201,7 @@ func newEngine(opts Options, st *store) (*Engine, error) {
 			return nil, fmt.Errorf("engine: %w", err)
 		}
 	}
-	// The operations code registers its task kinds here (e.handle).
+	e.registerOperations()
 	return e, nil
 }
 

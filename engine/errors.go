@@ -25,10 +25,18 @@ const (
 type APIError struct {
 	Code    string
 	Message string
+	// cause is what the message comes from, when there is more to know:
+	// the positioned *template.Error (or template.Errors) of a template
+	// fault, which a caller reaches with errors.As to print FILE:LINE:COL.
+	cause error
 }
 
 // Error returns "Code: Message".
 func (e *APIError) Error() string { return e.Code + ": " + e.Message }
+
+// Unwrap returns what the error comes from (a template's positioned
+// errors), or nil.
+func (e *APIError) Unwrap() error { return e.cause }
 
 // CLIMessage returns the error as the AWS CLI prints it:
 // "An error occurred (Code) when calling the Op operation: Message".

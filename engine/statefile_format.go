@@ -71,6 +71,8 @@ type stateDoc struct {
 	Objects      []*resources.Object `json:"objects"`
 	Operations   []*operationRecord  `json:"operations"`
 	Steps        []*stepRecord       `json:"steps"`
+	Released     []*releasedRecord   `json:"released"`
+	ChangeSets   []*changeSetRecord  `json:"changesets"`
 	Tasks        []*Task             `json:"tasks"`
 }
 
@@ -120,6 +122,8 @@ func encodeState(s *store) ([]byte, error) {
 	w.rows("objects", len(objs), func(i int) any { return objs[i] })
 	w.table(tx, "operations", tOperations)
 	w.table(tx, "steps", tSteps)
+	w.table(tx, "released", tReleased)
+	w.table(tx, "changesets", tChangeSets)
 	tasks := s.queue.all()
 	w.rows("tasks", len(tasks), func(i int) any { return tasks[i] })
 	b.Truncate(b.Len() - 2) // the last ",\n"

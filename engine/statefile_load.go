@@ -348,10 +348,12 @@ func buildStore(doc *stateDoc) (*store, error) {
 		if _, err := stackOf("operation "+op.Id, op.StackId); err != nil {
 			return nil, err
 		}
-		if other, busy := opOf[op.StackId]; busy {
-			return nil, fmt.Errorf("stack %s has two operations in motion, %s and %s", op.StackId, other, op.Id)
+		if other, busy := opOf[op.StackId]; busy && op.Open {
+			return nil, fmt.Errorf("stack %s has two open operations, %s and %s", op.StackId, other, op.Id)
 		}
-		opOf[op.StackId] = op.Id
+		if op.Open {
+			opOf[op.StackId] = op.Id
+		}
 		ops[op.Id] = true
 		if err := insert(op); err != nil {
 			return nil, err
@@ -362,6 +364,25 @@ func buildStore(doc *stateDoc) (*store, error) {
 			return nil, fmt.Errorf("steps[%d] belongs to no operation of the file", i)
 		}
 		if err := insert(st); err != nil {
+			return nil, err
+		}
+	}
+	for i, x := range doc.Released {
+		if x == nil || x.Type == "" || x.PhysicalId == "" {
+			return nil, fmt.Errorf("released[%d] has no Type or PhysicalId", i)
+		}
+		if err := insert(x); err != nil {
+			return nil, err
+		}
+	}
+	for i, cs := range doc.ChangeSets {
+		if cs == nil || cs.Id == "" || cs.Name == "" {
+			return nil, fmt.Errorf("changesets[%d] has no Id or Name", i)
+		}
+		if _, err := stackOf("change set "+cs.Id, cs.StackId); err != nil {
+			return nil, err
+		}
+		if err := insert(cs); err != nil {
 			return nil, err
 		}
 	}

@@ -221,7 +221,7 @@ func TestStateRefusesBadFiles(t *testing.T) {
 		{"format", `{"format":"terraform","version":4}`, []string{`"terraform"`, "not a stacksim state file"}, 0},
 		{"no format", `{"version":1}`, []string{`no "format"`}, 0},
 		{"not json object", `[1,2]`, []string{"JSON"}, 1},
-		{"trailing", valid + "{}", []string{"after the end of the state"}, 18},
+		{"trailing", valid + "{}", []string{"after the end of the state"}, 20},
 		{"inconsistent", strings.Replace(valid, `"stacks":[`, `"resources_":[`, 1), []string{"inconsistent"}, 0},
 		{"dangling", strings.Replace(valid, `"resources":[]`, `"resources":[{"StackId":"arn:nope","LogicalResourceId":"X","ResourceType":"T"}]`, 1),
 			[]string{"inconsistent", "arn:nope"}, 0},

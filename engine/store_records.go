@@ -3,7 +3,9 @@ package engine
 import (
 	"time"
 
+	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/resources"
+	"github.com/stacksim/stacksim/resources/faults"
 	"github.com/stacksim/stacksim/statemachine"
 )
 
@@ -89,8 +91,20 @@ type stackRecord struct {
 	// ClientRequestToken is the token of the operation in progress (or the
 	// last one); every event the operation writes carries it.
 	ClientRequestToken string `json:",omitempty"`
-	// OperationId is the operation in motion; "" at rest.
+	// OperationId is the operation in motion, or the last one when it
+	// may be continued (a create or update that failed with rollback
+	// disabled: RollbackStack; an update rollback that failed:
+	// ContinueUpdateRollback); "" otherwise.
 	OperationId string `json:",omitempty"`
+
+	// TemplateFile and PreviousTemplateFile name the templates in the
+	// positions of errors (Extensions.TemplateFile).
+	TemplateFile         string `json:",omitempty"`
+	PreviousTemplateFile string `json:",omitempty"`
+	// ResourceOrder lists the stack's logical ids in deployed order: the
+	// template's order, then the resources it no longer has. Ties of the
+	// delete and cleanup orders follow it.
+	ResourceOrder []string `json:",omitempty"`
 }
 
 func (s *stackRecord) table() tableID { return tStacks }
@@ -148,6 +162,12 @@ type resourceRecord struct {
 	// RollbackFailed: the resource is UPDATE_FAILED because its rollback
 	// failed; ContinueUpdateRollback may skip it.
 	RollbackFailed bool `json:",omitempty"`
+	// Skipped: ContinueUpdateRollback skipped the resource's rollback; it
+	// is out of step with the template until an update changes it.
+	Skipped bool `json:",omitempty"`
+	// CreationPolicy and UpdatePolicy as last applied, resolved.
+	CreationPolicy any `json:",omitempty"`
+	UpdatePolicy   any `json:",omitempty"`
 	// Retired says why a retired physical resource left the stack
 	// ("Replaced", "Removed"); "" in the resources table.
 	Retired string `json:",omitempty"`
@@ -249,19 +269,82 @@ func newObjectRecord(num uint32, obj *resources.Object) *objectRecord {
 func (o *objectRecord) table() tableID { return tObjects }
 func (o *objectRecord) key() string    { return o.pk }
 
-// OperationKind names what an operation does (CreateStack, UpdateStack...).
+// OperationKind names the API call that started an operation
+// (CreateStack, UpdateStack...).
 type OperationKind string
 
-// operationRecord is a stack operation in motion: at most one per stack.
-// The store knows its Id, StackId and Kind; the operations code adds the
-// fields it needs (its plan, journal, phase...), following the rules at the
-// top of this file, and they are saved with the state file.
+// operationRecord is a stack operation: the one in motion, the last one
+// when it may be continued (Open), or a past one (kept, without its plan,
+// for DescribeStackOperation and ListStackOperations). At most one
+// operation of a stack is open. Fields follow the rules at the top of this
+// file: a stored plan is never changed, only replaced.
 type operationRecord struct {
 	Id                 string
 	StackId            string
 	Kind               OperationKind
 	ClientRequestToken string    `json:",omitempty"`
 	StartTime          time.Time `json:",omitzero"`
+	EndTime            time.Time `json:",omitzero"`
+	// Seq numbers the stack's operations, from 1.
+	Seq uint32 `json:",omitempty"`
+	// Open: in motion, or at rest and continuable (RollbackStack,
+	// ContinueUpdateRollback). InMotion: tasks are running it.
+	Open     bool `json:",omitempty"`
+	InMotion bool `json:",omitempty"`
+
+	// Plan is the plan being run (the forward plan, then its rollback's);
+	// Phase the index of the running phase in Plan.Phases(). Forward is
+	// the plan of the create or update that failed, kept while its
+	// rollback may still be asked for (RollbackStack).
+	Plan    *plan.Plan `json:",omitempty"`
+	Phase   int        `json:",omitempty"`
+	Forward *plan.Plan `json:",omitempty"`
+
+	// What the call asked for.
+	DisableRollback      bool   `json:",omitempty"`
+	OnFailure            string `json:",omitempty"`
+	RetainExceptOnCreate bool   `json:",omitempty"`
+	// Deadline is when the stack's TimeoutInMinutes passes (creates).
+	Deadline time.Time `json:",omitzero"`
+
+	// The running phase: how many steps are in flight, whether a failure
+	// stopped new starts, the resources that failed (in order) and why the
+	// stack fails when it is not a resource ("" otherwise).
+	Running   int           `json:",omitempty"`
+	Stopping  bool          `json:",omitempty"`
+	Failures  []stepFailure `json:",omitempty"`
+	StopCause string        `json:",omitempty"`
+	// CleanupFailed: a delete failed in a cleanup phase.
+	CleanupFailed bool `json:",omitempty"`
+	// Outcome is the stack status the operation ended in.
+	Outcome string `json:",omitempty"`
+	// PhaseGen counts the phases begun: a phase-end task names the one it
+	// ends. Cancelled: CancelUpdateStack stopped the update.
+	PhaseGen  int  `json:",omitempty"`
+	Cancelled bool `json:",omitempty"`
+	// ChangeSetId is the change set the operation executes.
+	ChangeSetId string `json:",omitempty"`
+	// ReturnTo is the status a DeleteStack refused before any resource
+	// (an export in use) takes the stack back to.
+	ReturnTo statemachine.StackStatus `json:",omitempty"`
+	// FaultsGen counts the fault sets the operation was given (a call that
+	// continues it gives its own).
+	FaultsGen int `json:",omitempty"`
+
+	// Faults are the operation's injected faults and what they did.
+	Faults     []faults.Fault `json:",omitempty"`
+	FaultState *faults.State  `json:",omitempty"`
+	// Violations are the contract checker's findings (the first
+	// maxViolations), ViolationCount all of them.
+	Violations     []ContractViolation `json:",omitempty"`
+	ViolationCount int                 `json:",omitempty"`
+}
+
+// stepFailure is a resource that failed in a phase, and how (the verb of
+// the stack's reason: "create", "update", "delete").
+type stepFailure struct {
+	LogicalId string
+	Verb      string
 }
 
 func (o *operationRecord) table() tableID { return tOperations }
@@ -270,18 +353,118 @@ func (o *operationRecord) key() string    { return o.Id }
 // clone returns a shallow copy (see the note at the top of this file).
 func (o *operationRecord) clone() *operationRecord { c := *o; return &c }
 
-// stepRecord is the runtime state of one step of an operation (a resource
-// action), ordered by Index within the operation. The store knows the keys;
-// the operations code adds its fields (status, attempt, dependencies left...)
-// following the rules at the top of this file.
+// stepRecord is the runtime state of one step of an operation's plan,
+// keyed by the step's ID (Index). A step that has not started has no row.
 type stepRecord struct {
 	OperationId string
 	Index       uint32
 	LogicalId   string `json:",omitempty"`
+
+	State stepState `json:",omitempty"`
+	// Action is what the step runs: the planned action, or what Decide
+	// made of it when it started.
+	Action plan.Action `json:",omitempty"`
+	// Entry is the step's journal entry (plan.Journal: the last one counts).
+	Entry plan.Entry `json:",omitzero"`
+	// Gen counts the step's restarts and stops: a task for an older
+	// generation finds the step moved on and does nothing.
+	Gen uint32 `json:",omitempty"`
+	// Part is the part of the action in flight: partCreate, partRead,
+	// partUpdate, partDelete, partDeleteOld (the delete of a
+	// delete-then-create replacement).
+	Part    string `json:",omitempty"`
+	Attempt int    `json:",omitempty"`
+	// Deadline is when the action in flight times out; Reads counts the
+	// post-create reads that answered NotFound.
+	Deadline time.Time `json:",omitzero"`
+	Reads    int       `json:",omitempty"`
+	// Desired and Previous are the request's states (desiredResourceState
+	// with the IN_PROGRESS models laid over it, previousResourceState);
+	// Props the resolved template properties and PropsText their JSON (the
+	// events' ResourceProperties).
+	Desired   map[string]any `json:",omitempty"`
+	Previous  map[string]any `json:",omitempty"`
+	Props     map[string]any `json:",omitempty"`
+	PropsText string         `json:",omitempty"`
+	// PhysicalID is the physical resource the action works on or made;
+	// Model the last model the handler answered.
+	PhysicalID string         `json:",omitempty"`
+	Model      map[string]any `json:",omitempty"`
+	// Initiated: the "Resource creation Initiated" event is written.
+	Initiated bool `json:",omitempty"`
+	// Launched: the step waits on its handler (it counts in the
+	// operation's Running).
+	Launched bool `json:",omitempty"`
 }
+
+// stepState is where a step is.
+type stepState string
+
+const (
+	stepRunning   stepState = "running"
+	stepDone      stepState = "done"
+	stepFailed    stepState = "failed"
+	stepCancelled stepState = "cancelled"
+)
+
+// finished tells whether the step has ended, one way or another.
+func (s stepState) finished() bool { return s == stepDone || s == stepFailed || s == stepCancelled }
 
 func (s *stepRecord) table() tableID { return tSteps }
 func (s *stepRecord) key() string    { return stepKey(s.OperationId, s.Index) }
 
 // clone returns a shallow copy (see the note at the top of this file).
 func (s *stepRecord) clone() *stepRecord { c := *s; return &c }
+
+// releasedRecord is a physical resource that left its stack but stays in
+// the account: retained (DELETE_SKIPPED: DeletionPolicy Retain or Snapshot,
+// UpdateReplacePolicy Retain, RetainResources) or orphaned (a delete that
+// failed in a cleanup phase, which AWS leaves behind too). The leak check
+// counts a cloud object released when it has a record here. Keyed by type
+// and physical id, as cloud objects are.
+type releasedRecord struct {
+	Type       string
+	PhysicalId string
+	StackId    string
+	LogicalId  string
+	// Why is "retained" or "orphaned".
+	Why  string
+	Time time.Time
+}
+
+func (x *releasedRecord) table() tableID { return tReleased }
+func (x *releasedRecord) key() string    { return objectKey(x.Type, x.PhysicalId) }
+
+// changeSetRecord is a change set.
+type changeSetRecord struct {
+	Id        string
+	Name      string
+	StackId   string
+	StackName string
+	// Seq orders the change sets of one store.
+	Seq             uint64
+	Type            string
+	Status          string
+	StatusReason    string `json:",omitempty"`
+	ExecutionStatus string
+	CreationTime    time.Time
+	Description     string `json:",omitempty"`
+	// The template and parameters the change set was made with.
+	TemplateBody string       `json:",omitempty"`
+	TemplateFile string       `json:",omitempty"`
+	Parameters   []paramValue `json:",omitempty"`
+	// Given are the parameters as the call gave them (UsePreviousValue
+	// kept), to bind again when the change set runs.
+	Given            []Parameter   `json:",omitempty"`
+	Capabilities     []string      `json:",omitempty"`
+	Tags             []Tag         `json:",omitempty"`
+	NotificationARNs []string      `json:",omitempty"`
+	Changes          []plan.Change `json:",omitempty"`
+	OnStackFailure   string        `json:",omitempty"`
+}
+
+func (c *changeSetRecord) table() tableID { return tChangeSets }
+func (c *changeSetRecord) key() string    { return c.Id }
+
+// clone returns a shallow copy (see the note at the top of this file).
+func (c *changeSetRecord) clone() *changeSetRecord { x := *c; return &x }

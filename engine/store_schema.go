@@ -17,6 +17,8 @@ const (
 	tObjects
 	tOperations
 	tSteps
+	tReleased
+	tChangeSets
 	numTables
 )
 
@@ -40,6 +42,10 @@ func (t tableID) String() string {
 		return "operations"
 	case tSteps:
 		return "steps"
+	case tReleased:
+		return "released"
+	case tChangeSets:
+		return "changesets"
 	}
 	return "unknown"
 }
@@ -49,7 +55,7 @@ const (
 	ixID    = "id"
 	ixName  = "name"  // stacks: the name of a live stack
 	ixNum   = "num"   // stacks: Num
-	ixStack = "stack" // exports, imports, operations: stack ARN; objects: stack Num
+	ixStack = "stack" // exports, imports, operations, change sets: stack ARN; objects: stack Num
 )
 
 // secondary is one secondary index: how a row is keyed in it.
@@ -76,6 +82,7 @@ func secondaries() []secondary {
 		{tImports, ixStack, func(r record) (string, bool) { return strKey(r.(*importRecord).StackId), true }},
 		{tObjects, ixStack, func(r record) (string, bool) { return numKey(r.(*objectRecord).Num), true }},
 		{tOperations, ixStack, func(r record) (string, bool) { return strKey(r.(*operationRecord).StackId), true }},
+		{tChangeSets, ixStack, func(r record) (string, bool) { return strKey(r.(*changeSetRecord).StackId), true }},
 	}
 }
 

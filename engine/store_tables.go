@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -156,6 +157,14 @@ func (tx *txn) putRetired(r *resourceRecord) {
 	tx.put(r)
 }
 
+// retiredRecord returns a retired physical resource, or nil.
+func (tx *txn) retiredRecord(num uint32, logicalID, physicalID string) *resourceRecord {
+	if r := tx.get(tRetired, retiredKey(num, logicalID, physicalID)); r != nil {
+		return r.(*resourceRecord)
+	}
+	return nil
+}
+
 // deleteRetired removes a retired physical resource (its cleanup is done).
 func (tx *txn) deleteRetired(r *resourceRecord) {
 	tx.del(tRetired, retiredKey(r.Num, r.LogicalResourceId, r.PhysicalResourceId))
@@ -257,23 +266,52 @@ func (tx *txn) operation(id string) *operationRecord {
 	return nil
 }
 
-// operationOf returns the operation in motion on a stack, or nil.
+// operationOf returns the stack's open operation (in motion, or at rest and
+// continuable), or nil.
 func (tx *txn) operationOf(stackID string) *operationRecord {
 	var out *operationRecord
 	tx.scan(tOperations, ixStack, strKey(stackID), func(r record) bool {
-		out = r.(*operationRecord)
-		return false
+		if op := r.(*operationRecord); op.Open {
+			out = op
+			return false
+		}
+		return true
 	})
 	return out
 }
 
-// putOperation writes an operation. A stack has at most one in motion.
+// operationsOf returns a stack's operations, in the order they began.
+func (tx *txn) operationsOf(stackID string) []*operationRecord {
+	var out []*operationRecord
+	tx.scan(tOperations, ixStack, strKey(stackID), func(r record) bool {
+		out = append(out, r.(*operationRecord))
+		return true
+	})
+	slices.SortFunc(out, func(a, b *operationRecord) int { return int(a.Seq) - int(b.Seq) })
+	return out
+}
+
+// lastOperationOf returns the stack's latest operation, or nil.
+func (tx *txn) lastOperationOf(stackID string) *operationRecord {
+	var out *operationRecord
+	tx.scan(tOperations, ixStack, strKey(stackID), func(r record) bool {
+		if op := r.(*operationRecord); out == nil || op.Seq > out.Seq {
+			out = op
+		}
+		return true
+	})
+	return out
+}
+
+// putOperation writes an operation. A stack has at most one open.
 func (tx *txn) putOperation(op *operationRecord) error {
 	if op.Id == "" || op.StackId == "" {
 		return fmt.Errorf("store: an operation needs an id and a stack")
 	}
-	if other := tx.operationOf(op.StackId); other != nil && other.Id != op.Id {
-		return fmt.Errorf("store: stack %s already has operation %s in motion", op.StackId, other.Id)
+	if op.Open {
+		if other := tx.operationOf(op.StackId); other != nil && other.Id != op.Id {
+			return fmt.Errorf("store: stack %s already has operation %s open", op.StackId, other.Id)
+		}
 	}
 	tx.put(op)
 	return nil
@@ -306,5 +344,37 @@ func (tx *txn) stepsOf(opID string) []*stepRecord {
 		out = append(out, r.(*stepRecord))
 		return true
 	})
+	return out
+}
+
+// --- released physical resources
+
+// released returns the record of a physical resource a stack let go of, or
+// nil.
+func (tx *txn) released(typeName, physicalID string) *releasedRecord {
+	if r := tx.get(tReleased, objectKey(typeName, physicalID)); r != nil {
+		return r.(*releasedRecord)
+	}
+	return nil
+}
+
+// --- change sets
+
+// changeSet returns a change set by ARN, or nil.
+func (tx *txn) changeSet(id string) *changeSetRecord {
+	if r := tx.get(tChangeSets, id); r != nil {
+		return r.(*changeSetRecord)
+	}
+	return nil
+}
+
+// changeSetsOf returns a stack's change sets, in the order they were made.
+func (tx *txn) changeSetsOf(stackID string) []*changeSetRecord {
+	var out []*changeSetRecord
+	tx.scan(tChangeSets, ixStack, strKey(stackID), func(r record) bool {
+		out = append(out, r.(*changeSetRecord))
+		return true
+	})
+	slices.SortFunc(out, func(a, b *changeSetRecord) int { return int(a.Seq) - int(b.Seq) })
 	return out
 }

@@ -236,12 +236,15 @@ func TestStoreRetiredExportsImportsOperations(t *testing.T) {
 		t.Fatalf("setImports kept an old import: %v", got)
 	}
 
-	op := &operationRecord{Id: "op1", StackId: a.StackId, Kind: "CreateStack"}
+	op := &operationRecord{Id: "op1", StackId: a.StackId, Kind: "CreateStack", Open: true}
 	if err := tx.putOperation(op); err != nil {
 		t.Fatal(err)
 	}
-	if err := tx.putOperation(&operationRecord{Id: "op2", StackId: a.StackId}); err == nil {
-		t.Fatal("two operations in motion on one stack")
+	if err := tx.putOperation(&operationRecord{Id: "op2", StackId: a.StackId, Open: true}); err == nil {
+		t.Fatal("two open operations on one stack")
+	}
+	if err := tx.putOperation(&operationRecord{Id: "op0", StackId: a.StackId, Seq: 0}); err != nil {
+		t.Fatalf("a closed operation beside an open one: %v", err)
 	}
 	for i := uint32(0); i < 3; i++ {
 		tx.putStep(&stepRecord{OperationId: "op1", Index: 2 - i, LogicalId: fmt.Sprint(i)})

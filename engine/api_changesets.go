@@ -1,0 +1,375 @@
+package engine
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/stacksim/stacksim/plan"
+	"github.com/stacksim/stacksim/statemachine"
+)
+
+// Change sets: an operation planned and shown (DescribeChangeSet) before it
+// runs (ExecuteChangeSet). In virtual time a change set is made at once:
+// CREATE_COMPLETE and AVAILABLE, or FAILED when it changes nothing.
+
+// noChangesReason is a change set's StatusReason when it changes nothing
+// (BEHAVIOUR.md §9).
+const noChangesReason = "The submitted information didn't contain changes. Submit different information to create a change set."
+
+// CreateChangeSet plans a create (ChangeSetType CREATE, on a new stack
+// name: the stack is made in REVIEW_IN_PROGRESS) or an update (UPDATE) and
+// keeps it for DescribeChangeSet and ExecuteChangeSet.
+func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (*CreateChangeSetOutput, error) {
+	if in.StackName == "" {
+		return nil, requiredError("stackName")
+	}
+	if err := checkName(in.ChangeSetName, "changeSetName"); err != nil {
+		return nil, err
+	}
+	csType := in.ChangeSetType
+	switch csType {
+	case "":
+		csType = ChangeSetTypeUpdate
+	case ChangeSetTypeCreate, ChangeSetTypeUpdate:
+	case ChangeSetTypeImport:
+		return nil, ValidationError("ChangeSetType IMPORT is not supported by stacksim: resource import is not simulated")
+	default:
+		return nil, enumError(csType, "changeSetType", []string{ChangeSetTypeCreate, ChangeSetTypeUpdate, ChangeSetTypeImport})
+	}
+	if csType == ChangeSetTypeCreate {
+		if err := checkStackName(in.StackName); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkTemplateBody(in.TemplateBody, in.UsePreviousTemplate, in.TemplateFile); err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out *CreateChangeSetOutput
+	err := e.update(func(tx *txn) error {
+		st := tx.findStack(in.StackName)
+		info := statemachine.StackInfo{StackName: in.StackName, ChangeSetType: statemachine.ChangeSetType(csType), ChangeSetName: in.ChangeSetName}
+		if st != nil {
+			info.StackID, info.Status = st.StackId, st.StackStatus
+			info.DisableRollback, info.OnFailureDoNothing = st.RollbackDisabledFailure, st.CreatedWithDoNothing
+		}
+		if err := statemachine.CheckOperation(statemachine.CreateChangeSet, info); err != nil {
+			return apiError(err)
+		}
+		if st != nil && st.live() {
+			for _, cs := range tx.changeSetsOf(st.StackId) {
+				if cs.Name == in.ChangeSetName {
+					// UNVERIFIED wording.
+					return newAPIError(CodeAlreadyExists, "ChangeSet [%s] already exists", in.ChangeSetName)
+				}
+			}
+		}
+		cs := &changeSetRecord{Name: in.ChangeSetName, Type: csType, CreationTime: tx.now(), Description: in.Description,
+			Given: in.Parameters, Capabilities: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs,
+			OnStackFailure: in.OnStackFailure, Status: ChangeSetStatusCreateComplete, ExecutionStatus: ExecutionStatusAvailable}
+		var p *plan.Plan
+		if csType == ChangeSetTypeCreate {
+			if st == nil || st.StackStatus == statemachine.StackStatusDeleteComplete {
+				st = &stackRecord{StackId: tx.newStackID(in.StackName), StackName: in.StackName, CreationTime: tx.now(),
+					NotificationARNs: in.NotificationARNs, Tags: in.Tags, Capabilities: in.Capabilities, RoleARN: in.RoleARN}
+				var err error
+				if _, p, err = e.prepareCreate(tx, st, in.TemplateBody, in.TemplateFile, in.Parameters, in.Capabilities); err != nil {
+					return err
+				}
+				to, err := statemachine.FireStack(st.StackName, statemachine.NotExist, statemachine.StackReview)
+				if err != nil {
+					return internalf("%w", err)
+				}
+				st.StackStatus, st.StackStatusReason = to, reasonUserInitiated
+				st.ClientRequestToken = in.ClientToken
+				st.Parameters, st.ResourceOrder = nil, nil
+				if err := tx.putStack(st); err != nil {
+					return err
+				}
+				tx.stackEvent(st, to, reasonUserInitiated)
+			} else {
+				probe := st.clone()
+				var err error
+				if _, p, err = e.prepareCreate(tx, probe, in.TemplateBody, in.TemplateFile, in.Parameters, in.Capabilities); err != nil {
+					return err
+				}
+			}
+			cs.TemplateBody, cs.TemplateFile = in.TemplateBody, in.TemplateFile
+		} else {
+			u := updateRequest{Body: in.TemplateBody, File: in.TemplateFile, UsePrevious: in.UsePreviousTemplate,
+				Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
+			c, up, err := e.prepareUpdate(tx, st, u, false)
+			if err != nil {
+				return err
+			}
+			p = up
+			cs.TemplateBody, cs.TemplateFile, cs.Parameters = c.TemplateBody, c.TemplateFile, c.Parameters
+			if !p.HasChanges() && sameTags(c.Tags, st.Tags) {
+				cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, noChangesReason, ExecutionStatusUnavailable
+			}
+		}
+		cs.Changes = plan.Changes(p)
+		cs.StackId, cs.StackName = st.StackId, st.StackName
+		cs.Id = tx.newChangeSetID(st.StackName, in.ChangeSetName)
+		tx.meta.IDs++
+		cs.Seq = tx.meta.IDs
+		tx.put(cs)
+		out = &CreateChangeSetOutput{Id: cs.Id, StackId: st.StackId}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// findChangeSet finds a change set by ARN, or by name within a stack.
+func (tx *txn) findChangeSet(name, stackName string) (*changeSetRecord, error) {
+	if strings.HasPrefix(name, "arn:") {
+		if cs := tx.changeSet(name); cs != nil {
+			return cs, nil
+		}
+		return nil, ChangeSetNotFoundError(name)
+	}
+	if stackName == "" {
+		// AWS requires the stack when the change set is named.
+		return nil, ValidationError("StackName must be specified if ChangeSetName is not specified as an ARN.")
+	}
+	st := tx.findStack(stackName)
+	if st == nil {
+		return nil, ChangeSetNotFoundError(name)
+	}
+	for _, cs := range tx.changeSetsOf(st.StackId) {
+		if cs.Name == name {
+			return cs, nil
+		}
+	}
+	return nil, ChangeSetNotFoundError(name)
+}
+
+// DescribeChangeSet describes a change set: its status and its changes
+// (with BeforeValue and AfterValue when IncludePropertyValues is set), a
+// page at a time.
+func (e *Engine) DescribeChangeSet(ctx context.Context, in DescribeChangeSetInput) (*DescribeChangeSetOutput, error) {
+	if in.ChangeSetName == "" {
+		return nil, requiredError("changeSetName")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out *DescribeChangeSetOutput
+	err := e.view(func(tx *txn) error {
+		cs, err := tx.findChangeSet(in.ChangeSetName, in.StackName)
+		if err != nil {
+			return err
+		}
+		changes := cs.Changes
+		if !in.IncludePropertyValues {
+			changes = plan.WithoutValues(changes)
+		}
+		start := 0
+		if in.NextToken != "" {
+			parts, err := decodeToken(in.NextToken, "DescribeChangeSet", 2)
+			if err != nil {
+				return err
+			}
+			n, perr := strconv.Atoi(parts[1])
+			if perr != nil || parts[0] != cs.Id || n < 0 || n > len(changes) {
+				return invalidToken()
+			}
+			start = n
+		}
+		end := min(start+e.pageSize(), len(changes))
+		out = &DescribeChangeSetOutput{
+			ChangeSetName: cs.Name, ChangeSetId: cs.Id, StackId: cs.StackId, StackName: cs.StackName,
+			Description: cs.Description, Parameters: publicParameters(cs.Parameters), CreationTime: cs.CreationTime,
+			ExecutionStatus: cs.ExecutionStatus, Status: cs.Status, StatusReason: cs.StatusReason,
+			NotificationARNs: nonNil(cs.NotificationARNs), Capabilities: nonNil(cs.Capabilities), Tags: cs.Tags,
+			Changes: append([]plan.Change{}, changes[start:end]...), OnStackFailure: cs.OnStackFailure,
+		}
+		if end < len(changes) {
+			out.NextToken = encodeToken("DescribeChangeSet", cs.Id, strconv.Itoa(end))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ExecuteChangeSet runs a change set: the create or update it planned,
+// exactly as CreateStack or UpdateStack would; the stack's other change
+// sets become OBSOLETE.
+func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput) (*ExecuteChangeSetOutput, error) {
+	if in.ChangeSetName == "" {
+		return nil, requiredError("changeSetName")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	err := e.update(func(tx *txn) error {
+		cs, err := tx.findChangeSet(in.ChangeSetName, in.StackName)
+		if err != nil {
+			return err
+		}
+		st := tx.stackByID(cs.StackId)
+		if st == nil {
+			return ChangeSetNotFoundError(in.ChangeSetName)
+		}
+		info := st.info()
+		info.ChangeSetType, info.ChangeSetName = statemachine.ChangeSetType(cs.Type), cs.Name
+		if err := statemachine.CheckOperation(statemachine.ExecuteChangeSet, info); err != nil {
+			return apiError(err)
+		}
+		if cs.ExecutionStatus != ExecutionStatusAvailable {
+			// UNVERIFIED wording.
+			return InvalidChangeSetStatusError("ChangeSet [%s] cannot be executed in its current execution status of [%s]", cs.Id, cs.ExecutionStatus)
+		}
+		token := in.ClientRequestToken
+		if token == "" {
+			token = tx.newToken("ExecuteChangeSet", st.StackName, cs.Name)
+		}
+		var op *operationRecord
+		c := st.clone()
+		if cs.Type == ChangeSetTypeCreate {
+			_, p, err := e.prepareCreate(tx, c, cs.TemplateBody, cs.TemplateFile, cs.Given, cs.Capabilities)
+			if err != nil {
+				return err
+			}
+			to, err := statemachine.FireStack(c.StackName, c.StackStatus, statemachine.StackCreate)
+			if err != nil {
+				return internalf("%w", err)
+			}
+			c.TemplateBody, c.TemplateFile = cs.TemplateBody, cs.TemplateFile
+			c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, token
+			c.OnFailure = OnFailureRollback
+			switch cs.OnStackFailure {
+			case OnFailureDoNothing:
+				c.OnFailure, c.CreatedWithDoNothing, c.DisableRollback = OnFailureDoNothing, true, true
+			case OnFailureDelete:
+				c.OnFailure = OnFailureDelete
+			}
+			if in.DisableRollback {
+				c.DisableRollback = true
+			}
+			tx.stackEvent(c, to, reasonUserInitiated)
+			op = e.newOperation(tx, c, KindExecuteChangeSet, token, p, in.Extensions)
+			op.OnFailure = c.OnFailure
+			op.DisableRollback = in.DisableRollback
+		} else {
+			u := updateRequest{Body: cs.TemplateBody, File: cs.TemplateFile, Params: cs.Given, Caps: cs.Capabilities,
+				Tags: cs.Tags, NotificationARNs: cs.NotificationARNs}
+			c, p, err := e.prepareUpdate(tx, st, u, false)
+			if err != nil {
+				return err
+			}
+			if op, err = e.startUpdate(tx, c, p, token, KindExecuteChangeSet, in.Extensions); err != nil {
+				return err
+			}
+			op.DisableRollback = in.DisableRollback
+			st = c
+		}
+		if cs.Type != ChangeSetTypeCreate {
+			c = st
+		}
+		if in.RetainExceptOnCreate != nil {
+			c.RetainExceptOnCreate = *in.RetainExceptOnCreate
+		}
+		op.RetainExceptOnCreate = c.RetainExceptOnCreate
+		op.ChangeSetId = cs.Id
+		c.ChangeSetId = cs.Id
+		x := cs.clone()
+		x.ExecutionStatus = ExecutionStatusExecuteInProgress
+		tx.put(x)
+		e.obsoleteChangeSets(tx, c.StackId, cs.Id)
+		return e.beginOperation(tx, c, op)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ExecuteChangeSetOutput{}, nil
+}
+
+// obsoleteChangeSets marks the stack's change sets, but keep, OBSOLETE:
+// the stack they were made against has moved on.
+func (e *Engine) obsoleteChangeSets(tx *txn, stackID, keep string) {
+	for _, cs := range tx.changeSetsOf(stackID) {
+		if cs.Id == keep || cs.ExecutionStatus == ExecutionStatusObsolete ||
+			cs.ExecutionStatus == ExecutionStatusExecuteComplete || cs.ExecutionStatus == ExecutionStatusExecuteFailed ||
+			cs.ExecutionStatus == ExecutionStatusExecuteInProgress {
+			continue
+		}
+		c := cs.clone()
+		c.ExecutionStatus = ExecutionStatusObsolete
+		tx.put(c)
+	}
+}
+
+// DeleteChangeSet deletes a change set (not one being executed).
+func (e *Engine) DeleteChangeSet(ctx context.Context, in DeleteChangeSetInput) (*DeleteChangeSetOutput, error) {
+	if in.ChangeSetName == "" {
+		return nil, requiredError("changeSetName")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	err := e.update(func(tx *txn) error {
+		cs, err := tx.findChangeSet(in.ChangeSetName, in.StackName)
+		if err != nil {
+			return err
+		}
+		if cs.ExecutionStatus == ExecutionStatusExecuteInProgress {
+			// UNVERIFIED wording.
+			return InvalidChangeSetStatusError("Cannot delete ChangeSet [%s] in its current execution status of [%s]", cs.Id, cs.ExecutionStatus)
+		}
+		tx.del(tChangeSets, cs.key())
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &DeleteChangeSetOutput{}, nil
+}
+
+// ListChangeSets lists a stack's change sets, in the order they were made.
+func (e *Engine) ListChangeSets(ctx context.Context, in ListChangeSetsInput) (*ListChangeSetsOutput, error) {
+	if in.StackName == "" {
+		return nil, requiredError("stackName")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := &ListChangeSetsOutput{Summaries: []ChangeSetSummary{}}
+	err := e.view(func(tx *txn) error {
+		st := tx.findStack(in.StackName)
+		if st == nil {
+			return stackWithIDNotFound(in.StackName)
+		}
+		all := tx.changeSetsOf(st.StackId)
+		start := 0
+		if in.NextToken != "" {
+			parts, err := decodeToken(in.NextToken, "ListChangeSets", 2)
+			if err != nil {
+				return err
+			}
+			n, perr := strconv.Atoi(parts[1])
+			if perr != nil || parts[0] != st.StackId || n < 0 || n > len(all) {
+				return invalidToken()
+			}
+			start = n
+		}
+		end := min(start+e.pageSize(), len(all))
+		for _, cs := range all[start:end] {
+			out.Summaries = append(out.Summaries, ChangeSetSummary{StackId: cs.StackId, StackName: cs.StackName,
+				ChangeSetId: cs.Id, ChangeSetName: cs.Name, ExecutionStatus: cs.ExecutionStatus, Status: cs.Status,
+				StatusReason: cs.StatusReason, CreationTime: cs.CreationTime, Description: cs.Description})
+		}
+		if end < len(all) {
+			out.NextToken = encodeToken("ListChangeSets", st.StackId, strconv.Itoa(end))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/stacksim/stacksim/plan"
+	"github.com/stacksim/stacksim/statemachine"
+)
+
+// ContinueUpdateRollback, CancelUpdateStack and RollbackStack: calls that
+// act on an operation already there (the stack's open operation).
+
+// openRun is a run over the stack's open operation, for a call that
+// continues it.
+func (e *Engine) openRun(ctx context.Context, tx *txn, st *stackRecord, want ...plan.Operation) (*run, error) {
+	op := tx.operationOf(st.StackId)
+	if op == nil || op.Plan == nil {
+		return nil, internalf("stack %s (%s) has no operation to continue", st.StackName, st.StackStatus)
+	}
+	ok := len(want) == 0
+	for _, w := range want {
+		ok = ok || op.Plan.Operation == w
+	}
+	if !ok {
+		return nil, internalf("stack %s (%s): its operation runs a %s plan", st.StackName, st.StackStatus, op.Plan.Operation)
+	}
+	r := &run{e: e, ctx: ctx, tx: tx, st: st, op: op, idx: e.planIndexOf(op.Plan)}
+	return r, nil
+}
+
+// resume makes a call the operation's: its token, its faults, in motion
+// again from the first phase of its (new) plan.
+func (r *run) resume(kind OperationKind, token string, ext Extensions) {
+	op := r.oper()
+	op.InMotion = true
+	op.EndTime, op.Outcome = time.Time{}, ""
+	op.ClientRequestToken = token
+	op.Faults, op.FaultState = ext.Faults, nil
+	op.FaultsGen++
+	op.Kind = kind
+	r.e.dropInjector(op.Id)
+	st := r.stack()
+	st.ClientRequestToken = token
+	st.RollbackDisabledFailure = false
+	r.tx.schedule(&Task{Kind: taskStart, StackId: st.StackId, OperationId: op.Id})
+}
+
+// ContinueUpdateRollback continues an update's rollback that failed
+// (UPDATE_ROLLBACK_FAILED): the failed and remaining steps run again, the
+// resources named in ResourcesToSkip are marked UPDATE_COMPLETE without
+// being rolled back.
+func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRollbackInput) (*ContinueUpdateRollbackOutput, error) {
+	if in.StackName == "" {
+		return nil, requiredError("stackName")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	err := e.update(func(tx *txn) error {
+		st := tx.findStack(in.StackName)
+		info := statemachine.StackInfo{StackName: in.StackName}
+		if st != nil {
+			info = st.info()
+		}
+		if err := statemachine.CheckOperation(statemachine.ContinueUpdateRollback, info); err != nil {
+			return apiError(err)
+		}
+		var bad []string
+		for _, id := range in.ResourcesToSkip {
+			rec := tx.resource(st.Num, id)
+			if rec == nil || rec.ResourceStatus != statemachine.ResourceStatusUpdateFailed || !rec.RollbackFailed {
+				bad = append(bad, id)
+			}
+		}
+		if len(bad) > 0 {
+			// UNVERIFIED wording. AWS accepts in ResourcesToSkip only
+			// resources in UPDATE_FAILED because their rollback failed
+			// (ContinueUpdateRollback, API reference).
+			return ValidationError("Resources %s cannot be skipped: only resources whose rollback failed (UPDATE_FAILED) can be specified in ResourcesToSkip", bracketed(bad))
+		}
+		r, err := e.openRun(ctx, tx, st, plan.OpUpdateRollback)
+		if err != nil {
+			return err
+		}
+		p, err := plan.ContinueRollback(r.op.Plan, r.journal(), in.ResourcesToSkip)
+		if err != nil {
+			var se *plan.SkipError
+			if errors.As(err, &se) {
+				return planError(err)
+			}
+			return internalf("stack %s: %w", st.StackName, err)
+		}
+		// The steps that run again start afresh; the done ones keep their
+		// rows (the journal spans continuations).
+		for _, s := range p.Steps {
+			if row := tx.step(r.op.Id, uint32(s.ID)); row != nil {
+				tx.del(tSteps, row.key())
+			}
+		}
+		op := r.oper()
+		op.Plan, op.Phase = p, 0
+		op.PhaseGen++
+		op.Running, op.Stopping, op.Failures, op.StopCause, op.CleanupFailed = 0, false, nil, "", false
+		r.idx = e.planIndexOf(p)
+		token := in.ClientRequestToken
+		if token == "" {
+			token = tx.newToken("ContinueUpdateRollback", st.StackName)
+		}
+		r.stack().ClientRequestToken = token
+		if err := r.fireStack(statemachine.StackContinueUpdateRollback, reasonUserInitiated); err != nil {
+			return err
+		}
+		r.resume(KindContinueUpdateRollback, token, in.Extensions)
+		return r.flush()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ContinueUpdateRollbackOutput{}, nil
+}
+
+// CancelUpdateStack cancels an update in UPDATE_IN_PROGRESS: what is in
+// flight is cancelled ("Resource update cancelled") and the update rolls
+// back.
+func (e *Engine) CancelUpdateStack(ctx context.Context, in CancelUpdateStackInput) (*CancelUpdateStackOutput, error) {
+	if in.StackName == "" {
+		return nil, requiredError("stackName")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	err := e.update(func(tx *txn) error {
+		st := tx.findStack(in.StackName)
+		info := statemachine.StackInfo{StackName: in.StackName}
+		if st != nil {
+			info = st.info()
+		}
+		if err := statemachine.CheckOperation(statemachine.CancelUpdateStack, info); err != nil {
+			return apiError(err)
+		}
+		r, err := e.openRun(ctx, tx, st, plan.OpUpdate)
+		if err != nil {
+			return err
+		}
+		if in.ClientRequestToken != "" {
+			r.stack().ClientRequestToken = in.ClientRequestToken
+			r.oper().ClientRequestToken = in.ClientRequestToken
+		}
+		r.oper().Cancelled = true
+		if err := r.stopPhase(""); err != nil {
+			return err
+		}
+		if r.op.Running == 0 {
+			r.schedulePhaseEnd()
+		}
+		return r.flush()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &CancelUpdateStackOutput{}, nil
+}
+
+// RollbackStack rolls back a stack whose create or update failed with
+// rollback disabled (CREATE_FAILED, UPDATE_FAILED).
+func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*RollbackStackOutput, error) {
+	if in.StackName == "" {
+		return nil, requiredError("stackName")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out *RollbackStackOutput
+	err := e.update(func(tx *txn) error {
+		st := tx.findStack(in.StackName)
+		info := statemachine.StackInfo{StackName: in.StackName}
+		if st != nil {
+			info = st.info()
+		}
+		if err := statemachine.CheckOperation(statemachine.RollbackStack, info); err != nil {
+			return apiError(err)
+		}
+		r, err := e.openRun(ctx, tx, st, plan.OpCreate, plan.OpUpdate)
+		if err != nil {
+			return err
+		}
+		retain := r.op.RetainExceptOnCreate
+		if in.RetainExceptOnCreate != nil {
+			retain = *in.RetainExceptOnCreate
+		}
+		rb, err := plan.Rollback(r.op.Plan, r.journal(), plan.RollbackOptions{RetainExceptOnCreate: retain})
+		if err != nil {
+			return internalf("stack %s: planning its rollback: %w", st.StackName, err)
+		}
+		token := in.ClientRequestToken
+		if token == "" {
+			token = tx.newToken("RollbackStack", st.StackName)
+		}
+		r.stack().ClientRequestToken = token
+		if err := r.fireStack(statemachine.StackRollback, reasonUserInitiated); err != nil {
+			return err
+		}
+		if rb.Operation == plan.OpUpdateRollback {
+			r.swapTemplates()
+		}
+		r.switchPlan(rb)
+		op := r.oper()
+		op.RetainExceptOnCreate, op.DisableRollback = retain, false
+		if op.OnFailure == OnFailureDelete {
+			op.OnFailure = OnFailureRollback
+		}
+		r.resume(KindRollbackStack, token, in.Extensions)
+		if err := r.flush(); err != nil {
+			return err
+		}
+		out = &RollbackStackOutput{StackId: st.StackId}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,216 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+
+	"github.com/stacksim/stacksim/plan"
+	"github.com/stacksim/stacksim/statemachine"
+)
+
+// How operations leave the stack when they end, and what the planner is
+// given of a stack.
+
+// Why a physical resource was released (releasedRecord.Why).
+const (
+	releaseRetained = "retained"
+	releaseOrphaned = "orphaned"
+)
+
+// release records that a physical resource left its stack but stays in the
+// account.
+func (r *run) release(rec *resourceRecord, why string) {
+	if rec.PhysicalResourceId == "" {
+		return
+	}
+	r.tx.put(&releasedRecord{Type: rec.ResourceType, PhysicalId: rec.PhysicalResourceId, StackId: r.st.StackId,
+		LogicalId: rec.LogicalResourceId, Why: why, Time: r.tx.now()})
+}
+
+// tidyResources ends an update or an update's rollback: the resources the
+// template no longer has leave the stack (deleted, retained, or — when
+// their delete failed in the cleanup — orphaned, as AWS leaves them), and
+// so do the retired physical resources.
+func (r *run) tidyResources() error {
+	switch r.op.Plan.Operation {
+	case plan.OpUpdate, plan.OpUpdateRollback:
+	default:
+		return nil
+	}
+	b, err := r.template()
+	if err != nil {
+		return internalf("stack %s: binding its template: %w", r.st.StackName, err)
+	}
+	keep := map[string]bool{}
+	var order []string
+	for _, res := range b.Resources() {
+		keep[res.LogicalID] = true
+		order = append(order, res.LogicalID)
+	}
+	for _, rec := range r.tx.resourcesOf(r.st.Num) {
+		if keep[rec.LogicalResourceId] {
+			continue
+		}
+		switch rec.ResourceStatus {
+		case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
+		default:
+			r.release(rec, releaseOrphaned)
+		}
+		r.tx.deleteResource(rec.Num, rec.LogicalResourceId)
+	}
+	r.dropRetired()
+	r.stack().ResourceOrder = order
+	return nil
+}
+
+// dropRetired lets go of the stack's retired physical resources: deleted
+// ones are gone, retained ones released already, the others orphaned.
+func (r *run) dropRetired() {
+	for _, rec := range r.tx.retiredOf(r.st.Num) {
+		switch rec.ResourceStatus {
+		case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
+		default:
+			r.release(rec, releaseOrphaned)
+		}
+		r.tx.deleteRetired(rec)
+	}
+}
+
+// stackDeleted ends a stack's deletion: its exports and imports go, and so
+// do its change sets.
+func (r *run) stackDeleted() error {
+	st := r.stack()
+	st.DeletionTime = r.tx.now()
+	for _, x := range r.tx.exportsOf(st.StackId) {
+		r.tx.deleteExport(x.Name)
+	}
+	r.tx.setImports(st.StackId, nil)
+	r.dropRetired()
+	for _, cs := range r.tx.changeSetsOf(st.StackId) {
+		if cs.Id != r.op.ChangeSetId {
+			r.tx.del(tChangeSets, cs.key())
+		}
+	}
+	return r.finish(true)
+}
+
+// settleChangeSet records how the execution of a change set ended.
+func (e *Engine) settleChangeSet(tx *txn, st *stackRecord, op *operationRecord) {
+	if op.ChangeSetId == "" {
+		return
+	}
+	cs := tx.changeSet(op.ChangeSetId)
+	if cs == nil {
+		return
+	}
+	c := cs.clone()
+	switch st.StackStatus {
+	case statemachine.StackStatusCreateComplete, statemachine.StackStatusUpdateComplete:
+		c.ExecutionStatus = ExecutionStatusExecuteComplete
+	default:
+		c.ExecutionStatus = ExecutionStatusExecuteFailed
+	}
+	tx.put(c)
+}
+
+// deployed is the stack as the planner sees it: its resources in deployed
+// order, with their parameters.
+func (e *Engine) deployed(tx *txn, st *stackRecord) plan.Deployed {
+	recs := tx.resourcesOf(st.Num)
+	byID := make(map[string]*resourceRecord, len(recs))
+	for _, rec := range recs {
+		byID[rec.LogicalResourceId] = rec
+	}
+	d := plan.Deployed{Resources: make([]plan.DeployedResource, 0, len(recs)), Parameters: paramMap(st.Parameters)}
+	add := func(rec *resourceRecord) {
+		dr := plan.DeployedResource{
+			LogicalID: rec.LogicalResourceId, Type: rec.ResourceType, PhysicalID: rec.PhysicalResourceId,
+			Status: string(rec.ResourceStatus), Properties: rec.Properties,
+			CreationPolicy: rec.CreationPolicy, UpdatePolicy: rec.UpdatePolicy,
+			DeletionPolicy: rec.DeletionPolicy, UpdateReplacePolicy: rec.UpdateReplacePolicy,
+			DependsOn: rec.DependsOn,
+		}
+		if rec.Metadata != "" {
+			dec := json.NewDecoder(bytes.NewReader([]byte(rec.Metadata)))
+			dec.UseNumber()
+			var v any
+			if dec.Decode(&v) == nil {
+				dr.Metadata = v
+			}
+		}
+		d.Resources = append(d.Resources, dr)
+		delete(byID, rec.LogicalResourceId)
+	}
+	for _, id := range st.ResourceOrder {
+		if rec := byID[id]; rec != nil {
+			add(rec)
+		}
+	}
+	var rest []string
+	for id := range byID {
+		rest = append(rest, id)
+	}
+	sort.Strings(rest)
+	for _, id := range rest {
+		add(byID[id])
+	}
+	return d
+}
+
+// deletePlan plans a stack's deletion, with a delete for each retired
+// physical resource still standing (left by an operation that stopped
+// before its cleanup).
+func (e *Engine) deletePlan(tx *txn, st *stackRecord, retain []string) (*plan.Plan, error) {
+	p := plan.ForDelete(e.deployed(tx, st), retain)
+	next := len(p.Steps) + 1
+	for _, s := range p.Steps {
+		if s.ID >= next {
+			next = s.ID + 1
+		}
+	}
+	for _, rec := range tx.retiredOf(st.Num) {
+		switch rec.ResourceStatus {
+		case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
+			continue
+		}
+		p.Steps = append(p.Steps, plan.Step{ID: next, LogicalID: rec.LogicalResourceId, ResourceType: rec.ResourceType,
+			Action: plan.Delete, Phase: plan.PhaseDelete, PhysicalID: rec.PhysicalResourceId, Custom: plan.IsCustom(rec.ResourceType),
+			PolicyAction: plan.PolicyDelete, DeletionPolicy: rec.DeletionPolicy, UpdateReplacePolicy: rec.UpdateReplacePolicy})
+		next++
+	}
+	if err := p.Validate(); err != nil {
+		return nil, internalf("stack %s: the delete plan is not valid: %w", st.StackName, err)
+	}
+	return p, nil
+}
+
+// descriptionOf is the Description of the stack's template.
+func (e *Engine) descriptionOf(st *stackRecord) string {
+	b, err := e.currentTemplate(st)
+	if err != nil {
+		return st.Description
+	}
+	if t := b.Template(); t != nil {
+		return t.Description
+	}
+	return ""
+}
+
+// resourceOrder merges the order of a template with what the stack has:
+// the template's resources first, then the others in their old order.
+func resourceOrder(b boundTemplate, old []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, res := range b.Resources() {
+		seen[res.LogicalID] = true
+		out = append(out, res.LogicalID)
+	}
+	for _, id := range old {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}

@@ -1,0 +1,575 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/stacksim/stacksim/plan"
+	"github.com/stacksim/stacksim/resources"
+	"github.com/stacksim/stacksim/statemachine"
+)
+
+// Handler calls: one invoke task per call. The answer decides what
+// follows: IN_PROGRESS calls again after callbackDelaySeconds with the
+// callbackContext (and the model laid over the desired state); SUCCESS ends
+// the part (a create is then read back, as Cloud Control does, retrying
+// NotFound for eventual consistency); FAILED with a retriable code calls
+// again with exponential backoff, up to Options.MaxAttempts; FAILED
+// otherwise fails the step. A handler that never answers
+// (resources.ErrNoResponse) leaves the step waiting for its deadline.
+
+const (
+	// minCallbackDelay is the least virtual time between two calls of an
+	// action that answered IN_PROGRESS: a handler answering
+	// callbackDelaySeconds 0 is called again a second later, so that time
+	// moves and its timeout can come.
+	minCallbackDelay = time.Second
+	// maxBackoff caps the backoff between retries.
+	maxBackoff = 60 * time.Second
+	// maxNotFoundReads is how many reads after a create may answer
+	// NotFound before the create fails NotStabilized (as
+	// terraform-plugin-sdk's StateChangeConf counts NotFoundChecks).
+	maxNotFoundReads = 20
+)
+
+// backoff is the wait before call n+1 of an action after n failed calls:
+// 1 s, 2 s, 4 s... at most maxBackoff.
+func backoff(n int) time.Duration {
+	if n < 1 {
+		n = 1
+	}
+	if n > 7 {
+		return maxBackoff
+	}
+	return min(time.Duration(1<<(n-1))*time.Second, maxBackoff)
+}
+
+// scheduleInvoke queues the next call of a step's handler after delay
+// (never past its deadline: the call at the deadline times out).
+func (r *run) scheduleInvoke(row *stepRecord, delay time.Duration, callback ...json.RawMessage) {
+	at := r.tx.now().Add(delay)
+	if !row.Deadline.IsZero() && at.After(row.Deadline) {
+		at = row.Deadline
+	}
+	t := &Task{At: at, Kind: taskInvoke, StackId: r.st.StackId, OperationId: r.op.Id,
+		Step: strconv.Itoa(int(row.Index)), Attempt: row.Attempt, Data: genData(row.Gen)}
+	if len(callback) > 0 {
+		t.CallbackContext = callback[0]
+	}
+	r.tx.schedule(t)
+}
+
+func genData(gen uint32) json.RawMessage { return json.RawMessage(strconv.FormatUint(uint64(gen), 10)) }
+
+// taskRow returns the step a task works on, or nil when the task is stale.
+func (r *run) taskRow(t *Task) (*stepRecord, *plan.Step) {
+	id, err := strconv.Atoi(t.Step)
+	if err != nil {
+		return nil, nil
+	}
+	row := r.tx.step(r.op.Id, uint32(id))
+	if row == nil || row.State != stepRunning || !row.Launched || string(t.Data) != string(genData(row.Gen)) {
+		return nil, nil
+	}
+	s := r.step(id)
+	if s == nil {
+		return nil, nil
+	}
+	return row.clone(), s
+}
+
+// action is the handler action of a part.
+func (row *stepRecord) action() resources.Action {
+	switch row.Part {
+	case partCreate:
+		return resources.ActionCreate
+	case partRead:
+		return resources.ActionRead
+	case partUpdate:
+		return resources.ActionUpdate
+	}
+	return resources.ActionDelete
+}
+
+// runInvoke calls a step's handler once.
+func (e *Engine) runInvoke(ctx context.Context, tx *txn, t *Task) error {
+	r, ok, err := e.newRun(ctx, tx, t)
+	if err != nil || !ok {
+		return err
+	}
+	row, s := r.taskRow(t)
+	if row == nil {
+		return nil
+	}
+	if err := r.invoke(row, s, t); err != nil {
+		return err
+	}
+	if err := r.drain(); err != nil {
+		return err
+	}
+	return r.flush()
+}
+
+// runDeadline fails a step whose handler never answered.
+func (e *Engine) runDeadline(ctx context.Context, tx *txn, t *Task) error {
+	r, ok, err := e.newRun(ctx, tx, t)
+	if err != nil || !ok {
+		return err
+	}
+	row, s := r.taskRow(t)
+	if row == nil {
+		return nil
+	}
+	if err := r.timedOut(row, s); err != nil {
+		return err
+	}
+	if err := r.drain(); err != nil {
+		return err
+	}
+	return r.flush()
+}
+
+func (r *run) invoke(row *stepRecord, s *plan.Step, t *Task) error {
+	now := r.tx.now()
+	if !row.Deadline.IsZero() && !now.Before(row.Deadline) {
+		return r.timedOut(row, s)
+	}
+	p, err := r.provider(s.ResourceType)
+	if err != nil {
+		return r.partFailed(row, s, fmt.Sprintf("Resource type %s has no handler: %v", s.ResourceType, err))
+	}
+	req := r.request(row, s, t)
+	ev, herr := r.e.invoke(r.ctx, p, req)
+	r.collect()
+	if errors.Is(herr, resources.ErrNoResponse) {
+		// No answer: only the deadline ends the action.
+		r.tx.schedule(&Task{At: row.Deadline, Kind: taskDeadline, StackId: r.st.StackId, OperationId: r.op.Id,
+			Step: t.Step, Attempt: row.Attempt, Data: genData(row.Gen)})
+		return nil
+	}
+	if herr != nil {
+		if r.ctx.Err() != nil {
+			return fmt.Errorf("handler call interrupted: %w", r.ctx.Err())
+		}
+		ev = resources.ErrorEvent(herr)
+	}
+	switch ev.Status {
+	case resources.StatusInProgress:
+		return r.inProgress(row, s, p, ev)
+	case resources.StatusSuccess:
+		return r.partSucceeded(row, s, p, ev)
+	case resources.StatusFailed:
+		return r.handlerFailed(row, s, p, ev, req)
+	}
+	return r.handlerFailed(row, s, p, resources.Failed(resources.ErrHandlerInternalFailure,
+		"the handler answered status %q, which is not IN_PROGRESS, SUCCESS or FAILED", ev.Status), req)
+}
+
+// request builds the handler request of a step's part.
+func (r *run) request(row *stepRecord, s *plan.Step, t *Task) *resources.Request {
+	st := r.st
+	req := &resources.Request{
+		Action:                    row.action(),
+		ClientRequestToken:        r.op.ClientRequestToken,
+		DesiredResourceState:      row.Desired,
+		PreviousResourceState:     row.Previous,
+		DesiredResourceTags:       r.stackTags(),
+		SystemTags:                map[string]string{"aws:cloudformation:stack-name": st.StackName, "aws:cloudformation:stack-id": st.StackId, "aws:cloudformation:logical-id": s.LogicalID},
+		AWSAccountID:              r.e.opts.AccountID,
+		AWSPartition:              r.e.opts.Partition,
+		LogicalResourceIdentifier: s.LogicalID,
+		Region:                    r.e.opts.Region,
+		StackID:                   st.StackId,
+		ResourceType:              s.ResourceType,
+		PhysicalResourceID:        row.PhysicalID,
+		Phase:                     r.reqPhase(),
+		Attempt:                   t.Attempt,
+	}
+	if req.Attempt < 1 {
+		req.Attempt = 1
+	}
+	if row.Part == partCreate {
+		req.PhysicalResourceID = ""
+	}
+	if len(t.CallbackContext) > 0 {
+		var cc map[string]any
+		dec := json.NewDecoder(bytes.NewReader(t.CallbackContext))
+		dec.UseNumber()
+		if dec.Decode(&cc) == nil {
+			req.CallbackContext = cc
+		}
+	}
+	return req
+}
+
+// stackTags are the stack's tags as a handler's desiredResourceTags.
+func (r *run) stackTags() map[string]string {
+	if len(r.st.Tags) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(r.st.Tags))
+	for _, t := range r.st.Tags {
+		m[t.Key] = t.Value
+	}
+	return m
+}
+
+// inProgress handles an IN_PROGRESS answer: the model is laid over the
+// desired state, the resource is named when the model says who it is, and
+// the handler is called again later with the callback context.
+func (r *run) inProgress(row *stepRecord, s *plan.Step, p resources.Provider, ev *resources.ProgressEvent) error {
+	if row.Part == partRead {
+		// Read never answers IN_PROGRESS (the contract); take it as the
+		// create's model and go on.
+		return r.createSucceeded(row, s, row.Model)
+	}
+	if ev.ResourceModel != nil {
+		row.Model = ev.ResourceModel
+		if row.Part != partDelete && row.Part != partDeleteOld {
+			row.Desired = mergeModels(row.Desired, ev.ResourceModel)
+		}
+		if row.Part == partCreate {
+			if err := r.initiated(row, s, p, ev.ResourceModel); err != nil {
+				return err
+			}
+		}
+	}
+	var cc json.RawMessage
+	if ev.CallbackContext != nil {
+		b, err := json.Marshal(ev.CallbackContext)
+		if err != nil {
+			return r.handlerFailed(row, s, p, resources.Failed(resources.ErrHandlerInternalFailure, "the callbackContext is not JSON: %v", err), nil)
+		}
+		cc = b
+	}
+	delay := time.Duration(ev.CallbackDelaySeconds) * time.Second
+	if delay < minCallbackDelay {
+		delay = minCallbackDelay
+	}
+	r.putRow(row)
+	r.scheduleInvoke(row, delay, cc)
+	return nil
+}
+
+func mergeModels(base, over map[string]any) map[string]any {
+	out := make(map[string]any, len(base)+len(over))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range over {
+		out[k] = v
+	}
+	return out
+}
+
+// initiated writes "Resource creation Initiated" once a create's model
+// names the physical resource.
+func (r *run) initiated(row *stepRecord, s *plan.Step, p resources.Provider, model map[string]any) error {
+	if row.Initiated {
+		return nil
+	}
+	id, err := p.PhysicalID(model)
+	if err != nil || id == "" {
+		return nil
+	}
+	row.Initiated = true
+	row.PhysicalID = id
+	row.Entry.NewPhysicalID = id
+	rec := r.current(s.LogicalID)
+	if rec == nil {
+		return internalf("stack %s: %s lost its record while it was created", r.st.StackName, s.LogicalID)
+	}
+	c := rec.clone()
+	c.PhysicalResourceId = id
+	c.Model = model
+	r.event(c, reasonInitiated, row.PropsText)
+	r.put(c)
+	return nil
+}
+
+// partSucceeded handles a SUCCESS answer.
+func (r *run) partSucceeded(row *stepRecord, s *plan.Step, p resources.Provider, ev *resources.ProgressEvent) error {
+	switch row.Part {
+	case partCreate:
+		model := ev.ResourceModel
+		if model == nil {
+			model = row.Desired
+		}
+		if _, err := p.PhysicalID(model); err != nil {
+			return r.partFailed(row, s, fmt.Sprintf("Resource handler returned message: \"the SUCCESS model has no primary identifier: %v\" (RequestToken: %s, HandlerErrorCode: %s)",
+				err, r.op.ClientRequestToken, resources.ErrInternalFailure))
+		}
+		if err := r.initiated(row, s, p, model); err != nil {
+			return err
+		}
+		row.Model = model
+		if !s.Custom {
+			// Read the resource back, as Cloud Control does after a create.
+			row.Part, row.Attempt, row.Desired = partRead, 1, model
+			r.putRow(row)
+			r.scheduleInvoke(row, 0)
+			return nil
+		}
+		return r.createSucceeded(row, s, model)
+	case partRead:
+		model := ev.ResourceModel
+		if model == nil {
+			model = row.Model
+		}
+		return r.createSucceeded(row, s, model)
+	case partUpdate:
+		model := ev.ResourceModel
+		if model == nil {
+			model = row.Desired
+		}
+		return r.updateSucceeded(row, s, p, model)
+	case partDeleteOld:
+		return r.oldDeleted(row, s)
+	}
+	return r.deleteSucceeded(row, s)
+}
+
+// handlerFailed handles a FAILED answer (req is nil when the engine made
+// the failure up).
+func (r *run) handlerFailed(row *stepRecord, s *plan.Step, p resources.Provider, ev *resources.ProgressEvent, req *resources.Request) error {
+	code := ev.ErrorCode
+	switch row.Part {
+	case partDelete, partDeleteOld:
+		if code == resources.ErrNotFound {
+			// Already gone: as good as deleted.
+			if row.Part == partDeleteOld {
+				return r.oldDeleted(row, s)
+			}
+			return r.deleteSucceeded(row, s)
+		}
+	case partRead:
+		switch {
+		case code == resources.ErrNotFound && row.Reads+1 < maxNotFoundReads:
+			row.Reads++
+			r.putRow(row)
+			r.scheduleInvoke(row, backoff(row.Reads))
+			return nil
+		case code == resources.ErrNotFound:
+			ev = resources.Failed(resources.ErrNotStabilized, "Resource of type '%s' with identifier '%s' was not found after %d reads; it did not stabilize.", s.ResourceType, row.PhysicalID, maxNotFoundReads)
+		case code.Retriable() && row.Attempt < r.e.opts.MaxAttempts:
+			row.Attempt++
+			r.putRow(row)
+			r.scheduleInvoke(row, backoff(row.Attempt-1))
+			return nil
+		default:
+			// The handler cannot read (no read handler, say): the create's
+			// own model stands.
+			return r.createSucceeded(row, s, row.Model)
+		}
+	}
+	if code.Retriable() && row.Part != partRead && row.Attempt < r.e.opts.MaxAttempts {
+		row.Attempt++
+		r.putRow(row)
+		r.scheduleInvoke(row, backoff(row.Attempt-1))
+		return nil
+	}
+	return r.partFailed(row, s, r.failureMessage(s, ev))
+}
+
+// failureMessage words a handler's failure as the resource's reason: AWS's
+// `Resource handler returned message: "MSG" (RequestToken: TOKEN,
+// HandlerErrorCode: CODE)` for registry types; a custom resource's own
+// message (Received response status [FAILED] from custom resource...).
+func (r *run) failureMessage(s *plan.Step, ev *resources.ProgressEvent) string {
+	if s.Custom {
+		return ev.Message
+	}
+	return fmt.Sprintf("Resource handler returned message: %q (RequestToken: %s, HandlerErrorCode: %s)",
+		ev.Message, r.op.ClientRequestToken, ev.ErrorCode)
+}
+
+// timedOut fails a step whose action ran past its deadline.
+func (r *run) timedOut(row *stepRecord, s *plan.Step) error {
+	p, err := r.provider(s.ResourceType)
+	msg := "Resource timed out waiting for completion"
+	if err == nil {
+		msg = resources.TimeoutMessage(p, row.action())
+	}
+	return r.partFailed(row, s, msg)
+}
+
+// partFailed fails the part in flight with reason.
+func (r *run) partFailed(row *stepRecord, s *plan.Step, reason string) error {
+	row.Gen++
+	switch row.Part {
+	case partCreate, partRead:
+		if s.Custom {
+			row.Entry.Created = true
+		}
+		rec := r.current(s.LogicalID)
+		if rec == nil {
+			return internalf("stack %s: %s lost its record while it was created", r.st.StackName, s.LogicalID)
+		}
+		return r.createFailedAt(row, rec, reason)
+	case partUpdate, partDeleteOld:
+		rec := r.current(s.LogicalID)
+		if rec == nil {
+			return internalf("stack %s: %s lost its record while it was updated", r.st.StackName, s.LogicalID)
+		}
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, row.PropsText); err != nil {
+			return err
+		}
+		return r.fail(row, "update")
+	}
+	rec := r.deleting(row, s)
+	if rec != nil {
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDeleteFailed, reason, ""); err != nil {
+			return err
+		}
+	}
+	return r.fail(row, "delete")
+}
+
+// deleting is the record a step's delete works on.
+func (r *run) deleting(row *stepRecord, s *plan.Step) *resourceRecord {
+	cur := r.current(s.LogicalID)
+	if cur != nil && cur.PhysicalResourceId == row.PhysicalID && cur.ResourceStatus == statemachine.ResourceStatusDeleteInProgress {
+		return cur
+	}
+	if row.PhysicalID != "" {
+		return r.tx.retiredRecord(r.st.Num, s.LogicalID, row.PhysicalID)
+	}
+	return cur
+}
+
+// createSucceeded ends a create (or the create of a replacement): the
+// record holds the new physical resource, its properties and model.
+func (r *run) createSucceeded(row *stepRecord, s *plan.Step, model map[string]any) error {
+	rec := r.current(s.LogicalID)
+	if rec == nil {
+		return internalf("stack %s: %s lost its record while it was created", r.st.StackName, s.LogicalID)
+	}
+	ev := statemachine.ResourceCreateSucceeded
+	if rec.ResourceStatus == statemachine.ResourceStatusUpdateInProgress {
+		ev = statemachine.ResourceUpdateSucceeded
+	}
+	c, err := r.fireResource(rec, s.LogicalID, ev)
+	if err != nil {
+		return err
+	}
+	c.PhysicalResourceId = row.PhysicalID
+	c.Properties, c.Model = row.Props, model
+	c.RollbackFailed, c.Skipped = false, false
+	r.event(c, "", row.PropsText)
+	r.put(c)
+	row.Entry.NewPhysicalID = row.PhysicalID
+	return r.succeed(row)
+}
+
+// updateSucceeded ends an update in place (or a custom resource's
+// Restore). A custom resource that answered another physical id was
+// replaced: its old physical resource is retired, for the cleanup.
+func (r *run) updateSucceeded(row *stepRecord, s *plan.Step, p resources.Provider, model map[string]any) error {
+	rec := r.current(s.LogicalID)
+	if rec == nil {
+		return internalf("stack %s: %s lost its record while it was updated", r.st.StackName, s.LogicalID)
+	}
+	c, err := r.fireResource(rec, s.LogicalID, statemachine.ResourceUpdateSucceeded)
+	if err != nil {
+		return err
+	}
+	if s.Custom {
+		if id, err := p.PhysicalID(model); err == nil && id != "" && id != rec.PhysicalResourceId {
+			old := rec.clone()
+			old.ResourceStatus = statemachine.ResourceStatusUpdateComplete
+			old.Retired = "Replaced"
+			r.tx.putRetired(old)
+			c.PhysicalResourceId = id
+			row.Entry.NewPhysicalID = id
+			row.Entry.ReplacedAtRunTime = true
+		}
+	}
+	c.Properties, c.Model = row.Props, model
+	c.RollbackFailed, c.Skipped = false, false
+	r.event(c, "", row.PropsText)
+	r.put(c)
+	return r.succeed(row)
+}
+
+// oldDeleted goes on with a delete-then-create replacement once the old
+// physical resource is gone: the new one is created.
+func (r *run) oldDeleted(row *stepRecord, s *plan.Step) error {
+	if old := r.tx.retiredRecord(r.st.Num, s.LogicalID, row.PhysicalID); old != nil {
+		r.tx.deleteRetired(old)
+	}
+	row.Entry.OldDeleted = true
+	row.PhysicalID = ""
+	row.Model = nil
+	row.Desired = resources.StringifyModel(row.Props)
+	row.Previous = nil
+	r.launch(row, s, partCreate, r.timeoutOf(s.ResourceType, resources.ActionCreate, row.Props))
+	return nil
+}
+
+// deleteSucceeded ends a delete: DELETE_COMPLETE; a retired physical
+// resource leaves the store.
+func (r *run) deleteSucceeded(row *stepRecord, s *plan.Step) error {
+	rec := r.deleting(row, s)
+	if rec != nil {
+		c, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDeleteSucceeded, "", "")
+		if err != nil {
+			return err
+		}
+		if c.Retired != "" {
+			r.tx.deleteRetired(c)
+		}
+	}
+	return r.succeed(row)
+}
+
+// cancelRunning cancels every step in flight: CREATE_FAILED "Resource
+// creation cancelled" or UPDATE_FAILED "Resource update cancelled".
+func (r *run) cancelRunning() error {
+	var running []*stepRecord
+	for _, row := range r.tx.stepsOf(r.op.Id) {
+		if row.State == stepRunning && row.Launched {
+			running = append(running, row)
+		}
+	}
+	if len(running) == 0 {
+		return nil
+	}
+	opID := r.op.Id
+	r.tx.cancelTasks(func(t *Task) bool {
+		return t.OperationId == opID && (t.Kind == taskInvoke || t.Kind == taskDeadline)
+	})
+	for _, old := range running {
+		row := old.clone()
+		s := r.step(int(row.Index))
+		if s == nil {
+			continue
+		}
+		rec := r.current(s.LogicalID)
+		if rec != nil {
+			switch rec.ResourceStatus {
+			case statemachine.ResourceStatusCreateInProgress:
+				if s.Custom && (row.Part == partCreate || row.Part == partRead) {
+					row.Entry.Created = true
+				}
+				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonCreateCancelled, row.PropsText); err != nil {
+					return err
+				}
+			case statemachine.ResourceStatusUpdateInProgress:
+				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonUpdateCancelled, row.PropsText); err != nil {
+					return err
+				}
+			}
+		}
+		row.State, row.Entry.Outcome = stepCancelled, plan.Cancelled
+		row.Gen++
+		row.Launched = false
+		r.putRow(row)
+		r.oper().Running--
+	}
+	return nil
+}

@@ -1,0 +1,344 @@
+package engine
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/stacksim/stacksim/plan"
+	"github.com/stacksim/stacksim/statemachine"
+)
+
+// What happens when every step of a phase has ended: the next phase, a
+// rollback, or rest, with the stack events AWS writes.
+
+// Stack reasons (BEHAVIOUR.md §4, /work/notes/aws-facts.md).
+const (
+	reasonUserInitiated = "User Initiated"
+	// Appended to a create's failure reason when it rolls back, or when
+	// OnFailure DELETE deletes the stack ("Stack creation time exceeded the
+	// specified timeout. Delete requested by user.", flynn/flynn#3200).
+	reasonRollbackRequested = "Rollback requested by user."
+	reasonDeleteRequested   = "Delete requested by user."
+	// The stack reason when the create runs past TimeoutInMinutes
+	// (PaloAltoNetworks/aws-transit-vpc#5, flynn/flynn#3200).
+	reasonStackTimeout = "Stack creation time exceeded the specified timeout."
+	// UPDATE_COMPLETE after a cleanup delete failed
+	// (rvedotrc/aws-cloudformation-stack-states#2).
+	reasonCleanupFailed = "Update successful. One or more resources could not be deleted."
+	// UNVERIFIED: the reason of UPDATE_ROLLBACK_IN_PROGRESS after
+	// CancelUpdateStack; no recorded event was found.
+	reasonStackUpdateCancelled = "Stack update cancelled"
+)
+
+// failureReason words why the phase failed: the stop cause, or the
+// resources that failed by verb ("The following resource(s) failed to
+// create: [A, B]. The following resource(s) failed to update: [C]. ", as
+// serverless/serverless#1745 quotes AWS), then the suffix.
+func (r *run) failureReason(suffix string) string {
+	var b strings.Builder
+	if r.op.StopCause != "" {
+		b.WriteString(r.op.StopCause)
+		if suffix != "" {
+			b.WriteString(" ")
+		}
+	} else {
+		for _, verb := range []string{"create", "update", "delete"} {
+			var names []string
+			for _, f := range r.op.Failures {
+				if f.Verb == verb {
+					names = append(names, f.LogicalId)
+				}
+			}
+			if len(names) > 0 {
+				b.WriteString("The following resource(s) failed to " + verb + ": [" + strings.Join(names, ", ") + "]. ")
+			}
+		}
+	}
+	b.WriteString(suffix)
+	return b.String()
+}
+
+// failed tells whether the running phase failed.
+func (r *run) failed() bool { return r.op.StopCause != "" || len(r.op.Failures) > 0 }
+
+// runPhaseEnd ends the running phase.
+func (e *Engine) runPhaseEnd(ctx context.Context, tx *txn, t *Task) error {
+	r, ok, err := e.newRun(ctx, tx, t)
+	if err != nil || !ok {
+		return err
+	}
+	if string(t.Data) != strconv.Itoa(r.op.PhaseGen) || r.op.Running > 0 {
+		return nil // stale: the phase moved on, or something runs again
+	}
+	if err := r.endPhase(); err != nil {
+		return err
+	}
+	return r.flush()
+}
+
+func (r *run) endPhase() error {
+	phase := r.phase()
+	failed := r.failed()
+	switch phase {
+	case plan.PhaseCreate:
+		if !failed {
+			if cause, err := r.settleOutputs(outputsCreate); err != nil {
+				return err
+			} else if cause != "" {
+				r.oper().StopCause = cause
+				failed = true
+			}
+		}
+		if !failed {
+			if err := r.fireStack(statemachine.StackCreateSucceeded, ""); err != nil {
+				return err
+			}
+			return r.finish(true)
+		}
+		return r.createFailed()
+
+	case plan.PhaseRollback:
+		if failed {
+			if err := r.fireStack(statemachine.StackRollbackFailed, r.failureReason("")); err != nil {
+				return err
+			}
+		} else if err := r.fireStack(statemachine.StackRollbackSucceeded, ""); err != nil {
+			return err
+		}
+		if r.op.OnFailure == OnFailureDelete {
+			return r.deleteAfterRollback()
+		}
+		return r.finish(false)
+
+	case plan.PhaseUpdate:
+		if r.op.Cancelled {
+			return r.rollbackUpdate(statemachine.StackCancelUpdate, reasonStackUpdateCancelled)
+		}
+		if !failed {
+			if cause, err := r.settleOutputs(outputsUpdate); err != nil {
+				return err
+			} else if cause != "" {
+				r.oper().StopCause = cause
+				failed = true
+			}
+		}
+		if !failed {
+			if err := r.fireStack(statemachine.StackUpdateSucceeded, ""); err != nil {
+				return err
+			}
+			return r.nextPhase()
+		}
+		if r.op.DisableRollback {
+			if err := r.fireStack(statemachine.StackUpdateFailed, r.failureReason("")); err != nil {
+				return err
+			}
+			r.stack().RollbackDisabledFailure = true
+			return r.rest(true)
+		}
+		return r.rollbackUpdate(statemachine.StackRollbackBegun, r.failureReason(""))
+
+	case plan.PhaseUpdateCleanup:
+		reason := ""
+		if r.op.CleanupFailed {
+			reason = reasonCleanupFailed
+		}
+		if err := r.fireStack(statemachine.StackCleanupSucceeded, reason); err != nil {
+			return err
+		}
+		return r.finish(true)
+
+	case plan.PhaseUpdateRollback:
+		if failed {
+			if err := r.markRollbackFailures(); err != nil {
+				return err
+			}
+			if err := r.fireStack(statemachine.StackRollbackFailed, r.failureReason("")); err != nil {
+				return err
+			}
+			return r.rest(true)
+		}
+		if err := r.fireStack(statemachine.StackRollbackSucceeded, ""); err != nil {
+			return err
+		}
+		return r.nextPhase()
+
+	case plan.PhaseUpdateRollbackCleanup:
+		if _, err := r.settleOutputs(outputsRestore); err != nil {
+			return err
+		}
+		if err := r.fireStack(statemachine.StackCleanupSucceeded, ""); err != nil {
+			return err
+		}
+		return r.finish(false)
+
+	case plan.PhaseDelete:
+		if failed {
+			if err := r.fireStack(statemachine.StackDeleteFailed, r.failureReason("")); err != nil {
+				return err
+			}
+			return r.finish(false)
+		}
+		if err := r.fireStack(statemachine.StackDeleteSucceeded, ""); err != nil {
+			return err
+		}
+		return r.stackDeleted()
+	}
+	return internalf("operation %s: no phase %d in its %s plan", r.op.Id, r.op.Phase, r.op.Plan.Operation)
+}
+
+// nextPhase starts the next phase of the plan.
+func (r *run) nextPhase() error {
+	op := r.oper()
+	op.Phase++
+	op.PhaseGen++
+	return r.beginPhase()
+}
+
+// createFailed ends a create's failed phase: CREATE_FAILED when rollback
+// is disabled, else the rollback.
+func (r *run) createFailed() error {
+	if r.op.DisableRollback || r.op.OnFailure == OnFailureDoNothing {
+		if err := r.fireStack(statemachine.StackCreateFailed, r.failureReason("")); err != nil {
+			return err
+		}
+		r.stack().RollbackDisabledFailure = r.op.DisableRollback
+		return r.rest(true)
+	}
+	suffix := reasonRollbackRequested
+	if r.op.OnFailure == OnFailureDelete {
+		suffix = reasonDeleteRequested
+	}
+	if err := r.fireStack(statemachine.StackRollbackBegun, r.failureReason(suffix)); err != nil {
+		return err
+	}
+	return r.rollbackCreate()
+}
+
+// rollbackCreate plans the rollback of the create from its journal and
+// runs it (the stack is ROLLBACK_IN_PROGRESS already).
+func (r *run) rollbackCreate() error {
+	rb, err := plan.Rollback(r.op.Plan, r.journal(), plan.RollbackOptions{RetainExceptOnCreate: r.op.RetainExceptOnCreate})
+	if err != nil {
+		return internalf("stack %s: planning the rollback of the create: %w", r.st.StackName, err)
+	}
+	r.switchPlan(rb)
+	return r.beginPhase()
+}
+
+// rollbackUpdate moves the stack to UPDATE_ROLLBACK_IN_PROGRESS (by ev)
+// and runs the rollback of the update, on the template the stack had
+// before it.
+func (r *run) rollbackUpdate(ev statemachine.StackEvent, reason string) error {
+	rb, err := plan.Rollback(r.op.Plan, r.journal(), plan.RollbackOptions{RetainExceptOnCreate: r.op.RetainExceptOnCreate})
+	if err != nil {
+		return internalf("stack %s: planning the rollback of the update: %w", r.st.StackName, err)
+	}
+	if err := r.fireStack(ev, reason); err != nil {
+		return err
+	}
+	r.swapTemplates()
+	r.oper().Cancelled = false
+	r.switchPlan(rb)
+	return r.beginPhase()
+}
+
+// swapTemplates puts the stack back on the template it had before the
+// update (GetTemplate shows the template rolled back to), keeping the
+// failed one as the previous.
+func (r *run) swapTemplates() {
+	st := r.stack()
+	st.TemplateBody, st.PreviousTemplateBody = st.PreviousTemplateBody, st.TemplateBody
+	st.ProcessedTemplateBody, st.PreviousProcessedTemplateBody = st.PreviousProcessedTemplateBody, st.ProcessedTemplateBody
+	st.Parameters, st.PreviousParameters = st.PreviousParameters, st.Parameters
+	st.TemplateFile, st.PreviousTemplateFile = st.PreviousTemplateFile, st.TemplateFile
+	st.Description = r.e.descriptionOf(st)
+	r.tpl = nil
+}
+
+// deleteAfterRollback deletes the stack once the rollback of its create
+// ended (OnFailure DELETE).
+func (r *run) deleteAfterRollback() error {
+	if err := r.fireStack(statemachine.StackDelete, ""); err != nil {
+		return err
+	}
+	p, err := r.e.deletePlan(r.tx, r.st, nil)
+	if err != nil {
+		return err
+	}
+	r.switchPlan(p)
+	return r.beginPhase()
+}
+
+// markRollbackFailures marks the resources whose rollback failed: only
+// they may be named in ContinueUpdateRollback's ResourcesToSkip.
+func (r *run) markRollbackFailures() error {
+	for _, f := range r.op.Failures {
+		rec := r.tx.resource(r.st.Num, f.LogicalId)
+		if rec == nil || rec.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
+			continue
+		}
+		c := rec.clone()
+		c.RollbackFailed = true
+		r.tx.putResource(c)
+	}
+	return nil
+}
+
+// rest stops the operation at rest; continuable says it may be continued
+// (RollbackStack, ContinueUpdateRollback), so its plan and steps stay.
+func (r *run) rest(continuable bool) error {
+	op := r.oper()
+	op.InMotion = false
+	op.EndTime = r.tx.now()
+	op.Outcome = string(r.st.StackStatus)
+	r.cancelStackTimeout()
+	r.e.settleChangeSet(r.tx, r.st, op)
+	if !continuable {
+		if err := r.flush(); err != nil {
+			return err
+		}
+		r.e.closeOperation(r.tx, r.st)
+		r.stack().OperationId = ""
+		r.op = r.tx.operation(r.op.Id)
+		r.opMine = false
+	}
+	return nil
+}
+
+// finish ends the operation at rest, tidying the stack's resources: those
+// the template no longer has leave the stack, and so do the retired
+// physical resources (deleted, retained or orphaned by now).
+func (r *run) finish(succeeded bool) error {
+	if err := r.tidyResources(); err != nil {
+		return err
+	}
+	return r.rest(false)
+}
+
+// cancelStackTimeout drops the stack-timeout task of a create.
+func (r *run) cancelStackTimeout() {
+	if r.op.Deadline.IsZero() {
+		return
+	}
+	id := r.op.Id
+	r.tx.cancelTasks(func(t *Task) bool { return t.Kind == taskStackTimeout && t.OperationId == id })
+}
+
+// runStackTimeout fails a create that ran past TimeoutInMinutes.
+func (e *Engine) runStackTimeout(ctx context.Context, tx *txn, t *Task) error {
+	r, ok, err := e.newRun(ctx, tx, t)
+	if err != nil || !ok {
+		return err
+	}
+	if r.op.Plan.Operation != plan.OpCreate {
+		return nil
+	}
+	if err := r.stopPhase(reasonStackTimeout); err != nil {
+		return err
+	}
+	if r.op.Running == 0 {
+		r.schedulePhaseEnd()
+	}
+	return r.flush()
+}

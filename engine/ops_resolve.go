@@ -1,0 +1,246 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stacksim/stacksim/plan"
+	"github.com/stacksim/stacksim/resources"
+	"github.com/stacksim/stacksim/template"
+)
+
+// Resolvers: how templates see the live values of a stack (Ref and
+// Fn::GetAtt of its resources, Fn::ImportValue of other stacks' exports).
+
+// liveResolver answers from the stack's records. With unknown, a resource
+// that has no physical resource yet answers template.Unknown (the planner
+// wants that); without, it is an error (a step's properties must be
+// known when it starts).
+type liveResolver struct {
+	e       *Engine
+	tx      *txn
+	st      *stackRecord
+	unknown bool
+}
+
+var _ template.Resolver = liveResolver{}
+
+// live returns the resolver of the running operation's stack.
+func (r *run) live(unknown bool) liveResolver {
+	return liveResolver{e: r.e, tx: r.tx, st: r.st, unknown: unknown}
+}
+
+// record returns the resource's record when it has a physical resource.
+func (l liveResolver) record(id string) (*resourceRecord, resources.Provider, error) {
+	rec := l.tx.resource(l.st.Num, id)
+	if rec == nil || rec.PhysicalResourceId == "" || rec.ResourceStatus == "DELETE_COMPLETE" || rec.ResourceStatus == "DELETE_SKIPPED" {
+		return nil, nil, nil
+	}
+	p, err := l.e.reg.Provider(rec.ResourceType)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rec, p, nil
+}
+
+func (l liveResolver) Ref(id string) (any, error) {
+	rec, p, err := l.record(id)
+	if err != nil {
+		return nil, err
+	}
+	if rec == nil {
+		if l.unknown {
+			return template.Unknown{LogicalID: id}, nil
+		}
+		return nil, fmt.Errorf("Resource %s has no physical resource", id)
+	}
+	if rec.Model == nil {
+		return rec.PhysicalResourceId, nil
+	}
+	return p.Ref(rec.Model)
+}
+
+func (l liveResolver) GetAtt(id, attribute string) (any, error) {
+	rec, p, err := l.record(id)
+	if err != nil {
+		return nil, err
+	}
+	if rec == nil {
+		if l.unknown {
+			return template.Unknown{LogicalID: id, Attribute: attribute}, nil
+		}
+		return nil, fmt.Errorf("Resource %s has no physical resource", id)
+	}
+	return p.GetAtt(rec.Model, attribute)
+}
+
+func (l liveResolver) ImportValue(name string) (any, error) {
+	x := l.tx.export(name)
+	if x == nil {
+		return nil, noExport(name)
+	}
+	return x.Value, nil
+}
+
+// noExport is AWS's answer to an Fn::ImportValue of a name no stack
+// exports ("No export named NAME found." — CreateStack, UpdateStack and
+// change sets refuse the template with it).
+func noExport(name string) error { return fmt.Errorf("No export named %s found.", name) }
+
+// checkResolver resolves a template before it runs: every resource value
+// is Unknown, Fn::GetAtt checks the attribute against the type's schema,
+// and Fn::ImportValue checks that the export exists (when imports is set).
+type checkResolver struct {
+	e       *Engine
+	tx      *txn
+	types   map[string]string
+	attrs   bool
+	imports bool
+}
+
+func (c checkResolver) Ref(id string) (any, error) { return template.Unknown{LogicalID: id}, nil }
+
+func (c checkResolver) GetAtt(id, attribute string) (any, error) {
+	if c.attrs {
+		if t, ok := c.types[id]; ok && !plan.IsCustom(t) {
+			p, err := c.e.reg.Provider(t)
+			if err == nil {
+				s := p.Schema()
+				permissive := s == nil || strings.HasPrefix(s.Source, "permissive:")
+				if !permissive && !s.HasAttribute(attribute) {
+					return nil, resources.UnsupportedAttributeError(t, attribute)
+				}
+			}
+		}
+	}
+	return template.Unknown{LogicalID: id, Attribute: attribute}, nil
+}
+
+func (c checkResolver) ImportValue(name string) (any, error) {
+	if c.imports && c.tx.export(name) == nil {
+		return nil, noExport(name)
+	}
+	return template.Unknown{Export: name}, nil
+}
+
+// checkTemplate resolves every resource's properties and every output of
+// a bound template with a checkResolver, and returns the first error.
+func (e *Engine) checkTemplate(tx *txn, b boundTemplate, attrs, imports bool) error {
+	c := checkResolver{e: e, tx: tx, types: map[string]string{}, attrs: attrs, imports: imports}
+	for _, res := range b.Resources() {
+		c.types[res.LogicalID] = res.Type
+	}
+	if imports && !attrs && !hasImports(b) {
+		return nil
+	}
+	for _, res := range b.Resources() {
+		if _, err := b.Properties(res.LogicalID, c); err != nil {
+			return err
+		}
+	}
+	for _, o := range b.Outputs() {
+		if _, err := b.OutputValue(o.Name, c); err != nil {
+			return err
+		}
+		if _, _, err := b.ExportName(o.Name, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runtimeTemplateCheck finds, when a create starts, the template errors
+// CloudFormation finds only then (an attribute a type does not have), and
+// words the stack's reason: "[Error] /Outputs/X/Value/Fn::GetAtt:
+// Resource type T does not support attribute {A}." (BEHAVIOUR.md §4 F).
+func (r *run) runtimeTemplateCheck() (string, error) {
+	b, err := r.template()
+	if err != nil {
+		return "", internalf("stack %s: binding its template: %w", r.st.StackName, err)
+	}
+	if err := r.e.checkTemplate(r.tx, b, true, false); err != nil {
+		return runtimeErrorReason(err), nil
+	}
+	return "", nil
+}
+
+// runtimeErrorReason words a template error found while the stack runs.
+func runtimeErrorReason(err error) string {
+	msg := err.Error()
+	path := ""
+	if list := template.AsList(err); len(list) > 0 {
+		msg, path = list[0].Message, list[0].Path
+	}
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	if path == "" {
+		return "[Error] " + msg
+	}
+	return "[Error] " + path + ": " + msg
+}
+
+// hasImports tells whether a bound template holds an Fn::ImportValue.
+func hasImports(b boundTemplate) bool {
+	t := b.Template()
+	if t == nil || t.Root == nil {
+		return false
+	}
+	found := false
+	walkNodes(t.Root, func(n *template.Node) bool {
+		if n.Func() == "Fn::ImportValue" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// importNames resolves the export names a bound template imports, in the
+// resources and outputs that exist in the binding.
+func importNames(b boundTemplate, r template.Resolver) []string {
+	t := b.Template()
+	if t == nil || t.Root == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	visit := func(root *template.Node) {
+		if root == nil {
+			return
+		}
+		walkNodes(root, func(n *template.Node) bool {
+			if n.Func() != "Fn::ImportValue" {
+				return true
+			}
+			v, err := b.Resolve(n.Fields[0].Value, r)
+			if s, ok := v.(string); err == nil && ok && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+			return false
+		})
+	}
+	for _, res := range b.Resources() {
+		if tr := t.Resource(res.LogicalID); tr != nil {
+			visit(tr.Properties)
+		}
+	}
+	for _, o := range b.Outputs() {
+		visit(o.Value)
+	}
+	return out
+}
+
+// walkNodes visits n and, when fn answers true, what it holds.
+func walkNodes(n *template.Node, fn func(*template.Node) bool) {
+	if n == nil || !fn(n) {
+		return
+	}
+	for _, it := range n.Items {
+		walkNodes(it, fn)
+	}
+	for _, f := range n.Fields {
+		walkNodes(f.Value, fn)
+	}
+}

@@ -1,0 +1,605 @@
+package engine
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/stacksim/stacksim/plan"
+	"github.com/stacksim/stacksim/resources"
+	"github.com/stacksim/stacksim/statemachine"
+	"github.com/stacksim/stacksim/template"
+)
+
+// Steps: how each action of a plan starts, and how it ends. A step that
+// calls a handler is launched (an invoke task, ops_invoke.go); the others
+// end at once, in the task that starts them.
+
+// The parts of an action in flight (stepRecord.Part).
+const (
+	partCreate    = "create"
+	partRead      = "read"
+	partUpdate    = "update"
+	partDelete    = "delete"
+	partDeleteOld = "delete-old"
+)
+
+// Resource reasons (BEHAVIOUR.md §4).
+const (
+	reasonInitiated       = "Resource creation Initiated"
+	reasonReplacing       = "Requested update requires the creation of a new physical resource; hence creating one."
+	reasonCreateCancelled = "Resource creation cancelled"
+	reasonUpdateCancelled = "Resource update cancelled"
+	// UNVERIFIED: the reason of the UPDATE_COMPLETE of a resource named in
+	// ContinueUpdateRollback's ResourcesToSkip; no recorded event was found.
+	reasonSkipped = "Resource skipped during continue update rollback"
+)
+
+// newRow is the row of a step that starts.
+func (r *run) newRow(s *plan.Step) *stepRecord {
+	return &stepRecord{
+		OperationId: r.op.Id, Index: uint32(s.ID), LogicalId: s.LogicalID,
+		State: stepRunning, Action: s.Action,
+		Entry: plan.Entry{Step: s.ID, LogicalID: s.LogicalID, Outcome: plan.InFlight},
+	}
+}
+
+// startStep starts one step.
+func (r *run) startStep(id int) error {
+	s := r.step(id)
+	if s == nil {
+		return internalf("operation %s: step %d is not in its plan", r.op.Id, id)
+	}
+	row := r.newRow(s)
+	switch s.Action {
+	case plan.NoOp:
+		return r.succeed(row)
+	case plan.Skip:
+		return r.startSkip(row, s)
+	case plan.Delete, plan.Retain, plan.Snapshot, plan.Forget:
+		return r.startRemove(row, s)
+	case plan.Restore:
+		return r.startRestore(row, s)
+	case plan.Create:
+		if r.phase() == plan.PhaseUpdateRollback {
+			return r.startReplace(row, s, plan.Create)
+		}
+		return r.startCreate(row, s)
+	case plan.Update:
+		return r.startUpdate(row, s)
+	case plan.CreateThenDelete, plan.DeleteThenCreate:
+		return r.startReplace(row, s, s.Action)
+	}
+	return internalf("operation %s: step %d (%s) has action %s, which the engine cannot run", r.op.Id, id, s.LogicalID, s.Action)
+}
+
+// --- records
+
+// current returns the resource's current record (nil when it has none).
+func (r *run) current(logicalID string) *resourceRecord {
+	return r.tx.resource(r.st.Num, logicalID)
+}
+
+// fireResource returns a copy of rec moved by ev (an illegal transition
+// is an engine bug). A nil rec is a resource that does not exist yet.
+func (r *run) fireResource(rec *resourceRecord, logicalID string, ev statemachine.ResourceEvent) (*resourceRecord, error) {
+	from := statemachine.ResourceStatus(statemachine.NotExist)
+	if rec != nil {
+		from = rec.ResourceStatus
+	}
+	entity := logicalID
+	if rec != nil && rec.PhysicalResourceId != "" {
+		entity += " (" + rec.PhysicalResourceId + ")"
+	}
+	to, err := statemachine.FireResource(entity, from, ev)
+	if err != nil {
+		return nil, internalf("stack %s: %w", r.st.StackName, err)
+	}
+	var c *resourceRecord
+	if rec == nil {
+		c = &resourceRecord{Num: r.st.Num, StackId: r.st.StackId, LogicalResourceId: logicalID}
+	} else {
+		c = rec.clone()
+	}
+	c.ResourceStatus = to
+	c.LastUpdatedTimestamp = r.tx.now()
+	return c, nil
+}
+
+// put writes a record back where it lives (current or retired).
+func (r *run) put(rec *resourceRecord) {
+	if rec.Retired != "" {
+		r.tx.putRetired(rec)
+	} else {
+		r.tx.putResource(rec)
+	}
+}
+
+// event writes a resource event for rec's status now.
+func (r *run) event(rec *resourceRecord, reason, props string) {
+	rec.ResourceStatusReason = reason
+	r.tx.resourceEvent(r.st, resourceEvent{LogicalID: rec.LogicalResourceId, PhysicalID: rec.PhysicalResourceId,
+		Type: rec.ResourceType, Status: rec.ResourceStatus, Reason: reason, Properties: props})
+}
+
+// moveTo fires ev on rec, writes the event and the record, and returns the
+// new record.
+func (r *run) moveTo(rec *resourceRecord, logicalID string, ev statemachine.ResourceEvent, reason, props string) (*resourceRecord, error) {
+	c, err := r.fireResource(rec, logicalID, ev)
+	if err != nil {
+		return nil, err
+	}
+	r.event(c, reason, props)
+	r.put(c)
+	return c, nil
+}
+
+// applyTemplate copies what the template says of a resource into its
+// record: type, dependencies, policies, Metadata, CreationPolicy and
+// UpdatePolicy.
+func (r *run) applyTemplate(rec *resourceRecord, s *plan.Step) {
+	rec.ResourceType = s.ResourceType
+	b, err := r.template()
+	if err != nil || !b.Enabled(s.LogicalID) {
+		return
+	}
+	rec.DependsOn = b.DependsOn(s.LogicalID)
+	rec.DeletionPolicy = b.DeletionPolicy(s.LogicalID)
+	rec.UpdateReplacePolicy = b.UpdateReplacePolicy(s.LogicalID)
+	rec.Metadata, rec.CreationPolicy, rec.UpdatePolicy = "", nil, nil
+	live := r.live(true)
+	if v, err := b.ResourceAttribute(s.LogicalID, "Metadata", live); err == nil && v != nil && template.IsKnown(v) {
+		if text, err := json.Marshal(v); err == nil {
+			rec.Metadata = string(text)
+		}
+	}
+	if v, err := b.ResourceAttribute(s.LogicalID, "CreationPolicy", live); err == nil && template.IsKnown(v) {
+		rec.CreationPolicy = v
+	}
+	if v, err := b.ResourceAttribute(s.LogicalID, "UpdatePolicy", live); err == nil && template.IsKnown(v) {
+		rec.UpdatePolicy = v
+	}
+}
+
+// resolve resolves a step's template properties against the live values;
+// reason is a template error found (the step fails with it).
+func (r *run) resolve(s *plan.Step) (props map[string]any, text string, reason string, err error) {
+	b, err := r.template()
+	if err != nil {
+		return nil, "", "", internalf("stack %s: binding its template: %w", r.st.StackName, err)
+	}
+	props, perr := b.Properties(s.LogicalID, r.live(false))
+	if perr != nil {
+		return nil, "", templateReason(perr), nil
+	}
+	if !template.IsKnown(props) {
+		u, _ := template.FirstUnknown(props)
+		return nil, "", "Unable to resolve " + u.String() + ": the resource it refers to has no value yet", nil
+	}
+	return props, propsText(props), "", nil
+}
+
+// propsText is the JSON of properties, as events carry it.
+func propsText(props map[string]any) string {
+	if len(props) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(props)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// templateReason words a template error found while a stack runs.
+func templateReason(err error) string {
+	if list := template.AsList(err); len(list) > 0 {
+		return list[0].Message
+	}
+	return err.Error()
+}
+
+// --- ends
+
+// putRow writes a step's row.
+func (r *run) putRow(row *stepRecord) { r.tx.putStep(row) }
+
+// succeed ends a step well.
+func (r *run) succeed(row *stepRecord) error {
+	wasLaunched := row.Launched
+	row.State, row.Entry.Outcome = stepDone, plan.Done
+	row.Launched, row.Desired, row.Previous, row.Model = false, nil, nil, nil
+	r.putRow(row)
+	if wasLaunched {
+		r.oper().Running--
+	}
+	r.stepDone(int(row.Index))
+	return nil
+}
+
+// fail ends a step that failed; verb says what failed ("create", "update",
+// "delete") for the stack's reason.
+func (r *run) fail(row *stepRecord, verb string) error {
+	wasLaunched := row.Launched
+	row.State, row.Entry.Outcome = stepFailed, plan.Failed
+	row.Launched = false
+	r.putRow(row)
+	if wasLaunched {
+		r.oper().Running--
+	}
+	r.recordFailure(row.LogicalId, verb)
+	switch r.phase() {
+	case plan.PhaseCreate, plan.PhaseUpdate:
+		return r.stopPhase("")
+	case plan.PhaseUpdateCleanup, plan.PhaseUpdateRollbackCleanup:
+		r.oper().CleanupFailed = true
+	}
+	return nil
+}
+
+// launch sends a step to its handler: an invoke task now, with the
+// action's deadline.
+func (r *run) launch(row *stepRecord, s *plan.Step, part string, timeout time.Duration) {
+	row.Part = part
+	row.Attempt = 1
+	row.Reads = 0
+	row.Deadline = r.tx.now().Add(timeout)
+	if !row.Launched {
+		row.Launched = true
+		r.oper().Running++
+	}
+	r.putRow(row)
+	r.scheduleInvoke(row, 0)
+}
+
+// timeoutOf is how long an action of a step may run.
+func (r *run) timeoutOf(typeName string, a resources.Action, props map[string]any) time.Duration {
+	p, err := r.e.reg.Provider(typeName)
+	if err != nil {
+		return resources.DefaultTimeout
+	}
+	d := p.Timeout(a, props)
+	if d <= 0 {
+		d = resources.DefaultTimeout
+	}
+	return d
+}
+
+// --- create
+
+func (r *run) startCreate(row *stepRecord, s *plan.Step) error {
+	cur := r.current(s.LogicalID)
+	if cur != nil && (cur.ResourceStatus == statemachine.ResourceStatusDeleteComplete || cur.ResourceStatus == statemachine.ResourceStatusDeleteSkipped) {
+		cur = nil // no longer the stack's: created again
+	}
+	props, text, reason, err := r.resolve(s)
+	if err != nil {
+		return err
+	}
+	rec, err := r.fireResource(cur, s.LogicalID, statemachine.ResourceCreate)
+	if err != nil {
+		return err
+	}
+	rec.PhysicalResourceId, rec.Model, rec.Properties = "", nil, nil
+	r.applyTemplate(rec, s)
+	r.event(rec, "", text)
+	r.put(rec)
+	row.Props, row.PropsText = props, text
+	if reason != "" {
+		return r.createFailedAt(row, rec, reason)
+	}
+	row.Desired = resources.StringifyModel(props)
+	r.launch(row, s, partCreate, r.timeoutOf(s.ResourceType, resources.ActionCreate, props))
+	return nil
+}
+
+// createFailedAt fails the create (or the create of a replacement) of a
+// step's resource with reason.
+func (r *run) createFailedAt(row *stepRecord, rec *resourceRecord, reason string) error {
+	ev, verb := statemachine.ResourceCreateFailed, "create"
+	if rec.ResourceStatus == statemachine.ResourceStatusUpdateInProgress {
+		ev, verb = statemachine.ResourceUpdateFailed, "update"
+	}
+	if _, err := r.moveTo(rec, rec.LogicalResourceId, ev, reason, row.PropsText); err != nil {
+		return err
+	}
+	return r.fail(row, verb)
+}
+
+// --- update
+
+func (r *run) startUpdate(row *stepRecord, s *plan.Step) error {
+	cur := r.current(s.LogicalID)
+	if cur == nil {
+		return internalf("stack %s: step %d updates %s, which has no record", r.st.StackName, s.ID, s.LogicalID)
+	}
+	if !s.CallsHandler() {
+		// Metadata, CreationPolicy, UpdatePolicy or policies only: what
+		// CloudFormation records changes, no handler is called.
+		rec, err := r.moveTo(cur, s.LogicalID, statemachine.ResourceUpdate, "", "")
+		if err != nil {
+			return err
+		}
+		r.applyTemplate(rec, s)
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateSucceeded, "", ""); err != nil {
+			return err
+		}
+		return r.succeed(row)
+	}
+	props, text, reason, err := r.resolve(s)
+	if err != nil {
+		return err
+	}
+	if reason == "" && cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
+		// Decide again with the values now known (plan/doc.go).
+		dec := plan.Decide(r.e.planSchema(s.ResourceType), s.Custom, cur.Properties, props)
+		switch dec.Action {
+		case plan.NoOp:
+			row.Entry.Action = plan.NoOp
+			row.Action = plan.NoOp
+			return r.succeed(row)
+		case plan.CreateThenDelete, plan.DeleteThenCreate:
+			row.Entry.Action = dec.Action
+			row.Action = dec.Action
+			return r.startReplace(row, s, dec.Action)
+		}
+	}
+	rec, err := r.fireResource(cur, s.LogicalID, statemachine.ResourceUpdate)
+	if err != nil {
+		return err
+	}
+	r.event(rec, "", text)
+	r.put(rec)
+	row.Props, row.PropsText = props, text
+	row.Entry.OldPhysicalID = cur.PhysicalResourceId
+	row.PhysicalID = cur.PhysicalResourceId
+	if reason != "" {
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, text); err != nil {
+			return err
+		}
+		return r.fail(row, "update")
+	}
+	p, _ := r.e.reg.Provider(s.ResourceType)
+	row.Desired = withIdentifiers(p, resources.StringifyModel(props), cur.Model)
+	row.Previous = withIdentifiers(p, resources.StringifyModel(cur.Properties), cur.Model)
+	r.launch(row, s, partUpdate, r.timeoutOf(s.ResourceType, resources.ActionUpdate, props))
+	return nil
+}
+
+// withIdentifiers lays the primary identifier of a model over a state, as
+// CloudFormation sends it to update and delete handlers.
+func withIdentifiers(p resources.Provider, state, model map[string]any) map[string]any {
+	if p == nil || model == nil {
+		return state
+	}
+	s := p.Schema()
+	if s == nil || plan.IsCustom(p.TypeName()) {
+		return state
+	}
+	if state == nil {
+		state = map[string]any{}
+	}
+	for _, ptr := range s.PrimaryIdentifier {
+		if v, ok := resources.Get(model, ptr); ok {
+			_ = resources.Set(state, ptr, resources.Stringify(v))
+		}
+	}
+	return state
+}
+
+// --- replacements
+
+// startReplace starts a replacement: the logical resource moves to a new
+// physical resource (UPDATE_IN_PROGRESS "Requested update requires the
+// creation of a new physical resource; hence creating one."), its old one
+// is retired — deleted first for DeleteThenCreate, in a cleanup phase for
+// CreateThenDelete. A rollback's Create (the old physical resource of a
+// delete-then-create replacement is gone) starts the same way.
+func (r *run) startReplace(row *stepRecord, s *plan.Step, action plan.Action) error {
+	old := r.current(s.LogicalID)
+	props, text, reason, err := r.resolve(s)
+	if err != nil {
+		return err
+	}
+	oldPhys := ""
+	if old != nil {
+		oldPhys = old.PhysicalResourceId
+	}
+	rec, err := r.fireResource(nil, s.LogicalID, statemachine.ResourceReplace)
+	if err != nil {
+		return err
+	}
+	r.applyTemplate(rec, s)
+	rec.PhysicalResourceId = oldPhys // the event names the old physical resource
+	r.event(rec, reasonReplacing, text)
+	rec.PhysicalResourceId = ""
+	if old != nil {
+		switch {
+		case oldPhys != "" && old.ResourceStatus != statemachine.ResourceStatusDeleteComplete:
+			r.tx.retire(old, "Replaced")
+		default:
+			// Nothing stands behind it (a create that failed before a
+			// physical resource existed, a deleted one): it goes.
+			r.tx.deleteResource(old.Num, old.LogicalResourceId)
+		}
+	}
+	r.put(rec)
+	row.Props, row.PropsText = props, text
+	row.Entry.OldPhysicalID = oldPhys
+	if reason != "" {
+		return r.createFailedAt(row, rec, reason)
+	}
+	if action == plan.DeleteThenCreate && oldPhys != "" {
+		row.PhysicalID = oldPhys
+		row.Desired = old.Model
+		if row.Desired == nil {
+			row.Desired = resources.StringifyModel(old.Properties)
+		}
+		r.launch(row, s, partDeleteOld, r.timeoutOf(s.ResourceType, resources.ActionDelete, old.Properties))
+		return nil
+	}
+	row.Desired = resources.StringifyModel(props)
+	r.launch(row, s, partCreate, r.timeoutOf(s.ResourceType, resources.ActionCreate, props))
+	return nil
+}
+
+// --- restore (rollback of a replacement)
+
+// startRestore points the logical resource back at its old physical
+// resource. A registry type needs no handler call (UPDATE_IN_PROGRESS,
+// UPDATE_COMPLETE with the old physical id); a custom resource gets an
+// Update with ResourceProperties = the old properties and
+// OldResourceProperties = the new ones (seeds 001, 004).
+func (r *run) startRestore(row *stepRecord, s *plan.Step) error {
+	cur := r.current(s.LogicalID)
+	old := r.bringBack(s, cur)
+	if old == nil {
+		// The old physical resource is no longer known: nothing to go back
+		// to (it was deleted outside the engine's plan).
+		return r.succeed(row)
+	}
+	if !s.Custom {
+		rec, err := r.moveTo(old, s.LogicalID, statemachine.ResourceUpdate, "", propsText(old.Properties))
+		if err != nil {
+			return err
+		}
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateSucceeded, "", propsText(old.Properties)); err != nil {
+			return err
+		}
+		return r.succeed(row)
+	}
+	props, text, reason, err := r.resolve(s)
+	if err != nil {
+		return err
+	}
+	rec, err := r.moveTo(old, s.LogicalID, statemachine.ResourceUpdate, "", text)
+	if err != nil {
+		return err
+	}
+	row.Props, row.PropsText = props, text
+	row.Entry.OldPhysicalID = s.PhysicalID
+	row.PhysicalID = s.PhysicalID
+	if reason != "" {
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, text); err != nil {
+			return err
+		}
+		return r.fail(row, "update")
+	}
+	newProps := old.Properties
+	if cur != nil && cur.PhysicalResourceId != s.PhysicalID && cur.Properties != nil {
+		newProps = cur.Properties
+	}
+	row.Desired = resources.StringifyModel(props)
+	row.Previous = resources.StringifyModel(newProps)
+	r.launch(row, s, partUpdate, r.timeoutOf(s.ResourceType, resources.ActionUpdate, props))
+	return nil
+}
+
+// bringBack makes the old physical resource s.PhysicalID the logical
+// resource's current one again, retiring the one cur names (the rollback's
+// cleanup deletes it) or dropping it when nothing stands behind it.
+func (r *run) bringBack(s *plan.Step, cur *resourceRecord) *resourceRecord {
+	if cur != nil && cur.PhysicalResourceId == s.PhysicalID {
+		return cur
+	}
+	old := r.tx.retiredRecord(r.st.Num, s.LogicalID, s.PhysicalID)
+	if old == nil {
+		return nil
+	}
+	if cur != nil {
+		if cur.PhysicalResourceId != "" {
+			r.tx.retire(cur, "Replaced")
+		} else {
+			r.tx.deleteResource(cur.Num, cur.LogicalResourceId)
+		}
+	}
+	r.tx.deleteRetired(old)
+	back := old.clone()
+	back.Retired = ""
+	r.tx.putResource(back)
+	return back
+}
+
+// --- skip (ContinueUpdateRollback's ResourcesToSkip)
+
+func (r *run) startSkip(row *stepRecord, s *plan.Step) error {
+	cur := r.current(s.LogicalID)
+	if cur == nil || cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
+		return r.succeed(row)
+	}
+	rec, err := r.fireResource(cur, s.LogicalID, statemachine.ResourceSkipRollback)
+	if err != nil {
+		return err
+	}
+	rec.RollbackFailed, rec.Skipped = false, true
+	r.event(rec, reasonSkipped, "")
+	r.put(rec)
+	return r.succeed(row)
+}
+
+// --- removals: Delete, Retain, Snapshot, Forget
+
+// target finds the record a removal acts on: the current one when it is
+// the physical resource the step names, else the retired one.
+func (r *run) target(s *plan.Step) *resourceRecord {
+	cur := r.current(s.LogicalID)
+	if cur != nil && (cur.PhysicalResourceId == s.PhysicalID || s.PhysicalID == "") {
+		return cur
+	}
+	if s.PhysicalID != "" {
+		if old := r.tx.retiredRecord(r.st.Num, s.LogicalID, s.PhysicalID); old != nil {
+			return old
+		}
+	}
+	return nil
+}
+
+func (r *run) startRemove(row *stepRecord, s *plan.Step) error {
+	if s.Replaces != 0 {
+		replacing := r.step(s.Replaces)
+		prow := r.tx.step(r.op.Id, uint32(s.Replaces))
+		if replacing == nil || prow == nil || !plan.NeedsCleanup(s, replacing, prow.Entry) {
+			return r.succeed(row)
+		}
+	}
+	rec := r.target(s)
+	if rec == nil {
+		return r.succeed(row)
+	}
+	switch rec.ResourceStatus {
+	case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
+		return r.succeed(row)
+	}
+	text := propsText(rec.Properties)
+	row.Entry.OldPhysicalID = rec.PhysicalResourceId
+	switch s.Action {
+	case plan.Retain, plan.Snapshot:
+		c, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceRetain, "", text)
+		if err != nil {
+			return err
+		}
+		r.release(c, releaseRetained)
+		return r.succeed(row)
+	case plan.Forget:
+		if rec.ResourceStatus == statemachine.ResourceStatusCreateFailed || rec.ResourceStatus == statemachine.ResourceStatusUpdateFailed {
+			if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDiscard, "", ""); err != nil {
+				return err
+			}
+			return r.succeed(row)
+		}
+		if rec.PhysicalResourceId == "" {
+			return r.succeed(row)
+		}
+		// It has a physical resource after all: delete it.
+	}
+	c, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDelete, "", text)
+	if err != nil {
+		return err
+	}
+	row.PhysicalID = c.PhysicalResourceId
+	row.Desired = c.Model
+	if row.Desired == nil {
+		row.Desired = resources.StringifyModel(c.Properties)
+	}
+	r.launch(row, s, partDelete, r.timeoutOf(s.ResourceType, resources.ActionDelete, c.Properties))
+	return nil
+}

@@ -1,0 +1,200 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"sort"
+	"strings"
+
+	"github.com/stacksim/stacksim/plan"
+	"github.com/stacksim/stacksim/template"
+)
+
+// Templates as the operations read them. A stack keeps its template body
+// and parameter values (current and previous) in its record; an operation
+// binds them again whenever it needs the bound template, and the engine
+// keeps the result in a small cache (derived data: a loaded state file
+// starts with an empty cache and gets the same bindings).
+
+// boundTemplate is what the operations read of a bound template.
+// *template.Bound satisfies it; benchmarks give a larger one (bench_test.go)
+// through Engine.bindHook, since templates cannot hold more than 500
+// resources.
+type boundTemplate interface {
+	plan.Bound
+	Outputs() []*template.Output
+	OutputValue(name string, r template.Resolver) (any, error)
+	ExportName(name string, r template.Resolver) (any, bool, error)
+	Capabilities() template.Requirement
+	Resolve(n *template.Node, r template.Resolver) (any, error)
+}
+
+var _ boundTemplate = (*template.Bound)(nil)
+
+// bindRequest is what a template is bound with.
+type bindRequest struct {
+	File    string
+	Body    string
+	Params  []template.ParameterValue
+	Prev    map[string]string
+	Stack   *stackRecord
+	NoCache bool
+}
+
+// maxBoundCache bounds the cache of bound templates.
+const maxBoundCache = 64
+
+// parseTemplate parses a body (cached by its hash).
+func (e *Engine) parseTemplate(file, body string) (*template.Template, error) {
+	if file == "" {
+		file = "template"
+	}
+	key := sha256.Sum256([]byte(file + "\x00" + body))
+	if t, ok := e.parsed[key]; ok {
+		return t, nil
+	}
+	t, err := template.Parse(file, []byte(body))
+	if err != nil {
+		return nil, err
+	}
+	if len(e.parsed) >= maxBoundCache {
+		clear(e.parsed)
+	}
+	e.parsed[key] = t
+	return t, nil
+}
+
+// bind parses and binds a template for a stack.
+func (e *Engine) bind(r bindRequest) (boundTemplate, error) {
+	if e.bindHook != nil {
+		if b, ok := e.bindHook(r.Body); ok {
+			return b, nil
+		}
+	}
+	key := bindKey(r)
+	if !r.NoCache {
+		if b, ok := e.bounds[key]; ok {
+			return b, nil
+		}
+	}
+	t, err := e.parseTemplate(r.File, r.Body)
+	if err != nil {
+		return nil, err
+	}
+	st := r.Stack
+	b, err := t.Bind(template.BindInput{
+		Parameters: r.Params,
+		Previous:   r.Prev,
+		Pseudo: template.Pseudo{
+			AccountID:        e.opts.AccountID,
+			Region:           e.opts.Region,
+			Partition:        e.opts.Partition,
+			StackName:        st.StackName,
+			StackID:          st.StackId,
+			NotificationARNs: st.NotificationARNs,
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(e.bounds) >= maxBoundCache {
+		clear(e.bounds)
+	}
+	e.bounds[key] = b
+	return b, nil
+}
+
+func bindKey(r bindRequest) [32]byte {
+	h := sha256.New()
+	w := func(s string) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	w(r.File)
+	w(r.Body)
+	w(r.Stack.StackId)
+	w(r.Stack.StackName)
+	for _, a := range r.Stack.NotificationARNs {
+		w(a)
+	}
+	for _, p := range r.Params {
+		w(p.Key)
+		w(p.Value)
+		if p.UsePreviousValue {
+			w("\x01")
+		}
+	}
+	keys := make([]string, 0, len(r.Prev))
+	for k := range r.Prev {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		w(k)
+		w(r.Prev[k])
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// storedParams turns a stack's stored parameter values into binding input.
+func storedParams(ps []paramValue) []template.ParameterValue {
+	out := make([]template.ParameterValue, len(ps))
+	for i, p := range ps {
+		out[i] = template.ParameterValue{Key: p.Key, Value: p.Value}
+	}
+	return out
+}
+
+// paramMap is a stack's parameter values by key.
+func paramMap(ps []paramValue) map[string]string {
+	m := make(map[string]string, len(ps))
+	for _, p := range ps {
+		m[p.Key] = p.Value
+	}
+	return m
+}
+
+// boundParams are the parameter values a binding gave, as the stack
+// stores them.
+func boundParams(b boundTemplate) []paramValue {
+	var out []paramValue
+	for _, p := range b.Parameters() {
+		out = append(out, paramValue{Key: p.Key, Value: p.Value, NoEcho: p.NoEcho, ResolvedValue: p.ResolvedValue})
+	}
+	return out
+}
+
+// currentTemplate binds the template the stack is on now.
+func (e *Engine) currentTemplate(st *stackRecord) (boundTemplate, error) {
+	return e.bind(bindRequest{File: st.TemplateFile, Body: st.TemplateBody, Params: storedParams(st.Parameters), Stack: st})
+}
+
+// previousTemplate binds the template the stack had before its last
+// operation (what an update rollback returns to).
+func (e *Engine) previousTemplate(st *stackRecord) (boundTemplate, error) {
+	return e.bind(bindRequest{File: st.PreviousTemplateFile, Body: st.PreviousTemplateBody, Params: storedParams(st.PreviousParameters), Stack: st})
+}
+
+// templateError turns an error of the template package into the API's:
+// a ValidationError with AWS's message (the first fault's), wrapping the
+// positioned errors so that a caller can print FILE:LINE:COL.
+func templateError(err error) error {
+	var api *APIError
+	if errors.As(err, &api) {
+		return err
+	}
+	list := template.AsList(err)
+	if len(list) == 0 {
+		return &APIError{Code: CodeValidationError, Message: err.Error(), cause: err}
+	}
+	msg := list[0].Message
+	if template.IsUnsupported(err) {
+		msg = strings.TrimSpace(msg)
+	}
+	return &APIError{Code: CodeValidationError, Message: msg, cause: err}
+}
