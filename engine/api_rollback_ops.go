@@ -187,7 +187,12 @@ func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*Rol
 		if in.RetainExceptOnCreate != nil {
 			retain = *in.RetainExceptOnCreate
 		}
-		rb, err := plan.Rollback(r.op.Plan, r.journal(), plan.RollbackOptions{RetainExceptOnCreate: retain})
+		var rb *plan.Plan
+		if r.op.Plan.Operation == plan.OpUpdate {
+			rb, err = e.updateRollbackPlan(tx, st, r.op.Plan, r.journal(), retain)
+		} else {
+			rb, err = plan.Rollback(r.op.Plan, r.journal(), plan.RollbackOptions{RetainExceptOnCreate: retain})
+		}
 		if err != nil {
 			return internalf("stack %s: planning its rollback: %w", st.StackName, err)
 		}

@@ -223,6 +223,9 @@ func (e *Engine) prepareUpdate(tx *txn, st *stackRecord, u updateRequest, refuse
 	if err != nil {
 		return nil, nil, planError(err)
 	}
+	if p, err = e.withStaleRetired(tx, st, p, plan.PhaseUpdateCleanup); err != nil {
+		return nil, nil, err
+	}
 	tags := st.Tags
 	if u.Tags != nil {
 		tags = u.Tags

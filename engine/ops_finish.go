@@ -159,30 +159,56 @@ func (e *Engine) deployed(tx *txn, st *stackRecord) plan.Deployed {
 }
 
 // deletePlan plans a stack's deletion, with a delete for each retired
-// physical resource still standing (left by an operation that stopped
-// before its cleanup).
+// physical resource still standing.
 func (e *Engine) deletePlan(tx *txn, st *stackRecord, retain []string) (*plan.Plan, error) {
 	p := plan.ForDelete(e.deployed(tx, st), retain)
-	next := len(p.Steps) + 1
+	return e.withStaleRetired(tx, st, p, plan.PhaseDelete)
+}
+
+// withStaleRetired adds to the last phase of p (a delete or a cleanup) a
+// delete of each retired physical resource that no step of p acts on:
+// old physical resources left by an operation that stopped before its
+// cleanup (an update that failed with rollback disabled). A copy of p is
+// returned when steps are added.
+func (e *Engine) withStaleRetired(tx *txn, st *stackRecord, p *plan.Plan, phase plan.Phase) (*plan.Plan, error) {
+	targeted := map[string]bool{}
+	next := 1
 	for _, s := range p.Steps {
+		targeted[s.LogicalID+"\x00"+s.PhysicalID] = true
+		if s.NewPhysicalID != "" {
+			targeted[s.LogicalID+"\x00"+s.NewPhysicalID] = true
+		}
 		if s.ID >= next {
 			next = s.ID + 1
 		}
 	}
+	var extra []plan.Step
 	for _, rec := range tx.retiredOf(st.Num) {
 		switch rec.ResourceStatus {
 		case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
 			continue
 		}
-		p.Steps = append(p.Steps, plan.Step{ID: next, LogicalID: rec.LogicalResourceId, ResourceType: rec.ResourceType,
-			Action: plan.Delete, Phase: plan.PhaseDelete, PhysicalID: rec.PhysicalResourceId, Custom: plan.IsCustom(rec.ResourceType),
-			PolicyAction: plan.PolicyDelete, DeletionPolicy: rec.DeletionPolicy, UpdateReplacePolicy: rec.UpdateReplacePolicy})
+		if targeted[rec.LogicalResourceId+"\x00"+rec.PhysicalResourceId] {
+			continue
+		}
+		action, policy := plan.Delete, plan.PolicyDelete
+		if rec.UpdateReplacePolicy == "Retain" {
+			action, policy = plan.Retain, plan.PolicyRetain
+		}
+		extra = append(extra, plan.Step{ID: next, LogicalID: rec.LogicalResourceId, ResourceType: rec.ResourceType,
+			Action: action, Phase: phase, PhysicalID: rec.PhysicalResourceId, Custom: plan.IsCustom(rec.ResourceType),
+			PolicyAction: policy, DeletionPolicy: rec.DeletionPolicy, UpdateReplacePolicy: rec.UpdateReplacePolicy})
 		next++
 	}
-	if err := p.Validate(); err != nil {
-		return nil, internalf("stack %s: the delete plan is not valid: %w", st.StackName, err)
+	if len(extra) == 0 {
+		return p, nil
 	}
-	return p, nil
+	c := *p
+	c.Steps = append(append([]plan.Step(nil), p.Steps...), extra...)
+	if err := c.Validate(); err != nil {
+		return nil, internalf("stack %s: the %s plan is not valid with its stale physical resources: %w", st.StackName, p.Operation, err)
+	}
+	return &c, nil
 }
 
 // descriptionOf is the Description of the stack's template.

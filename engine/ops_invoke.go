@@ -551,6 +551,9 @@ func (r *run) cancelRunning() error {
 		}
 		rec := r.current(s.LogicalID)
 		if rec != nil {
+			if row.Part == partCreate || row.Part == partRead {
+				rec = r.keepMade(row, rec)
+			}
 			switch rec.ResourceStatus {
 			case statemachine.ResourceStatusCreateInProgress:
 				if s.Custom && (row.Part == partCreate || row.Part == partRead) {

@@ -134,6 +134,7 @@ func (r *run) endPhase() error {
 				return err
 			}
 			r.stack().RollbackDisabledFailure = true
+			r.stack().Unstable = true
 			return r.rest(true)
 		}
 		return r.rollbackUpdate(statemachine.StackRollbackBegun, r.failureReason(""))
@@ -203,6 +204,7 @@ func (r *run) createFailed() error {
 			return err
 		}
 		r.stack().RollbackDisabledFailure = r.op.DisableRollback
+		r.stack().Unstable = true
 		return r.rest(true)
 	}
 	suffix := reasonRollbackRequested
@@ -230,9 +232,9 @@ func (r *run) rollbackCreate() error {
 // and runs the rollback of the update, on the template the stack had
 // before it.
 func (r *run) rollbackUpdate(ev statemachine.StackEvent, reason string) error {
-	rb, err := plan.Rollback(r.op.Plan, r.journal(), plan.RollbackOptions{RetainExceptOnCreate: r.op.RetainExceptOnCreate})
+	rb, err := r.e.updateRollbackPlan(r.tx, r.st, r.op.Plan, r.journal(), r.op.RetainExceptOnCreate)
 	if err != nil {
-		return internalf("stack %s: planning the rollback of the update: %w", r.st.StackName, err)
+		return err
 	}
 	if err := r.fireStack(ev, reason); err != nil {
 		return err
@@ -313,6 +315,9 @@ func (r *run) finish(succeeded bool) error {
 	if err := r.tidyResources(); err != nil {
 		return err
 	}
+	if succeeded && r.st.Unstable {
+		r.stack().Unstable = false
+	}
 	return r.rest(false)
 }
 
@@ -341,4 +346,14 @@ func (e *Engine) runStackTimeout(ctx context.Context, tx *txn, t *Task) error {
 		r.schedulePhaseEnd()
 	}
 	return r.flush()
+}
+
+// updateRollbackPlan plans the rollback of an update, with the cleanup of
+// old physical resources earlier operations left.
+func (e *Engine) updateRollbackPlan(tx *txn, st *stackRecord, forward *plan.Plan, j plan.Journal, retainExceptOnCreate bool) (*plan.Plan, error) {
+	rb, err := plan.Rollback(forward, j, plan.RollbackOptions{RetainExceptOnCreate: retainExceptOnCreate})
+	if err != nil {
+		return nil, internalf("stack %s: planning the rollback of the update: %w", st.StackName, err)
+	}
+	return e.withStaleRetired(tx, st, rb, plan.PhaseUpdateRollbackCleanup)
 }

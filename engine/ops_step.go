@@ -295,6 +295,7 @@ func (r *run) startCreate(row *stepRecord, s *plan.Step) error {
 // createFailedAt fails the create (or the create of a replacement) of a
 // step's resource with reason.
 func (r *run) createFailedAt(row *stepRecord, rec *resourceRecord, reason string) error {
+	rec = r.keepMade(row, rec)
 	ev, verb := statemachine.ResourceCreateFailed, "create"
 	if rec.ResourceStatus == statemachine.ResourceStatusUpdateInProgress {
 		ev, verb = statemachine.ResourceUpdateFailed, "update"
@@ -303,6 +304,22 @@ func (r *run) createFailedAt(row *stepRecord, rec *resourceRecord, reason string
 		return err
 	}
 	return r.fail(row, verb)
+}
+
+// keepMade records, on a resource whose create stops (failed or
+// cancelled) after its handler named the physical resource, what was
+// asked of it: the resource exists with (about) those properties, and a
+// later update starts from them.
+func (r *run) keepMade(row *stepRecord, rec *resourceRecord) *resourceRecord {
+	if !row.Initiated || rec.PhysicalResourceId == "" {
+		return rec
+	}
+	c := rec.clone()
+	c.Properties = row.Props
+	if row.Model != nil {
+		c.Model = row.Model
+	}
+	return c
 }
 
 // --- update

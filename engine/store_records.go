@@ -101,6 +101,11 @@ type stackRecord struct {
 	// positions of errors (Extensions.TemplateFile).
 	TemplateFile         string `json:",omitempty"`
 	PreviousTemplateFile string `json:",omitempty"`
+	// Unstable: the stack came to rest in CREATE_FAILED or UPDATE_FAILED
+	// (rollback disabled) and no operation has completed since: its
+	// resources may not match any template, and an update that starts
+	// from there rolls back to where it started.
+	Unstable bool `json:",omitempty"`
 	// ResourceOrder lists the stack's logical ids in deployed order: the
 	// template's order, then the resources it no longer has. Ties of the
 	// delete and cleanup orders follow it.
