@@ -6,7 +6,9 @@ import "testing"
 
 func TestLifecycleCreateSuccess(t *testing.T) {
 	h := newHarness(t, "create-success", Options{})
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "web", TemplateBody: h.fixture("template.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "web", TemplateBody: h.fixture("template.yaml")})
+	})
 	st := h.wait("web")
 	h.note("   outputs %v", st.Outputs)
 	h.resources("web")
@@ -47,7 +49,9 @@ func TestLifecycleCreateRollbackFailedDeleteRetain(t *testing.T) {
 	h.wait("web")
 	h.resources("web")
 	id := h.stackID("web")
-	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "web", RetainResources: []string{"Param"}}) })
+	h.mustDo(func() error {
+		return h.deleteStack(DeleteStackInput{StackName: "web", RetainResources: []string{"Param"}})
+	})
 	h.wait(id)
 	h.objects()
 	h.done()

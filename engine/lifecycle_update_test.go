@@ -54,7 +54,9 @@ func TestLifecycleUpdateReplaceDeleteThenCreate(t *testing.T) {
 	}
 	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("v1.yaml")}) })
 	h.wait("app")
-	h.mustDo(func() error { return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v2.yaml")}) })
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v2.yaml")})
+	})
 	h.wait("app")
 	h.resources("app")
 	h.objects()
