@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 	"go.uber.org/zap"
@@ -15,35 +17,57 @@ import (
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// getenv reads the environment (NO_COLOR); os.Getenv unless a test
+	// sets another.
+	getenv func(string) string
 
-	logLevel string
-	log      *zap.Logger
+	logLevel      string
+	statePath     string
+	output        string
+	schemas       string
+	seed          int64
+	serviceTokens []string
+	contract      string
+	quiet         bool
+
+	log *zap.Logger
+	// root is the command being run (for Changed on global flags).
+	root *cobra.Command
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, log: zap.NewNop()}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, log: zap.NewNop(), getenv: os.Getenv}
 }
 
 // exitError carries an exit status through cobra; its message has already
-// been written or is written by execute.
+// been written (err nil or empty) or is written by execute.
 type exitError struct {
 	code int
 	err  error
 }
 
-func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
 func (e *exitError) Unwrap() error { return e.err }
 
 // badInput marks err as the user's mistake: exit status 2.
 func badInput(err error) error { return &exitError{code: exitBadInput, err: err} }
 
+// exitWith ends the command with a status, its messages already written.
+func exitWith(code int) error { return &exitError{code: code} }
+
 func (a *app) execute(args []string) int {
 	root := a.rootCommand()
-	root.SetArgs(args)
+	a.root = root
+	root.SetArgs(spreadListFlags(args))
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	err := root.Execute()
+	err := root.ExecuteContext(context.Background())
 	defer func() { _ = a.log.Sync() }()
 	if err == nil {
 		return exitOK
@@ -68,17 +92,40 @@ func (a *app) rootCommand() *cobra.Command {
 		Short: "Replay AWS CloudFormation stack operations offline, in virtual time",
 		Long: `stacksim reproduces AWS CloudFormation's stack and resource lifecycle offline,
 deterministically and in virtual time: create, update, delete, change sets,
-rollbacks and failed rollbacks, cleanup phases, custom resources and faults.`,
+rollbacks and failed rollbacks, cleanup phases, custom resources and faults.
+
+The commands and flags are those of 'aws cloudformation'; the world they act
+on is a state file (--state, .stacksim/state.json by default). 'stacksim run'
+replays a whole scenario in one process.`,
+		Example: `  stacksim create-stack --stack-name app --template-body file://app.yaml
+  stacksim update-stack --stack-name app --template-body file://app-v2.yaml --faults faults.yaml
+  stacksim describe-stacks --stack-name app --output table
+  stacksim run fixtures/update-rollback-failed/scenario.yaml`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			return a.setUpLogger()
+			if err := a.setUpLogger(); err != nil {
+				return err
+			}
+			return checkOutput(a.output)
 		},
 	}
-	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
+	f := root.PersistentFlags()
+	f.StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
+	f.StringVar(&a.statePath, "state", defaultStatePath, "the state file: the simulated account (created on first write)")
+	f.StringVar(&a.output, "output", outputJSON, "output format: json, table or text")
+	f.StringVar(&a.schemas, "schemas", "", "a directory of resource schemas (registry format): types found there are simulated from their schema")
+	f.Int64Var(&a.seed, "seed", 0, "the seed of generated names and ids, for a new state file")
+	f.StringArrayVar(&a.serviceTokens, "service-token", nil, "map a custom resource ServiceToken: ARN=exec:COMMAND ARGS..., ARN=http(s)://URL or ARN=builtin:NAME (repeatable)")
+	f.StringVar(&a.contract, "contract", "off", "the handler contract checker: off, report (violations listed) or strict (a violation fails the handler's answer)")
+	f.BoolVar(&a.quiet, "quiet", false, "do not show the events of a mutating command as they happen (the summary stays)")
 	root.AddCommand(a.versionCommand())
 	root.AddCommand(a.statesCommand(), a.explainCommand())
 	root.AddCommand(a.validateTemplateCommand())
+	root.AddCommand(a.stackOpCommands()...)
+	root.AddCommand(a.changeSetCommands()...)
+	root.AddCommand(a.readCommands()...)
+	root.AddCommand(a.stepCommand(), a.timelineCommand(), a.runCommand())
 	return root
 }
 

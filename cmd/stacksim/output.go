@@ -8,15 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/spf13/cobra"
 )
 
 // Output: every command prints an AWS-CLI-shaped response (an ordered
 // object of scalars, lists and objects) as the AWS CLI prints it with
-// --output json, table or text. The --output flag is defined per command
-// for now (addOutputFlag); it becomes a global flag when more commands use
-// it.
+// --output json, table or text (the global --output flag).
 
 // Output formats.
 const (
@@ -32,11 +28,6 @@ type object []member
 type member struct {
 	key   string
 	value any // string, bool, int, json.Number, object, []any, []string
-}
-
-// addOutputFlag defines --output on cmd.
-func addOutputFlag(cmd *cobra.Command, dst *string) {
-	cmd.Flags().StringVar(dst, "output", outputJSON, "output format: json, table or text")
 }
 
 // checkOutput refuses an unknown format as the AWS CLI does.

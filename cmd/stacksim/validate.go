@@ -14,7 +14,7 @@ import (
 // validateTemplateCommand is `stacksim validate-template`: CloudFormation's
 // ValidateTemplate, offline.
 func (a *app) validateTemplateCommand() *cobra.Command {
-	var body, output string
+	var body string
 	cmd := &cobra.Command{
 		Use:   "validate-template --template-body file://PATH",
 		Short: "Validate a template as CloudFormation's ValidateTemplate does",
@@ -26,11 +26,10 @@ as the AWS CLI prints them.
 --template-body takes file://PATH or the template itself, like the AWS CLI.
 A template with a fault exits with status 2 and every fault, each at its
 FILE:LINE:COLUMN.`,
+		Example: `  stacksim validate-template --template-body file://app.yaml
+  stacksim validate-template --template-body file://app.yaml --output table`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkOutput(output); err != nil {
-				return err
-			}
 			name, text, err := readTemplateBody(body, cmd.Flags().Changed("template-body"))
 			if err != nil {
 				return badInput(err)
@@ -42,11 +41,10 @@ FILE:LINE:COLUMN.`,
 			if err != nil {
 				return badInput(err)
 			}
-			return render(a.stdout, output, "ValidateTemplate", validateResponse(t))
+			return render(a.stdout, a.output, "ValidateTemplate", validateResponse(t))
 		},
 	}
 	cmd.Flags().StringVar(&body, "template-body", "", "the template: file://PATH, or the template itself")
-	addOutputFlag(cmd, &output)
 	return cmd
 }
 

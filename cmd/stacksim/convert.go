@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// toObject turns an engine answer (a struct with the AWS CLI's JSON names)
+// into the ordered value the renderer prints: members keep the order of the
+// struct's fields, numbers stay exact, and timestamps are written as the
+// AWS CLI v2 writes them (Python's isoformat: 2025-01-01T00:00:06+00:00).
+func toObject(v any) (any, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	out, err := decodeOrdered(dec, "")
+	if err != nil {
+		return nil, fmt.Errorf("render %T: %w", v, err)
+	}
+	return out, nil
+}
+
+// mustObject is toObject for values that always marshal (the engine's
+// answers): a failure is a bug.
+func mustObject(v any) object {
+	o, err := toObject(v)
+	if err != nil {
+		panic(err)
+	}
+	obj, ok := o.(object)
+	if !ok {
+		panic(fmt.Sprintf("render %T: not an object", v))
+	}
+	return obj
+}
+
+// timestampKeys are the members that hold timestamps in CloudFormation's
+// shapes.
+var timestampKeys = map[string]bool{
+	"CreationTime": true, "LastUpdatedTime": true, "DeletionTime": true, "Timestamp": true,
+	"LastUpdatedTimestamp": true, "LastCheckTimestamp": true, "StartTime": true, "EndTime": true,
+}
+
+func decodeOrdered(dec *json.Decoder, key string) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			o := object{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				k := kt.(string)
+				v, err := decodeOrdered(dec, k)
+				if err != nil {
+					return nil, err
+				}
+				o = append(o, member{k, v})
+			}
+			_, err := dec.Token()
+			return o, err
+		case '[':
+			list := []any{}
+			for dec.More() {
+				v, err := decodeOrdered(dec, key)
+				if err != nil {
+					return nil, err
+				}
+				list = append(list, v)
+			}
+			_, err := dec.Token()
+			return list, err
+		}
+	case string:
+		if timestampKeys[key] {
+			if ts, err := time.Parse(time.RFC3339Nano, t); err == nil {
+				return pyISOTime(ts), nil
+			}
+		}
+		return t, nil
+	case json.Number:
+		return t, nil
+	case bool:
+		return t, nil
+	case nil:
+		return nil, nil
+	}
+	return nil, fmt.Errorf("unexpected JSON token %v", tok)
+}
+
+// pyISOTime formats a time as Python's datetime.isoformat() does for a UTC
+// time: microseconds only when there are some.
+func pyISOTime(t time.Time) string {
+	t = t.UTC()
+	s := t.Format("2006-01-02T15:04:05")
+	if us := t.Nanosecond() / 1000; us != 0 {
+		s += fmt.Sprintf(".%06d", us)
+	}
+	return s + "+00:00"
+}

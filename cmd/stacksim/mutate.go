@@ -1,0 +1,358 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/resources/faults"
+	"github.com/stacksim/stacksim/statemachine"
+	"github.com/stacksim/stacksim/template"
+)
+
+// A mutating command: validate the input (nothing is opened until it is
+// good), lock and load the state, make the call, print its answer, run
+// the operation it started in virtual time while showing its events, save
+// the state, and end with a one-line summary and an exit status.
+
+// mutation is one mutating command's call.
+type mutation struct {
+	op         string // the API operation: CreateStack, UpdateStack...
+	stack      string // --stack-name
+	until      string // --until LOGICAL_ID:STATUS
+	faultsFile string // --faults FILE
+	// templateFile names the submitted template in error positions;
+	// template is the template parsed (its names widen the display's
+	// columns), or nil.
+	templateFile string
+	template     *template.Template
+	// call makes the API call with the extensions (faults, template file)
+	// and returns the answer to print (nil: AWS prints nothing).
+	call func(ctx context.Context, e *engine.Engine, ext engine.Extensions) (any, error)
+	// noOperation: the call starts no operation to run (create-change-set
+	// of an UPDATE change set, delete-change-set).
+	noOperation bool
+	// after, when set, ends the command instead of the summary of a stack
+	// at rest (create-change-set reports the change set).
+	after func(ctx context.Context, e *engine.Engine) error
+}
+
+// untilSpec is --until LOGICAL_ID:STATUS: the stack's own name for a stack
+// status.
+type untilSpec struct {
+	logical string
+	status  string
+}
+
+func parseUntil(s, stack string) (*untilSpec, error) {
+	if s == "" {
+		return nil, nil
+	}
+	i := strings.LastIndex(s, ":")
+	if i <= 0 || i == len(s)-1 {
+		return nil, fmt.Errorf("--until %q: write LOGICAL_ID:STATUS, such as Queue:UPDATE_IN_PROGRESS (the stack's name for a stack status: %s:UPDATE_ROLLBACK_IN_PROGRESS)", s, stack)
+	}
+	u := &untilSpec{logical: s[:i]}
+	raw := s[i+1:]
+	if u.logical == stack {
+		st, err := statemachine.ParseStackStatus(raw)
+		if err != nil {
+			return nil, fmt.Errorf("--until %q: %v", s, err)
+		}
+		u.status = string(st)
+	} else {
+		st, err := statemachine.ParseResourceStatus(raw)
+		if err != nil {
+			return nil, fmt.Errorf("--until %q: %v (a stack status goes with the stack's name: %s:STATUS)", s, err, stack)
+		}
+		u.status = string(st)
+	}
+	return u, nil
+}
+
+func (u *untilSpec) String() string { return u.logical + ":" + u.status }
+
+func (u *untilSpec) matches(ev engine.StackEvent) bool {
+	if ev.ResourceStatus != u.status {
+		return false
+	}
+	if ev.IsStackEvent() {
+		return ev.StackName == u.logical
+	}
+	return ev.LogicalResourceId == u.logical
+}
+
+// loadFaults reads --faults FILE.
+func loadFaults(path string) ([]faults.Fault, error) {
+	if path == "" {
+		return nil, nil
+	}
+	inj, err := faults.LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return inj.Faults(), nil
+}
+
+func (a *app) mutate(ctx context.Context, m mutation) error {
+	until, err := parseUntil(m.until, m.stack)
+	if err != nil {
+		return badInput(err)
+	}
+	fs, err := loadFaults(m.faultsFile)
+	if err != nil {
+		return badInput(err)
+	}
+	ext := engine.Extensions{Faults: fs, TemplateFile: m.templateFile}
+	s, err := a.openWrite()
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	e := s.e
+	d := newDisplay(a.stderr, a.colorFor(a.stderr), m.stack)
+	if m.template != nil {
+		var ids, types []string
+		for _, r := range m.template.Resources {
+			ids, types = append(ids, r.LogicalID), append(types, r.Type)
+		}
+		d.seed(append(ids, m.stack), types)
+	}
+	if !a.quiet {
+		unsubscribe := e.Subscribe(d.event)
+		defer unsubscribe()
+	}
+	resp, err := m.call(ctx, e, ext)
+	if err != nil {
+		return a.apiError(m.op, err)
+	}
+	if resp != nil {
+		if err := a.print(m.op, resp); err != nil {
+			return err
+		}
+	}
+	if m.noOperation {
+		if err := s.save(); err != nil {
+			return err
+		}
+		if m.after != nil {
+			return m.after(ctx, e)
+		}
+		return nil
+	}
+	out, err := e.DescribeStacks(ctx, engine.DescribeStacksInput{StackName: m.stack})
+	if err != nil {
+		// DeleteStack of a stack that does not exist: accepted, nothing
+		// happens.
+		return s.save()
+	}
+	stackID := out.Stacks[0].StackId
+	res, driveErr := drive(ctx, e, stackID, until, 0)
+	if err := s.save(); err != nil {
+		return err
+	}
+	if driveErr != nil {
+		return driveErr
+	}
+	if m.after != nil {
+		return m.after(ctx, e)
+	}
+	return a.finish(ctx, e, res, until)
+}
+
+// driveResult is where a drive stopped.
+type driveResult struct {
+	stack   engine.Stack
+	matched *engine.StackEvent // the --until event
+	events  int                // the stack's events written
+	stepped bool               // stopped after the events asked for
+}
+
+// drive runs the loop until the stack comes to rest, or its event matches
+// until, or (events > 0) it wrote that many events. Other stacks' tasks
+// due meanwhile run too: virtual time is the same for every stack.
+func drive(ctx context.Context, e *engine.Engine, stackID string, until *untilSpec, events int) (driveResult, error) {
+	var res driveResult
+	for {
+		run, err := e.RunUntil(ctx, func(ev engine.StackEvent) bool {
+			if ev.StackId != stackID {
+				return false
+			}
+			res.events++
+			if until != nil && until.matches(ev) {
+				evCopy := ev
+				res.matched = &evCopy
+				return true
+			}
+			if events > 0 && res.events >= events {
+				res.stepped = true
+				return true
+			}
+			return ev.IsStackEvent() && statemachine.StackStatus(ev.ResourceStatus).AtRest()
+		})
+		if err != nil {
+			return res, fmt.Errorf("internal error (a bug in stacksim, please report it): %w", err)
+		}
+		out, err := e.DescribeStacks(ctx, engine.DescribeStacksInput{StackName: stackID})
+		if err != nil {
+			return res, err
+		}
+		res.stack = out.Stacks[0]
+		if res.matched != nil || res.stepped || !statemachine.StackStatus(res.stack.StackStatus).InMotion() {
+			return res, nil
+		}
+		if run.Stopped == engine.StopRest {
+			return res, fmt.Errorf("internal error (a bug in stacksim, please report it): stack %s is %s and nothing is left to run", res.stack.StackName, res.stack.StackStatus)
+		}
+	}
+}
+
+// finish writes the summary of a drive and returns the exit status.
+func (a *app) finish(ctx context.Context, e *engine.Engine, res driveResult, until *untilSpec) error {
+	st := res.stack
+	status := statemachine.StackStatus(st.StackStatus)
+	if status.InMotion() {
+		how := fmt.Sprintf("%d event(s) later", res.events)
+		if res.matched != nil {
+			how = fmt.Sprintf("after %s %s (--until %s)", res.matched.LogicalResourceId, res.matched.ResourceStatus, until)
+		}
+		fmt.Fprintf(a.stderr, "%s: %s, in motion: stopped %s at %s of virtual time.\n", st.StackName, st.StackStatus, how, e.Now().Format("15:04:05"))
+		fmt.Fprintf(a.stderr, "Continue with: stacksim step --stack-name %s [--events K | --to-rest]", st.StackName)
+		if status == statemachine.StackStatusUpdateInProgress {
+			fmt.Fprintf(a.stderr, ", or: stacksim cancel-update-stack --stack-name %s", st.StackName)
+		}
+		fmt.Fprintln(a.stderr)
+		return nil
+	}
+	op, _ := e.DescribeStackOperation(ctx, engine.DescribeStackOperationInput{StackName: st.StackId})
+	kind := ""
+	if op != nil {
+		kind = op.Operation.Operation
+		a.reportViolations(op.Operation)
+	}
+	line := st.StackName + ": " + st.StackStatus
+	if st.StackStatusReason != "" {
+		line += " — " + strings.TrimSpace(st.StackStatusReason)
+	}
+	if a.colorFor(a.stderr) {
+		line = ansiBold + statusColor(st.StackStatus) + line + ansiReset
+	}
+	fmt.Fprintln(a.stderr, line)
+	if hint := a.nextHint(ctx, e, st); hint != "" {
+		fmt.Fprintln(a.stderr, hint)
+	}
+	if res.matched != nil {
+		return nil // stopped as asked
+	}
+	if succeeded(kind, st.StackStatus) {
+		return nil
+	}
+	return exitWith(exitFailed)
+}
+
+// succeeded says whether an operation ended where its caller wanted it:
+// the operation's own success, or, for the calls that ask for a rollback,
+// the rollback done.
+func succeeded(kind, status string) bool {
+	switch engine.OperationKind(kind) {
+	case engine.KindCreateStack:
+		return status == "CREATE_COMPLETE"
+	case engine.KindUpdateStack:
+		return status == "UPDATE_COMPLETE"
+	case engine.KindExecuteChangeSet:
+		return status == "CREATE_COMPLETE" || status == "UPDATE_COMPLETE"
+	case engine.KindDeleteStack:
+		return status == "DELETE_COMPLETE"
+	case engine.KindContinueUpdateRollback, engine.KindCancelUpdateStack:
+		return status == "UPDATE_ROLLBACK_COMPLETE"
+	case engine.KindRollbackStack:
+		return status == "ROLLBACK_COMPLETE" || status == "UPDATE_ROLLBACK_COMPLETE"
+	}
+	return !strings.Contains(status, "FAILED") && !strings.Contains(status, "ROLLBACK")
+}
+
+// nextHint says what can be done from a status that needs a decision.
+func (a *app) nextHint(ctx context.Context, e *engine.Engine, st engine.Stack) string {
+	failed := func(statuses ...string) string {
+		out, err := e.ListStackResources(ctx, engine.ListStackResourcesInput{StackName: st.StackId})
+		if err != nil {
+			return "LOGICAL_ID"
+		}
+		var ids []string
+		for _, r := range out.StackResourceSummaries {
+			for _, s := range statuses {
+				if r.ResourceStatus == s {
+					ids = append(ids, r.LogicalResourceId)
+				}
+			}
+		}
+		if len(ids) == 0 {
+			return "LOGICAL_ID"
+		}
+		return strings.Join(ids, " ")
+	}
+	n := st.StackName
+	switch st.StackStatus {
+	case "UPDATE_ROLLBACK_FAILED":
+		return fmt.Sprintf("Next: fix the cause, then stacksim continue-update-rollback --stack-name %s [--resources-to-skip %s]; or stacksim delete-stack --stack-name %s", n, failed("UPDATE_FAILED"), n)
+	case "ROLLBACK_FAILED", "ROLLBACK_COMPLETE":
+		return fmt.Sprintf("Next: the stack can only be deleted: stacksim delete-stack --stack-name %s", n)
+	case "CREATE_FAILED", "UPDATE_FAILED":
+		return fmt.Sprintf("Next: stacksim rollback-stack --stack-name %s, or fix the template and update the stack (update-stack --disable-rollback)", n)
+	case "DELETE_FAILED":
+		return fmt.Sprintf("Next: stacksim delete-stack --stack-name %s --retain-resources %s (they stay in the account)", n, failed("DELETE_FAILED"))
+	}
+	return ""
+}
+
+// reportViolations lists the contract violations of an operation.
+func (a *app) reportViolations(op engine.StackOperation) {
+	if a.contract == "off" || op.ContractViolationCount == 0 {
+		return
+	}
+	fmt.Fprintf(a.stderr, "contract: %d violation(s) of the resource handler contract:\n", op.ContractViolationCount)
+	for _, v := range op.ContractViolations {
+		fmt.Fprintf(a.stderr, "  %s  %s %s %s: %s\n", v.Timestamp.UTC().Format("15:04:05"), v.LogicalResourceId, v.ResourceType, v.Action, v.Rule+": "+v.Message)
+	}
+}
+
+// apiError prints a refused call as the AWS CLI does, then the positioned
+// template errors it comes from, and ends with exit status 2.
+func (a *app) apiError(op string, err error) error {
+	var api *engine.APIError
+	if !errors.As(err, &api) {
+		var ie *engine.InternalError
+		if errors.As(err, &ie) {
+			return &exitError{code: exitFailed, err: fmt.Errorf("internal error (a bug in stacksim, please report it): %w", err)}
+		}
+		return badInput(err)
+	}
+	fmt.Fprintln(a.stderr, api.CLIMessage(op))
+	for _, te := range template.AsList(err) {
+		if te.Line > 0 {
+			fmt.Fprintln(a.stderr, te.Error())
+		}
+	}
+	return exitWith(exitBadInput)
+}
+
+// print renders an answer in the --output format.
+func (a *app) print(op string, resp any) error {
+	var obj object
+	switch t := resp.(type) {
+	case object:
+		obj = t
+	default:
+		o, err := toObject(resp)
+		if err != nil {
+			return err
+		}
+		var ok bool
+		if obj, ok = o.(object); !ok {
+			return fmt.Errorf("render %s: not an object", op)
+		}
+	}
+	return render(a.stdout, a.output, op, obj)
+}

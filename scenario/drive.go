@@ -1,0 +1,67 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/statemachine"
+)
+
+// DriveResult is where Drive stopped.
+type DriveResult struct {
+	// Stack is the stack as DescribeStacks shows it then.
+	Stack engine.Stack
+	// Matched is the event that matched the stop condition, or nil.
+	Matched *engine.StackEvent
+	// Events counts the stack's events written; Stepped says the drive
+	// stopped after the number of events asked for.
+	Events  int
+	Stepped bool
+	// Reason is the last reason of the stack's own events other than
+	// "User Initiated" (why a rollback began), for summaries.
+	Reason string
+}
+
+// Drive runs the engine's loop until the stack comes to rest, or one of its
+// events matches stop (nil: none), or, when events > 0, it wrote that many
+// events. Other stacks' tasks due meanwhile run too: virtual time is the
+// same for every stack.
+func Drive(ctx context.Context, e *engine.Engine, stackID string, stop func(engine.StackEvent) bool, events int) (DriveResult, error) {
+	var res DriveResult
+	for {
+		run, err := e.RunUntil(ctx, func(ev engine.StackEvent) bool {
+			if ev.StackId != stackID {
+				return false
+			}
+			res.Events++
+			if ev.IsStackEvent() && ev.ResourceStatusReason != "" && ev.ResourceStatusReason != "User Initiated" {
+				res.Reason = ev.ResourceStatusReason
+			}
+			if stop != nil && stop(ev) {
+				evCopy := ev
+				res.Matched = &evCopy
+				return true
+			}
+			if events > 0 && res.Events >= events {
+				res.Stepped = true
+				return true
+			}
+			return ev.IsStackEvent() && statemachine.StackStatus(ev.ResourceStatus).AtRest()
+		})
+		if err != nil {
+			return res, fmt.Errorf("internal error (a bug in stacksim, please report it): %w", err)
+		}
+		out, err := e.DescribeStacks(ctx, engine.DescribeStacksInput{StackName: stackID})
+		if err != nil {
+			return res, err
+		}
+		res.Stack = out.Stacks[0]
+		if res.Matched != nil || res.Stepped || !statemachine.StackStatus(res.Stack.StackStatus).InMotion() {
+			return res, nil
+		}
+		if run.Stopped == engine.StopRest {
+			return res, fmt.Errorf("internal error (a bug in stacksim, please report it): stack %s is %s and nothing is left to run", res.Stack.StackName, res.Stack.StackStatus)
+		}
+	}
+}

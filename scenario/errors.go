@@ -1,0 +1,117 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Error is a problem in a scenario file: where (FILE:LINE:COL), what, and
+// how to fix it.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// Errors is every problem found in a scenario file, by position.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// errs collects the problems of one file.
+type errs struct {
+	file string
+	list Errors
+}
+
+func (c *errs) at(n *yaml.Node, format string, args ...any) {
+	e := &Error{File: c.file, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.Line, e.Col = n.Line, n.Column
+	}
+	c.list = append(c.list, e)
+}
+
+func (c *errs) err() error {
+	if len(c.list) == 0 {
+		return nil
+	}
+	sort.SliceStable(c.list, func(i, j int) bool {
+		a, b := c.list[i], c.list[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return c.list
+}
+
+// suggest returns ` (did you mean "X"?)` for the closest of names, when it
+// is close enough.
+func suggest(got string, names []string) string {
+	best, bestD := "", 1<<30
+	for _, n := range names {
+		d := editDistance(strings.ToLower(got), strings.ToLower(n))
+		if d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best != "" && bestD <= max(2, len(got)/3) {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return ""
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// kindName names a node's kind for messages.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "a document"
+}
