@@ -359,7 +359,18 @@ func (l *loader) faults(n *yaml.Node) []faults.Fault {
 			}
 			return nil
 		}
-		return inj.Faults()
+		fs := inj.Faults()
+		for i := range fs {
+			// "FILE:LINE:COL" of the text written out: the scenario's.
+			parts := strings.Split(fs[i].Pos, ":")
+			if len(parts) >= 3 {
+				line, _ := strconv.Atoi(parts[len(parts)-2])
+				col, _ := strconv.Atoi(parts[len(parts)-1])
+				line, col = mapPosition(text, n, line, col)
+				fs[i].Pos = fmt.Sprintf("%s:%d:%d", l.file, line, col)
+			}
+		}
+		return fs
 	}
 	l.at(n, "faults is a fault file's path or a list of faults (docs/faults.md), not %s", kindName(n))
 	return nil

@@ -117,7 +117,7 @@ func (r *Responder) Deliver(_ context.Context, req *resources.CustomRequest) (*r
 	switch r.Kind {
 	case "log-stream":
 		if req.RequestType != resources.CustomDelete {
-			id = logStreamName(req.RequestID)
+			id = logStreamName(req.RequestID + req.RequestType + req.PhysicalResourceID + propsText(req.ResourceProperties) + propsText(req.OldResourceProperties))
 		}
 	default:
 		if v, ok := req.ResourceProperties["PhysicalResourceId"].(string); ok && v != "" && req.RequestType != resources.CustomDelete {
@@ -152,7 +152,8 @@ func (r *Responder) Deliver(_ context.Context, req *resources.CustomRequest) (*r
 }
 
 // logStreamName makes a Lambda log stream name, as context.log_stream_name
-// reads: DATE/[$LATEST]32 hex digits, derived from the request.
+// reads: DATE/[$LATEST]32 hex digits, derived from what the request holds,
+// so that two different requests answer two different streams.
 func logStreamName(requestID string) string {
 	return "2025/01/01/[$LATEST]" + shortHash(requestID, 32)
 }

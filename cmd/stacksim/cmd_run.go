@@ -62,6 +62,9 @@ problem listed at its FILE:LINE:COL). The format: docs/scenarios.md.`,
 				}
 				res, err := scenario.Run(cmd.Context(), sc, scenario.Options{Logger: a.log, SchemaDir: a.schemas})
 				if err != nil {
+					if res != nil {
+						fmt.Fprint(a.stdout, res.Log())
+					}
 					return &exitError{code: exitFailed, err: err}
 				}
 				log := res.Log()

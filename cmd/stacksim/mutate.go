@@ -8,6 +8,7 @@ import (
 
 	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/resources/faults"
+	"github.com/stacksim/stacksim/scenario"
 	"github.com/stacksim/stacksim/statemachine"
 	"github.com/stacksim/stacksim/template"
 )
@@ -39,49 +40,16 @@ type mutation struct {
 	after func(ctx context.Context, e *engine.Engine) error
 }
 
-// untilSpec is --until LOGICAL_ID:STATUS: the stack's own name for a stack
-// status.
-type untilSpec struct {
-	logical string
-	status  string
-}
-
-func parseUntil(s, stack string) (*untilSpec, error) {
+// parseUntil reads --until LOGICAL_ID:STATUS.
+func parseUntil(s, stack string) (*scenario.Until, error) {
 	if s == "" {
 		return nil, nil
 	}
-	i := strings.LastIndex(s, ":")
-	if i <= 0 || i == len(s)-1 {
-		return nil, fmt.Errorf("--until %q: write LOGICAL_ID:STATUS, such as Queue:UPDATE_IN_PROGRESS (the stack's name for a stack status: %s:UPDATE_ROLLBACK_IN_PROGRESS)", s, stack)
-	}
-	u := &untilSpec{logical: s[:i]}
-	raw := s[i+1:]
-	if u.logical == stack {
-		st, err := statemachine.ParseStackStatus(raw)
-		if err != nil {
-			return nil, fmt.Errorf("--until %q: %v", s, err)
-		}
-		u.status = string(st)
-	} else {
-		st, err := statemachine.ParseResourceStatus(raw)
-		if err != nil {
-			return nil, fmt.Errorf("--until %q: %v (a stack status goes with the stack's name: %s:STATUS)", s, err, stack)
-		}
-		u.status = string(st)
+	u, err := scenario.ParseUntil(s, stack)
+	if err != nil {
+		return nil, fmt.Errorf("--until %v", err)
 	}
 	return u, nil
-}
-
-func (u *untilSpec) String() string { return u.logical + ":" + u.status }
-
-func (u *untilSpec) matches(ev engine.StackEvent) bool {
-	if ev.ResourceStatus != u.status {
-		return false
-	}
-	if ev.IsStackEvent() {
-		return ev.StackName == u.logical
-	}
-	return ev.LogicalResourceId == u.logical
 }
 
 // loadFaults reads --faults FILE.
@@ -162,61 +130,23 @@ func (a *app) mutate(ctx context.Context, m mutation) error {
 	return a.finish(ctx, e, res, until)
 }
 
-// driveResult is where a drive stopped.
-type driveResult struct {
-	stack   engine.Stack
-	matched *engine.StackEvent // the --until event
-	events  int                // the stack's events written
-	stepped bool               // stopped after the events asked for
-}
-
-// drive runs the loop until the stack comes to rest, or its event matches
-// until, or (events > 0) it wrote that many events. Other stacks' tasks
-// due meanwhile run too: virtual time is the same for every stack.
-func drive(ctx context.Context, e *engine.Engine, stackID string, until *untilSpec, events int) (driveResult, error) {
-	var res driveResult
-	for {
-		run, err := e.RunUntil(ctx, func(ev engine.StackEvent) bool {
-			if ev.StackId != stackID {
-				return false
-			}
-			res.events++
-			if until != nil && until.matches(ev) {
-				evCopy := ev
-				res.matched = &evCopy
-				return true
-			}
-			if events > 0 && res.events >= events {
-				res.stepped = true
-				return true
-			}
-			return ev.IsStackEvent() && statemachine.StackStatus(ev.ResourceStatus).AtRest()
-		})
-		if err != nil {
-			return res, fmt.Errorf("internal error (a bug in stacksim, please report it): %w", err)
-		}
-		out, err := e.DescribeStacks(ctx, engine.DescribeStacksInput{StackName: stackID})
-		if err != nil {
-			return res, err
-		}
-		res.stack = out.Stacks[0]
-		if res.matched != nil || res.stepped || !statemachine.StackStatus(res.stack.StackStatus).InMotion() {
-			return res, nil
-		}
-		if run.Stopped == engine.StopRest {
-			return res, fmt.Errorf("internal error (a bug in stacksim, please report it): stack %s is %s and nothing is left to run", res.stack.StackName, res.stack.StackStatus)
-		}
+// drive runs the loop for the stack (see scenario.Drive).
+func drive(ctx context.Context, e *engine.Engine, stackID string, until *scenario.Until, events int) (scenario.DriveResult, error) {
+	var stop func(engine.StackEvent) bool
+	if until != nil {
+		stop = until.Matches
 	}
+	return scenario.Drive(ctx, e, stackID, stop, events)
 }
 
 // finish writes the summary of a drive and returns the exit status.
-func (a *app) finish(ctx context.Context, e *engine.Engine, res driveResult, until *untilSpec) error {
-	st := res.stack
+func (a *app) finish(ctx context.Context, e *engine.Engine, res scenario.DriveResult, until *scenario.Until) error {
+	st := res.Stack
 	status := statemachine.StackStatus(st.StackStatus)
 	if status.InMotion() {
-		how := fmt.Sprintf("%d event(s) later", res.events)
-		if res.matched != nil {
-			how = fmt.Sprintf("after %s %s (--until %s)", res.matched.LogicalResourceId, res.matched.ResourceStatus, until)
+		how := fmt.Sprintf("%d event(s) later", res.Events)
+		if res.Matched != nil {
+			how = fmt.Sprintf("after %s %s (--until %s)", res.Matched.LogicalResourceId, res.Matched.ResourceStatus, until)
 		}
 		fmt.Fprintf(a.stderr, "%s: %s, in motion: stopped %s at %s of virtual time.\n", st.StackName, st.StackStatus, how, e.Now().Format("15:04:05"))
 		fmt.Fprintf(a.stderr, "Continue with: stacksim step --stack-name %s [--events K | --to-rest]", st.StackName)
@@ -233,8 +163,12 @@ func (a *app) finish(ctx context.Context, e *engine.Engine, res driveResult, unt
 		a.reportViolations(op.Operation)
 	}
 	line := st.StackName + ": " + st.StackStatus
-	if st.StackStatusReason != "" {
-		line += " — " + strings.TrimSpace(st.StackStatusReason)
+	reason := st.StackStatusReason
+	if reason == "" {
+		reason = res.Reason // why the rollback began
+	}
+	if reason != "" {
+		line += " — " + strings.TrimSpace(reason)
 	}
 	if a.colorFor(a.stderr) {
 		line = ansiBold + statusColor(st.StackStatus) + line + ansiReset
@@ -243,8 +177,11 @@ func (a *app) finish(ctx context.Context, e *engine.Engine, res driveResult, unt
 	if hint := a.nextHint(ctx, e, st); hint != "" {
 		fmt.Fprintln(a.stderr, hint)
 	}
-	if res.matched != nil {
+	if res.Matched != nil {
 		return nil // stopped as asked
+	}
+	if until != nil {
+		fmt.Fprintf(a.stderr, "(--until %s: no such event; the operation ran to rest)\n", until)
 	}
 	if succeeded(kind, st.StackStatus) {
 		return nil
