@@ -40,6 +40,9 @@ func (r *run) failureReason(suffix string) string {
 	if r.op.StopCause != "" {
 		b.WriteString(r.op.StopCause)
 		if suffix != "" {
+			if !strings.HasSuffix(r.op.StopCause, ".") {
+				b.WriteString(".")
+			}
 			b.WriteString(" ")
 		}
 	} else {
