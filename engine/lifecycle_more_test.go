@@ -11,7 +11,9 @@ import (
 
 func TestLifecycleDeletionPolicies(t *testing.T) {
 	h := newHarness(t, "deletion-policies", Options{})
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml")})
+	})
 	id := h.stackID("app")
 	h.wait("app")
 	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "app"}) })
@@ -45,9 +47,13 @@ func TestLifecycleCustomResource(t *testing.T) {
 	h := newHarness(t, "custom-resource", Options{})
 	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("v1.yaml")}) })
 	h.wait("app")
-	h.mustDo(func() error { return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v2.yaml")}) })
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v2.yaml")})
+	})
 	h.wait("app")
-	h.mustDo(func() error { return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v3.yaml")}) })
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v3.yaml")})
+	})
 	h.wait("app")
 	h.resources("app")
 	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "app"}) })
@@ -137,13 +143,19 @@ func TestLifecycleChangeSetUpdate(t *testing.T) {
 func TestLifecycleExportsImports(t *testing.T) {
 	h := newHarness(t, "exports-imports", Options{})
 	_ = h.create(CreateStackInput{StackName: "consumer", TemplateBody: h.fixture("importer.yaml")})
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "producer", TemplateBody: h.fixture("exporter-v1.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "producer", TemplateBody: h.fixture("exporter-v1.yaml")})
+	})
 	h.wait("producer")
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "consumer", TemplateBody: h.fixture("importer.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "consumer", TemplateBody: h.fixture("importer.yaml")})
+	})
 	h.wait("consumer")
 	h.resources("consumer")
 	// A second stack cannot export the same name.
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "copycat", TemplateBody: h.fixture("exporter-v1.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "copycat", TemplateBody: h.fixture("exporter-v1.yaml")})
+	})
 	h.wait("copycat")
 	// The export in use can be neither removed nor the stack deleted.
 	h.mustDo(func() error {
@@ -164,7 +176,9 @@ func TestLifecycleExportsImports(t *testing.T) {
 
 func TestLifecycleTemplateErrorAtRunTime(t *testing.T) {
 	h := newHarness(t, "template-error-at-run-time", Options{})
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml")})
+	})
 	h.wait("app")
 	h.done()
 }
