@@ -27,21 +27,28 @@ func TestSaveLoadBetweenAnyTwoTasks(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := Options{Seed: 42, Contract: ContractReport}
-	// start runs the create to rest, then starts the update (which fails,
-	// and whose rollback fails) and returns the engine.
-	start := func() *Engine {
+	create := func() *Engine {
 		e := newTestEngine(t, opts)
 		if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "app", TemplateBody: read("v1.yaml"), Extensions: Extensions{Faults: inj.Faults()}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.Run(ctx()); err != nil {
-			t.Fatal(err)
-		}
+		return e
+	}
+	update := func(e *Engine) {
 		in := UpdateStackInput{StackName: "app", TemplateBody: read("v2.yaml")}
 		in.Faults = inj.Faults()
 		if _, err := e.UpdateStack(ctx(), in); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// start runs the create to rest, then starts the update (which fails,
+	// and whose rollback fails) and returns the engine.
+	start := func() *Engine {
+		e := create()
+		if _, err := e.Run(ctx()); err != nil {
+			t.Fatal(err)
+		}
+		update(e)
 		return e
 	}
 	ref := start()
@@ -78,6 +85,34 @@ func TestSaveLoadBetweenAnyTwoTasks(t *testing.T) {
 		}
 		if err := loaded.CheckInvariants(ctx()); err != nil {
 			t.Fatal(err)
+		}
+	}
+	// The same, interrupted during the create.
+	probe := create()
+	cres, err := probe.Run(ctx())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d tasks after the create call", cres.Tasks)
+	for k := 1; k < cres.Tasks; k++ {
+		e := create()
+		if _, err := e.Step(ctx(), k); err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := NewFromState(state(t, e), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = loaded.Close() })
+		if _, err := loaded.Run(ctx()); err != nil {
+			t.Fatal(err)
+		}
+		update(loaded)
+		if _, err := loaded.Run(ctx()); err != nil {
+			t.Fatal(err)
+		}
+		if got := state(t, loaded); !bytes.Equal(got, want) {
+			t.Fatalf("saved after %d tasks of the create and loaded, the run ends elsewhere:\n%s", k, lineDiff(string(want), string(got)))
 		}
 	}
 }
