@@ -329,6 +329,12 @@ func (r *run) startUpdate(row *stepRecord, s *plan.Step) error {
 	if cur == nil {
 		return internalf("stack %s: step %d updates %s, which has no record", r.st.StackName, s.ID, s.LogicalID)
 	}
+	if _, ok := statemachine.NextResource(cur.ResourceStatus, statemachine.ResourceUpdate); !ok {
+		// Nothing complete to update: a resource whose create failed with
+		// rollback disabled, which a rollback's cascade (it refers to a
+		// resource that may come back with a new id) names too.
+		return r.succeed(row)
+	}
 	if !s.CallsHandler() {
 		// Metadata, CreationPolicy, UpdatePolicy or policies only: what
 		// CloudFormation records changes, no handler is called.

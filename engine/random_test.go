@@ -26,6 +26,7 @@ var (
 	randomWorlds = flag.Int("random.worlds", 0, "worlds the randomized test runs (0: as many as fit in -random.budget)")
 	randomBudget = flag.Duration("random.budget", 6*time.Second, "time the randomized test may take when -random.worlds is 0")
 	randomSeed   = flag.Int64("random.seed", -1, "run only the world of this seed")
+	randomFrom   = flag.Uint64("random.from", 1, "the seed of the first world")
 )
 
 func TestRandomWorlds(t *testing.T) {
@@ -35,7 +36,7 @@ func TestRandomWorlds(t *testing.T) {
 	}
 	start := time.Now()
 	n := 0
-	for seed := uint64(1); ; seed++ {
+	for seed := *randomFrom; ; seed++ {
 		if *randomWorlds > 0 && n >= *randomWorlds {
 			break
 		}
