@@ -155,7 +155,9 @@ func TestContractStrict(t *testing.T) {
 		ev := resources.Success(map[string]any{"Name": req.DesiredResourceState["Name"]})
 		ev.CallbackDelaySeconds = 5
 		return ev, nil
-	}, DeleteFunc: func(_ ctxT, req *resources.Request) (*resources.ProgressEvent, error) { return resources.Success(nil), nil }}
+	}, DeleteFunc: func(_ ctxT, req *resources.Request) (*resources.ProgressEvent, error) {
+		return resources.Success(nil), nil
+	}}
 	for _, mode := range []ContractMode{ContractReport, ContractStrict} {
 		e := newTestEngine(t, Options{Contract: mode, Handlers: []TypeHandler{{TypeName: "Test::Bad::Thing", Schema: s, Handler: h}}})
 		if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "x", TemplateBody: "Resources:\n  T:\n    Type: Test::Bad::Thing\n    Properties:\n      Name: n\n"}); err != nil {
