@@ -295,7 +295,7 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 // the stack they were made against has moved on.
 func (e *Engine) obsoleteChangeSets(tx *txn, stackID, keep string) {
 	for _, cs := range tx.changeSetsOf(stackID) {
-		if cs.Id == keep || cs.ExecutionStatus == ExecutionStatusObsolete ||
+		if cs.Id == keep || cs.Status == ChangeSetStatusFailed || cs.ExecutionStatus == ExecutionStatusObsolete ||
 			cs.ExecutionStatus == ExecutionStatusExecuteComplete || cs.ExecutionStatus == ExecutionStatusExecuteFailed ||
 			cs.ExecutionStatus == ExecutionStatusExecuteInProgress {
 			continue

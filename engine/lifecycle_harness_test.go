@@ -172,6 +172,11 @@ func (h *harness) wait(stack string) *Stack {
 	}
 	h.check()
 	h.note("-- %s %s", st.StackName, st.StackStatus)
+	if op, err := h.e.DescribeStackOperation(ctx(), DescribeStackOperationInput{StackName: st.StackId}); err == nil && op.Operation.ContractViolationCount > 0 {
+		for _, v := range op.Operation.ContractViolations {
+			h.note("   contract violation [%s] %s %s: %s", v.Rule, v.Action, v.LogicalResourceId, v.Message)
+		}
+	}
 	return st
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"sort"
 
 	"github.com/stacksim/stacksim/plan"
@@ -50,6 +51,9 @@ func (r *run) tidyResources() error {
 	}
 	for _, rec := range r.tx.resourcesOf(r.st.Num) {
 		if keep[rec.LogicalResourceId] {
+			// What only the template records (dependencies, policies)
+			// may have changed without a step that wrote the record.
+			r.refreshTemplateFields(b, rec)
 			continue
 		}
 		switch rec.ResourceStatus {
@@ -62,6 +66,20 @@ func (r *run) tidyResources() error {
 	r.dropRetired()
 	r.stack().ResourceOrder = order
 	return nil
+}
+
+// refreshTemplateFields brings a record's dependencies and policies in
+// line with the template the stack is on.
+func (r *run) refreshTemplateFields(b boundTemplate, rec *resourceRecord) {
+	id := rec.LogicalResourceId
+	deps := b.DependsOn(id)
+	dp, rp := b.DeletionPolicy(id), b.UpdateReplacePolicy(id)
+	if slices.Equal(deps, rec.DependsOn) && dp == rec.DeletionPolicy && rp == rec.UpdateReplacePolicy {
+		return
+	}
+	c := rec.clone()
+	c.DependsOn, c.DeletionPolicy, c.UpdateReplacePolicy = deps, dp, rp
+	r.tx.putResource(c)
 }
 
 // dropRetired lets go of the stack's retired physical resources: deleted

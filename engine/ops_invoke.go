@@ -478,7 +478,14 @@ func (r *run) updateSucceeded(row *stepRecord, s *plan.Step, p resources.Provide
 	if err != nil {
 		return err
 	}
-	if s.Custom {
+	if !s.Custom {
+		if id, err := p.PhysicalID(model); err != nil || id != rec.PhysicalResourceId {
+			// A registry type's identifier cannot change in an update (a
+			// handler that says otherwise breaks the contract, and the
+			// checker reports it): the resource keeps the one it has.
+			model = withIdentifiers(p, resources.CopyModel(model), rec.Model)
+		}
+	} else {
 		if id, err := p.PhysicalID(model); err == nil && id != "" && id != rec.PhysicalResourceId {
 			old := rec.clone()
 			old.ResourceStatus = statemachine.ResourceStatusUpdateComplete

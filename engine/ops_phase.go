@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -40,6 +41,9 @@ func (r *run) failureReason(suffix string) string {
 	if r.op.StopCause != "" {
 		b.WriteString(r.op.StopCause)
 		if suffix != "" {
+			if !strings.HasSuffix(r.op.StopCause, ".") {
+				b.WriteString(".")
+			}
 			b.WriteString(" ")
 		}
 	} else {
@@ -135,6 +139,7 @@ func (r *run) endPhase() error {
 			}
 			r.stack().RollbackDisabledFailure = true
 			r.stack().Unstable = true
+			r.reinstateFailedReplacements()
 			return r.rest(true)
 		}
 		return r.rollbackUpdate(statemachine.StackRollbackBegun, r.failureReason(""))
@@ -240,6 +245,13 @@ func (r *run) rollbackUpdate(ev statemachine.StackEvent, reason string) error {
 		return err
 	}
 	r.swapTemplates()
+	if debugPlans {
+		fmt.Println("FORWARD\n" + r.op.Plan.String() + "\nJOURNAL")
+		for _, e := range r.journal() {
+			fmt.Printf("%+v\n", e)
+		}
+		fmt.Println("ROLLBACK\n" + rb.String())
+	}
 	r.oper().Cancelled = false
 	r.switchPlan(rb)
 	return r.beginPhase()
@@ -356,4 +368,25 @@ func (e *Engine) updateRollbackPlan(tx *txn, st *stackRecord, forward *plan.Plan
 		return nil, internalf("stack %s: planning the rollback of the update: %w", st.StackName, err)
 	}
 	return e.withStaleRetired(tx, st, rb, plan.PhaseUpdateRollbackCleanup)
+}
+
+var debugPlans = false
+
+// reinstateFailedReplacements, when an update stops with rollback
+// disabled, points each resource whose replacement failed before a new
+// physical resource existed back at its old one: that is the resource the
+// stack still has (a later update replaces it again; RollbackStack finds
+// it in place).
+func (r *run) reinstateFailedReplacements() {
+	for _, old := range r.tx.retiredOf(r.st.Num) {
+		cur := r.current(old.LogicalResourceId)
+		if cur == nil || cur.PhysicalResourceId != "" || cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
+			continue
+		}
+		r.tx.deleteResource(cur.Num, cur.LogicalResourceId)
+		r.tx.deleteRetired(old)
+		back := old.clone()
+		back.Retired = ""
+		r.tx.putResource(back)
+	}
 }

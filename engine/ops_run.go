@@ -371,7 +371,9 @@ func (r *run) journal() plan.Journal {
 	rows := r.tx.stepsOf(r.op.Id)
 	j := make(plan.Journal, 0, len(rows))
 	for _, row := range rows {
-		if row.Entry.Step != 0 {
+		// Rows of steps a continued rollback dropped (done before) stay
+		// with the operation but are no longer its plan's.
+		if _, ok := r.idx.pos[int(row.Index)]; ok && row.Entry.Step != 0 {
 			j = append(j, row.Entry)
 		}
 	}

@@ -329,6 +329,12 @@ func (r *run) startUpdate(row *stepRecord, s *plan.Step) error {
 	if cur == nil {
 		return internalf("stack %s: step %d updates %s, which has no record", r.st.StackName, s.ID, s.LogicalID)
 	}
+	if _, ok := statemachine.NextResource(cur.ResourceStatus, statemachine.ResourceUpdate); !ok {
+		// Nothing complete to update: a resource whose create failed with
+		// rollback disabled, which a rollback's cascade (it refers to a
+		// resource that may come back with a new id) names too.
+		return r.succeed(row)
+	}
 	if !s.CallsHandler() {
 		// Metadata, CreationPolicy, UpdatePolicy or policies only: what
 		// CloudFormation records changes, no handler is called.
@@ -364,6 +370,7 @@ func (r *run) startUpdate(row *stepRecord, s *plan.Step) error {
 	if err != nil {
 		return err
 	}
+	r.applyTemplate(rec, s)
 	r.event(rec, "", text)
 	r.put(rec)
 	row.Props, row.PropsText = props, text
@@ -474,6 +481,12 @@ func (r *run) startRestore(row *stepRecord, s *plan.Step) error {
 		// to (it was deleted outside the engine's plan).
 		return r.succeed(row)
 	}
+	if _, ok := statemachine.NextResource(old.ResourceStatus, statemachine.ResourceUpdate); !ok {
+		// It never was complete (a create that failed with rollback
+		// disabled, which the update replaced): the logical resource points
+		// at it again, as it was.
+		return r.succeed(row)
+	}
 	if !s.Custom {
 		rec, err := r.moveTo(old, s.LogicalID, statemachine.ResourceUpdate, "", propsText(old.Properties))
 		if err != nil {
@@ -581,6 +594,16 @@ func (r *run) startRemove(row *stepRecord, s *plan.Step) error {
 	rec := r.target(s)
 	if rec == nil {
 		return r.succeed(row)
+	}
+	if rec.Retired == "" && r.phase().IsCleanup() {
+		// A cleanup deletes what the stack no longer wants: removed
+		// resources and old physical resources. The current physical
+		// resource of a resource the template still has is wanted (a
+		// custom resource whose rollback answered, again, the id the
+		// cleanup was to delete).
+		if b, err := r.template(); err == nil && b.Enabled(s.LogicalID) {
+			return r.succeed(row)
+		}
 	}
 	switch rec.ResourceStatus {
 	case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:

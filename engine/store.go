@@ -305,7 +305,9 @@ func (tx *txn) getb(t tableID, k []byte) record {
 			return r
 		}
 	}
-	return tx.first(t, append([]byte(nil), k...))
+	// A lookup does not keep its key (only an insert keeps a row's key),
+	// so the caller's buffer serves as it is.
+	return tx.first(t, k)
 }
 
 // first reads a row from the snapshot. Stacks, read on every step, are

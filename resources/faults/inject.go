@@ -291,7 +291,10 @@ func (w *wrapped) release(st map[string]any) (*resources.ProgressEvent, error) {
 // newPhysicalID makes the id a misbehaving custom resource answers: a
 // Lambda log stream name, which changes between invocations (seed 004).
 func newPhysicalID(typeName string, req *resources.Request) string {
-	sum := sha256.Sum256([]byte(typeName + "|" + req.StackID + "|" + req.LogicalResourceIdentifier + "|" + req.ClientRequestToken))
+	// The phase is in the hash: a rollback's Update made with the same
+	// client request token as the update it undoes runs later, in another
+	// log stream.
+	sum := sha256.Sum256([]byte(typeName + "|" + req.StackID + "|" + req.LogicalResourceIdentifier + "|" + req.ClientRequestToken + "|" + req.Phase.String()))
 	day := resources.Epoch.Format("2006/01/02")
 	return day + "/[$LATEST]" + hex.EncodeToString(sum[:16])
 }

@@ -1,0 +1,245 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/stacksim/stacksim/statemachine"
+)
+
+// Lifecycles of policies, custom resources, change sets, exports, run-time
+// template errors, timeouts and retries.
+
+func TestLifecycleDeletionPolicies(t *testing.T) {
+	h := newHarness(t, "deletion-policies", Options{})
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml")})
+	})
+	id := h.stackID("app")
+	h.wait("app")
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "app"}) })
+	h.wait(id)
+	h.resources(id)
+	h.objects()
+	h.done()
+}
+
+func TestLifecycleRetainExceptOnCreateRollback(t *testing.T) {
+	h := newHarness(t, "retain-except-on-create-rollback", Options{})
+	in := CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml")}
+	in.Faults = h.faults("faults.yaml")
+	h.mustDo(func() error { return h.create(in) })
+	h.wait("app")
+	h.objects()
+	// With the stack's RetainExceptOnCreate, Retain resources go too.
+	in2 := CreateStackInput{StackName: "app2", TemplateBody: h.fixture("template.yaml"), RetainExceptOnCreate: true}
+	in2.Faults = h.faults("faults.yaml")
+	h.mustDo(func() error { return h.create(in2) })
+	h.wait("app2")
+	h.objects()
+	h.done()
+}
+
+// Seeds 001 and 004: a custom resource is updated whenever its properties
+// change (booleans and numbers arrive as strings); a new PhysicalResourceId
+// in an Update's answer is a replacement whose old id gets a Delete in
+// cleanup.
+func TestLifecycleCustomResource(t *testing.T) {
+	h := newHarness(t, "custom-resource", Options{})
+	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("v1.yaml")}) })
+	h.wait("app")
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v2.yaml")})
+	})
+	h.wait("app")
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v3.yaml")})
+	})
+	h.wait("app")
+	h.resources("app")
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "app"}) })
+	h.wait(h.opStack("app"))
+	h.done()
+}
+
+// Seed 004: when the update that replaced a custom resource rolls back, the
+// rollback sends an Update with ResourceProperties = OLD and
+// OldResourceProperties = NEW to the old physical id, and the new one gets
+// the Delete.
+func TestLifecycleCustomResourceRollback(t *testing.T) {
+	h := newHarness(t, "custom-resource-rollback", Options{})
+	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("v1.yaml")}) })
+	h.wait("app")
+	in := UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v2.yaml")}
+	in.Faults = h.faults("faults.yaml")
+	h.mustDo(func() error { return h.updateStack(in) })
+	h.wait("app")
+	h.resources("app")
+	h.done()
+}
+
+func TestLifecycleChangeSetCreate(t *testing.T) {
+	h := newHarness(t, "change-set-create", Options{})
+	h.must("CreateChangeSet web first (CREATE)", func() error {
+		_, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "web", ChangeSetName: "first", ChangeSetType: ChangeSetTypeCreate, TemplateBody: h.fixture("template.yaml")})
+		return err
+	})
+	h.describeChangeSet("web", "first")
+	h.must("CreateChangeSet web second (CREATE)", func() error {
+		_, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "web", ChangeSetName: "second", ChangeSetType: ChangeSetTypeCreate, TemplateBody: h.fixture("template.yaml")})
+		return err
+	})
+	_ = h.call("CreateChangeSet web third (UPDATE)", func() error {
+		_, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "web", ChangeSetName: "third", TemplateBody: h.fixture("template.yaml")})
+		return err
+	})
+	h.must("ExecuteChangeSet web first", func() error {
+		_, err := h.e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{StackName: "web", ChangeSetName: "first"})
+		return err
+	})
+	h.wait("web")
+	h.listChangeSets("web")
+	// A stack made by a change set and never executed can be deleted.
+	h.must("CreateChangeSet draft only (CREATE)", func() error {
+		_, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "draft", ChangeSetName: "only", ChangeSetType: ChangeSetTypeCreate, TemplateBody: h.fixture("template.yaml")})
+		return err
+	})
+	id := h.stackID("draft")
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "draft"}) })
+	h.wait(id)
+	h.done()
+}
+
+func TestLifecycleChangeSetUpdate(t *testing.T) {
+	h := newHarness(t, "change-set-update", Options{})
+	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("v1.yaml")}) })
+	h.wait("app")
+	h.must("CreateChangeSet app nothing (UPDATE, same template)", func() error {
+		_, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "app", ChangeSetName: "nothing", UsePreviousTemplate: true})
+		return err
+	})
+	h.describeChangeSet("app", "nothing")
+	h.must("CreateChangeSet app rename (UPDATE)", func() error {
+		_, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "app", ChangeSetName: "rename", TemplateBody: h.fixture("v2.yaml")})
+		return err
+	})
+	h.must("CreateChangeSet app rename-again (UPDATE)", func() error {
+		_, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "app", ChangeSetName: "rename-again", TemplateBody: h.fixture("v3.yaml")})
+		return err
+	})
+	h.describeChangeSet("app", "rename")
+	h.must("ExecuteChangeSet app rename", func() error {
+		_, err := h.e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{StackName: "app", ChangeSetName: "rename"})
+		return err
+	})
+	h.wait("app")
+	h.listChangeSets("app")
+	_ = h.call("ExecuteChangeSet app rename-again", func() error {
+		_, err := h.e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{StackName: "app", ChangeSetName: "rename-again"})
+		return err
+	})
+	h.done()
+}
+
+func TestLifecycleExportsImports(t *testing.T) {
+	h := newHarness(t, "exports-imports", Options{})
+	_ = h.create(CreateStackInput{StackName: "consumer", TemplateBody: h.fixture("importer.yaml")})
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "producer", TemplateBody: h.fixture("exporter-v1.yaml")})
+	})
+	h.wait("producer")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "consumer", TemplateBody: h.fixture("importer.yaml")})
+	})
+	h.wait("consumer")
+	h.resources("consumer")
+	// A second stack cannot export the same name.
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "copycat", TemplateBody: h.fixture("exporter-v1.yaml")})
+	})
+	h.wait("copycat")
+	// The export in use can be neither removed nor the stack deleted.
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "producer", TemplateBody: h.fixture("exporter-v2.yaml")})
+	})
+	h.wait("producer")
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "producer"}) })
+	h.wait("producer")
+	// Once the importer is gone, the exporter goes.
+	consumer := h.stackID("consumer")
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "consumer"}) })
+	h.wait(consumer)
+	producer := h.stackID("producer")
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "producer"}) })
+	h.wait(producer)
+	h.done()
+}
+
+func TestLifecycleTemplateErrorAtRunTime(t *testing.T) {
+	h := newHarness(t, "template-error-at-run-time", Options{})
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml")})
+	})
+	h.wait("app")
+	h.done()
+}
+
+func TestLifecycleStackTimeout(t *testing.T) {
+	h := newHarness(t, "stack-timeout", Options{})
+	in := CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml"), TimeoutInMinutes: 1}
+	in.Faults = h.faults("faults.yaml")
+	h.mustDo(func() error { return h.create(in) })
+	h.wait("app")
+	h.objects()
+	h.done()
+}
+
+func TestLifecycleRetriesAndEventualConsistency(t *testing.T) {
+	h := newHarness(t, "retries-and-eventual-consistency", Options{MaxAttempts: 4})
+	in := CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml")}
+	in.Faults = h.faults("faults.yaml")
+	h.mustDo(func() error { return h.create(in) })
+	h.wait("app")
+	op, err := h.e.DescribeStackOperation(ctx(), DescribeStackOperationInput{StackName: "app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range op.Operation.FaultsFired {
+		h.note("   fired %s %s %s %s attempt %d", f.Kind, f.LogicalResourceId, f.Action, f.Phase, f.Attempt)
+	}
+	h.done()
+}
+
+// opStack is the ARN of the stack's current operation's stack (the live
+// stack with this name).
+func (h *harness) opStack(name string) string { return h.stackID(name) }
+
+// describeChangeSet logs a change set and its changes.
+func (h *harness) describeChangeSet(stack, name string) {
+	h.t.Helper()
+	out, err := h.e.DescribeChangeSet(ctx(), DescribeChangeSetInput{StackName: stack, ChangeSetName: name, IncludePropertyValues: true})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.note("   change set %s %s/%s %q", out.ChangeSetName, out.Status, out.ExecutionStatus, out.StatusReason)
+	for _, c := range out.Changes {
+		rc := c.ResourceChange
+		h.note("     %s %s %s replacement=%s policy=%s scope=%v", rc.Action, rc.LogicalResourceID, rc.ResourceType, rc.Replacement, rc.PolicyAction, rc.Scope)
+		for _, d := range rc.Details {
+			h.note("       %s %s %s %s/%s %s before=%q after=%q", d.Target.Attribute, d.Target.Name, d.Target.RequiresRecreation, d.Evaluation, d.ChangeSource, d.CausingEntity, d.Target.BeforeValue, d.Target.AfterValue)
+		}
+	}
+}
+
+// listChangeSets logs a stack's change sets.
+func (h *harness) listChangeSets(stack string) {
+	h.t.Helper()
+	out, err := h.e.ListChangeSets(ctx(), ListChangeSetsInput{StackName: stack})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, s := range out.Summaries {
+		h.note("   change set %s %s/%s", s.ChangeSetName, s.Status, s.ExecutionStatus)
+	}
+}
+
+var _ = statemachine.NotExist

@@ -1,0 +1,374 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stacksim/stacksim/resources"
+	"github.com/stacksim/stacksim/template"
+)
+
+// Benchmarks of whole operations, in process, with a simulated handler
+// (the schema-driven generic provider, which stabilises in IN_PROGRESS
+// callbacks) behind the contract checker: create, update (10% of the
+// resources replaced) and delete of stacks of 500 to 10,000 resources.
+//
+// Templates cannot hold more than 500 resources (template.MaxResources),
+// so the stacks are described by bigStack, a bound template built in Go
+// that the engine binds through its bindHook (the template body is only a
+// name: "bench N vK").
+//
+//	go test ./engine -run '^$' -bench 'Create|Update|Delete|Lifecycle' -benchmem
+
+const benchType = "Bench::Sim::Thing"
+
+var benchSchemaDoc = `{"typeName": "Bench::Sim::Thing", "description": "a simulated thing for benchmarks",
+ "properties": {"Name": {"type": "string"}, "Size": {"type": "string"}, "Peer": {"type": "string"},
+  "PeerArn": {"type": "string"}, "Arn": {"type": "string"}},
+ "primaryIdentifier": ["/properties/Name"], "createOnlyProperties": ["/properties/Name"],
+ "readOnlyProperties": ["/properties/Arn"], "additionalProperties": false,
+ "x-stacksim": {"values": [{"path": "/properties/Arn", "value": "arn:{$Partition}:bench:{$Region}:{$AccountId}:thing/{Name}"}],
+  "durations": {"create": 2, "update": 1, "delete": 1}}}`
+
+// bigStack is a stack of n resources with 2n dependency edges: each
+// resource refers to two earlier ones (Ref and Fn::GetAtt) within a window,
+// as large templates do. Version v > 0 renames (replaces) a tenth of them.
+type bigStack struct {
+	resources []*template.Resource
+	deps      map[string][]string
+	props     map[string]map[string]any
+}
+
+type benchRef struct{ id, attr string }
+
+func newBigStack(n, v int) *bigStack {
+	r := rand.New(rand.NewPCG(uint64(n), 7))
+	s := &bigStack{deps: make(map[string][]string, n), props: make(map[string]map[string]any, n)}
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("R%05d", i)
+		name := fmt.Sprintf("thing-%05d", i)
+		if v > 0 && i%10 == v%10 {
+			name += "-v" + strconv.Itoa(v)
+		}
+		props := map[string]any{"Name": name, "Size": "10"}
+		if i > 0 {
+			a := i - 1 - r.IntN(min(i, 40))
+			b := i - 1 - r.IntN(min(i, 40))
+			props["Peer"] = benchRef{id: fmt.Sprintf("R%05d", a)}
+			props["PeerArn"] = benchRef{id: fmt.Sprintf("R%05d", b), attr: "Arn"}
+			s.deps[id] = []string{fmt.Sprintf("R%05d", a)}
+			if b != a {
+				s.deps[id] = append(s.deps[id], fmt.Sprintf("R%05d", b))
+			}
+		}
+		s.resources = append(s.resources, &template.Resource{LogicalID: id, Type: benchType})
+		s.props[id] = props
+	}
+	return s
+}
+
+func (s *bigStack) Resources() []*template.Resource                    { return s.resources }
+func (s *bigStack) Enabled(id string) bool                             { _, ok := s.props[id]; return ok }
+func (s *bigStack) DependsOn(id string) []string                       { return s.deps[id] }
+func (s *bigStack) DeletionPolicy(string) string                       { return "Delete" }
+func (s *bigStack) UpdateReplacePolicy(string) string                  { return "Delete" }
+func (s *bigStack) Parameters() []template.BoundParameter              { return nil }
+func (s *bigStack) Template() *template.Template                       { return nil }
+func (s *bigStack) Outputs() []*template.Output                        { return nil }
+func (s *bigStack) Capabilities() template.Requirement                 { return template.Requirement{} }
+func (s *bigStack) OutputValue(string, template.Resolver) (any, error) { return nil, nil }
+func (s *bigStack) ExportName(string, template.Resolver) (any, bool, error) {
+	return nil, false, nil
+}
+func (s *bigStack) Resolve(*template.Node, template.Resolver) (any, error) { return nil, nil }
+func (s *bigStack) ResourceAttribute(string, string, template.Resolver) (any, error) {
+	return nil, nil
+}
+
+func (s *bigStack) Properties(id string, r template.Resolver) (map[string]any, error) {
+	src := s.props[id]
+	out := make(map[string]any, len(src))
+	for k, v := range src {
+		if ref, ok := v.(benchRef); ok {
+			var err error
+			if ref.attr == "" {
+				v, err = r.Ref(ref.id)
+			} else {
+				v, err = r.GetAtt(ref.id, ref.attr)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// benchEngine is an engine that binds "bench N vK" bodies to benchStacks,
+// serves benchType with the simulated provider, and checks the contract.
+func opsEngine(tb testing.TB) *Engine { return opsEngineWith(tb, true, ContractReport) }
+
+// opsEngineWith makes the benchmarks' engine with the simulated provider
+// (sim), or with a Go handler that answers SUCCESS at once with the model
+// it is given (the engine's own cost, handlers aside), and a contract mode.
+func opsEngineWith(tb testing.TB, sim bool, mode ContractMode) *Engine {
+	tb.Helper()
+	e := newTestEngine(tb, Options{Contract: mode})
+	s, err := resources.ParseSchema("bench", []byte(benchSchemaDoc))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var p resources.Handler = resources.NewGeneric(s, resources.GenericOptions{Cloud: e.Registry().Cloud(), Now: e.now})
+	if !sim {
+		ok := func(_ context.Context, req *resources.Request) (*resources.ProgressEvent, error) {
+			if req.Action == resources.ActionDelete {
+				return resources.Success(nil), nil
+			}
+			m := req.DesiredResourceState
+			if _, has := m["Arn"]; !has {
+				m = mergeModels(m, map[string]any{"Arn": "arn:aws:bench:::" + fmt.Sprint(m["Name"])})
+			}
+			return resources.Success(m), nil
+		}
+		p = resources.HandlerFuncs{CreateFunc: ok, ReadFunc: ok, UpdateFunc: ok, DeleteFunc: ok, ListFunc: ok}
+	}
+	if err := e.Registry().Register(benchType, s, p); err != nil {
+		tb.Fatal(err)
+	}
+	e.bindHook = func(body string) (boundTemplate, bool) {
+		var n, v int
+		if _, err := fmt.Sscanf(body, "bench %d v%d", &n, &v); err != nil {
+			return nil, false
+		}
+		return bigStackOf(n, v), true
+	}
+	for _, n := range benchSizes {
+		bigStackOf(n, 0)
+		bigStackOf(n, 1)
+	}
+	return e
+}
+
+var (
+	bigStacksMu sync.Mutex
+	bigStacks   = map[[2]int]*bigStack{}
+)
+
+// bigStackOf builds each stack once for the whole run (outside the timed
+// parts).
+func bigStackOf(n, v int) *bigStack {
+	bigStacksMu.Lock()
+	defer bigStacksMu.Unlock()
+	if s, ok := bigStacks[[2]int{n, v}]; ok {
+		return s
+	}
+	s := newBigStack(n, v)
+	bigStacks[[2]int{n, v}] = s
+	return s
+}
+
+func benchBody(n, v int) string { return fmt.Sprintf("bench %d v%d", n, v) }
+
+// benchRun runs the loop to rest and fails on anything but want.
+func benchRun(tb testing.TB, e *Engine, want string) {
+	tb.Helper()
+	if _, err := e.Run(ctx()); err != nil {
+		tb.Fatal(err)
+	}
+	out, err := e.DescribeStacks(ctx(), DescribeStacksInput{StackName: "big"})
+	if err != nil {
+		if want == "DELETE_COMPLETE" && strings.Contains(err.Error(), "does not exist") {
+			return
+		}
+		tb.Fatal(err)
+	}
+	if got := out.Stacks[0].StackStatus; got != want {
+		tb.Fatalf("the stack is %s (%s), not %s", got, out.Stacks[0].StackStatusReason, want)
+	}
+}
+
+func benchCreate(tb testing.TB, e *Engine, n int) {
+	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "big", TemplateBody: benchBody(n, 0)}); err != nil {
+		tb.Fatal(err)
+	}
+	benchRun(tb, e, "CREATE_COMPLETE")
+}
+
+func benchUpdate(tb testing.TB, e *Engine, n int) {
+	if _, err := e.UpdateStack(ctx(), UpdateStackInput{StackName: "big", TemplateBody: benchBody(n, 1)}); err != nil {
+		tb.Fatal(err)
+	}
+	benchRun(tb, e, "UPDATE_COMPLETE")
+}
+
+func benchDelete(tb testing.TB, e *Engine) {
+	if _, err := e.DeleteStack(ctx(), DeleteStackInput{StackName: "big"}); err != nil {
+		tb.Fatal(err)
+	}
+	benchRun(tb, e, "DELETE_COMPLETE")
+}
+
+var benchSizes = []int{500, 1000, 10000}
+
+// perResource reports the wall time and the CPU time (every thread: the
+// collector's work counts; a machine shared with other work inflates the
+// wall time, not this) per resource of an operation.
+func perResource(b *testing.B, n int, d, cpu time.Duration) {
+	b.ReportMetric(float64(d.Nanoseconds())/float64(b.N)/float64(n), "ns/resource")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/resource")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/1e6, "cpu-ms/op")
+}
+
+func BenchmarkCreate(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			var total, cpu time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				e := opsEngine(b)
+				b.StartTimer()
+				start, c0 := time.Now(), cpuTime()
+				benchCreate(b, e, n)
+				total += time.Since(start)
+				cpu += cpuTime() - c0
+			}
+			perResource(b, n, total, cpu)
+		})
+	}
+}
+
+func BenchmarkUpdate(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			var total, cpu time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				e := opsEngine(b)
+				benchCreate(b, e, n)
+				b.StartTimer()
+				start, c0 := time.Now(), cpuTime()
+				benchUpdate(b, e, n)
+				total += time.Since(start)
+				cpu += cpuTime() - c0
+			}
+			perResource(b, n, total, cpu)
+		})
+	}
+}
+
+func BenchmarkDelete(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			var total, cpu time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				e := opsEngine(b)
+				benchCreate(b, e, n)
+				b.StartTimer()
+				start, c0 := time.Now(), cpuTime()
+				benchDelete(b, e)
+				total += time.Since(start)
+				cpu += cpuTime() - c0
+			}
+			perResource(b, n, total, cpu)
+		})
+	}
+}
+
+// BenchmarkEngineOnly is BenchmarkLifecycle with a Go handler that answers
+// at once and no contract checker: the engine's own share.
+func BenchmarkEngineOnly(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			var total, cpu time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				e := opsEngineWith(b, false, ContractOff)
+				b.StartTimer()
+				start, c0 := time.Now(), cpuTime()
+				benchCreate(b, e, n)
+				benchUpdate(b, e, n)
+				benchDelete(b, e)
+				total += time.Since(start)
+				cpu += cpuTime() - c0
+			}
+			perResource(b, n, total, cpu)
+		})
+	}
+}
+
+// BenchmarkLifecycle is create, update (10% replaced) and delete in one.
+func BenchmarkLifecycle(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			var total, cpu time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				e := opsEngine(b)
+				b.StartTimer()
+				start, c0 := time.Now(), cpuTime()
+				benchCreate(b, e, n)
+				benchUpdate(b, e, n)
+				benchDelete(b, e)
+				total += time.Since(start)
+				cpu += cpuTime() - c0
+			}
+			perResource(b, n, total, cpu)
+		})
+	}
+}
+
+// BenchmarkStoredResource reports the heap a created stack keeps per
+// resource: its record, its cloud object, its events, its share of the
+// operation's summary.
+func BenchmarkStoredResource(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			var per float64
+			for i := 0; i < b.N; i++ {
+				runtime.GC()
+				var before runtime.MemStats
+				runtime.ReadMemStats(&before)
+				e := opsEngine(b)
+				benchCreate(b, e, n)
+				clear(e.bounds)
+				clear(e.plans)
+				clear(e.parsed)
+				e.bindHook = nil
+				runtime.GC()
+				var after runtime.MemStats
+				runtime.ReadMemStats(&after)
+				per = float64(after.HeapAlloc-before.HeapAlloc) / float64(n)
+				runtime.KeepAlive(e)
+			}
+			b.ReportMetric(per, "B/resource")
+		})
+	}
+}
+
+// The benchmarks' stack must work as a stack: a quick run under test.
+func TestBenchStack(t *testing.T) {
+	e := opsEngine(t)
+	benchCreate(t, e, 200)
+	benchUpdate(t, e, 200)
+	if err := e.CheckInvariants(ctx()); err != nil {
+		t.Fatal(err)
+	}
+	benchDelete(t, e)
+	if err := e.CheckInvariants(ctx()); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,423 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stacksim/stacksim/resources"
+	"github.com/stacksim/stacksim/resources/faults"
+	"github.com/stacksim/stacksim/statemachine"
+)
+
+// The randomized test: random templates (up to 50 resources, random
+// dependencies, embedded types, custom resources and permissive types) and
+// random fault schedules, through create → update → update → delete, with
+// the invariants checked after every operation. Every world is seeded: a
+// failure names its seed, and -random.seed replays it.
+
+var (
+	randomWorlds = flag.Int("random.worlds", 0, "worlds the randomized test runs (0: as many as fit in -random.budget)")
+	randomBudget = flag.Duration("random.budget", 6*time.Second, "time the randomized test may take when -random.worlds is 0")
+	randomSeed   = flag.Int64("random.seed", -1, "run only the world of this seed")
+	randomFrom   = flag.Uint64("random.from", 1, "the seed of the first world")
+)
+
+func TestRandomWorlds(t *testing.T) {
+	if *randomSeed >= 0 {
+		runWorld(t, uint64(*randomSeed))
+		return
+	}
+	start := time.Now()
+	n := 0
+	for seed := *randomFrom; ; seed++ {
+		if *randomWorlds > 0 && n >= *randomWorlds {
+			break
+		}
+		if *randomWorlds == 0 && (time.Since(start) > *randomBudget && n >= 5) {
+			break
+		}
+		if !t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) { runWorld(t, seed) }) {
+			return
+		}
+		n++
+	}
+	t.Logf("%d random worlds in %s", n, time.Since(start).Round(time.Millisecond))
+}
+
+// randomTypes are the types of the random templates: the type of a
+// logical id never changes (an update may not change a type).
+var randomTypes = []string{"AWS::SNS::Topic", "AWS::SQS::Queue", "AWS::SSM::Parameter", "Custom::Thing", "Stacksim::Test::Widget"}
+
+type world struct {
+	t    *testing.T
+	r    *rand.Rand
+	e    *Engine
+	ids  []string // the universe of logical ids
+	log  strings.Builder
+	seed uint64
+}
+
+func runWorld(t *testing.T, seed uint64) {
+	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed}
+	opts := Options{Seed: int64(seed), Contract: ContractReport, MaxAttempts: 1 + w.r.IntN(4),
+		ServiceTokens: map[string]resources.CustomTarget{"thing": resources.CustomFunc(w.custom)}}
+	w.e = newTestEngine(t, opts)
+	w.e.Subscribe(func(ev StackEvent) {
+		fmt.Fprintf(&w.log, "  %s %s %s %s %q\n", ev.Timestamp.Sub(DefaultEpoch), ev.LogicalResourceId, ev.ResourceStatus, ev.PhysicalResourceId, ev.ResourceStatusReason)
+	})
+	n := 1 + w.r.IntN(50)
+	for i := 0; i < n+n/3; i++ {
+		w.ids = append(w.ids, fmt.Sprintf("R%02d", i))
+	}
+	defer func() {
+		if t.Failed() {
+			t.Logf("world %d:\n%s", seed, w.log.String())
+		}
+	}()
+
+	create := CreateStackInput{StackName: "rnd", TemplateBody: w.template(n, 0)}
+	switch w.r.IntN(6) {
+	case 0:
+		create.DisableRollback = true
+	case 1:
+		create.OnFailure = OnFailureDelete
+	}
+	create.Faults = w.faults()
+	w.logf("CreateStack %+v\n%s", describeCreate(create), create.TemplateBody)
+	if _, err := w.e.CreateStack(ctx(), create); err != nil {
+		t.Fatalf("CreateStack refused: %v", err)
+	}
+	id := w.settle()
+	for v := 1; v <= 2; v++ {
+		st := w.stack(id)
+		switch st.StackStatus {
+		case string(statemachine.StackStatusCreateComplete), string(statemachine.StackStatusUpdateComplete),
+			string(statemachine.StackStatusUpdateRollbackComplete), string(statemachine.StackStatusCreateFailed),
+			string(statemachine.StackStatusUpdateFailed):
+		default:
+			continue
+		}
+		if st.StackStatus == string(statemachine.StackStatusCreateFailed) && w.r.IntN(2) == 0 {
+			w.logf("RollbackStack")
+			if _, err := w.e.RollbackStack(ctx(), RollbackStackInput{StackName: id}); err != nil {
+				t.Fatalf("RollbackStack refused: %v", err)
+			}
+			w.settle()
+			continue
+		}
+		before := w.snapshot(id)
+		up := UpdateStackInput{StackName: id, TemplateBody: w.template(len(w.ids), v), DisableRollback: w.r.IntN(5) == 0}
+		up.Faults = w.faults()
+		w.logf("UpdateStack v%d (DisableRollback=%v, %d faults)\n%s", v, up.DisableRollback, len(up.Faults), up.TemplateBody)
+		if _, err := w.e.UpdateStack(ctx(), up); err != nil {
+			if IsCode(err, CodeValidationError) && strings.Contains(err.Error(), "No updates are to be performed.") {
+				continue
+			}
+			if st.StackStatus == string(statemachine.StackStatusCreateFailed) && !create.DisableRollback {
+				continue
+			}
+			t.Fatalf("UpdateStack refused: %v", err)
+		}
+		w.settle()
+		if w.stack(id).StackStatus == string(statemachine.StackStatusUpdateRollbackComplete) {
+			w.checkRestored(id, before)
+		}
+	}
+	w.deleteAll(id)
+}
+
+// settle runs to rest, continuing failed update rollbacks (skipping what
+// fails), and checks the invariants; it returns the stack's ARN.
+func (w *world) settle() string {
+	w.t.Helper()
+	id := w.stackIDOf("rnd")
+	for round := 0; ; round++ {
+		st, err := w.e.WaitForStack(ctx(), id)
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		w.logf("-> %s %q", st.StackStatus, st.StackStatusReason)
+		w.checkInvariants()
+		if st.StackStatus != string(statemachine.StackStatusUpdateRollbackFailed) || round > 3 {
+			return id
+		}
+		in := ContinueUpdateRollbackInput{StackName: id}
+		if round > 0 || w.r.IntN(2) == 0 {
+			in.ResourcesToSkip = w.rollbackFailures(id)
+		} else {
+			in.Faults = w.faults()
+		}
+		w.logf("ContinueUpdateRollback skip=%v", in.ResourcesToSkip)
+		if _, err := w.e.ContinueUpdateRollback(ctx(), in); err != nil {
+			w.t.Fatalf("ContinueUpdateRollback refused: %v", err)
+		}
+	}
+}
+
+// deleteAll deletes the stack, retrying with RetainResources until it is
+// gone, and checks that nothing leaked.
+func (w *world) deleteAll(id string) {
+	w.t.Helper()
+	del := DeleteStackInput{StackName: id}
+	del.Faults = w.faults()
+	for round := 0; round < 4; round++ {
+		st := w.stack(id)
+		switch st.StackStatus {
+		case string(statemachine.StackStatusDeleteComplete):
+			w.checkInvariants()
+			return
+		case string(statemachine.StackStatusDeleteFailed):
+			del = DeleteStackInput{StackName: id, RetainResources: w.deleteFailures(id)}
+		}
+		w.logf("DeleteStack retain=%v", del.RetainResources)
+		if _, err := w.e.DeleteStack(ctx(), del); err != nil {
+			w.t.Fatalf("DeleteStack refused: %v", err)
+		}
+		if _, err := w.e.WaitForStack(ctx(), id); err != nil {
+			w.t.Fatal(err)
+		}
+		w.logf("-> %s", w.stack(id).StackStatus)
+		w.checkInvariants()
+		del = DeleteStackInput{StackName: id}
+	}
+	w.t.Fatalf("the stack is still %s after four deletes", w.stack(id).StackStatus)
+}
+
+func (w *world) logf(format string, args ...any) { fmt.Fprintf(&w.log, format+"\n", args...) }
+
+func (w *world) checkInvariants() {
+	w.t.Helper()
+	if err := w.e.CheckInvariants(ctx()); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *world) stackIDOf(name string) string {
+	out, err := w.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: name})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return out.Stacks[0].StackId
+}
+
+func (w *world) stack(id string) Stack {
+	out, err := w.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: id})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return out.Stacks[0]
+}
+
+// resourcesIn returns the stack's resource records.
+func (w *world) records(id string) []*resourceRecord {
+	var out []*resourceRecord
+	w.e.mu.Lock()
+	defer w.e.mu.Unlock()
+	_ = w.e.view(func(tx *txn) error {
+		st := tx.stackByID(id)
+		out = tx.resourcesOf(st.Num)
+		return nil
+	})
+	return out
+}
+
+func (w *world) rollbackFailures(id string) []string {
+	var out []string
+	for _, r := range w.records(id) {
+		if r.RollbackFailed && r.ResourceStatus == statemachine.ResourceStatusUpdateFailed {
+			out = append(out, r.LogicalResourceId)
+		}
+	}
+	return out
+}
+
+func (w *world) deleteFailures(id string) []string {
+	var out []string
+	for _, r := range w.records(id) {
+		if r.ResourceStatus == statemachine.ResourceStatusDeleteFailed {
+			out = append(out, r.LogicalResourceId)
+		}
+	}
+	return out
+}
+
+type snap struct {
+	phys  string
+	props map[string]any
+	deps  []string
+}
+
+func (w *world) snapshot(id string) map[string]snap {
+	out := map[string]snap{}
+	for _, r := range w.records(id) {
+		out[r.LogicalResourceId] = snap{phys: r.PhysicalResourceId, props: r.Properties, deps: r.DependsOn}
+	}
+	return out
+}
+
+// checkRestored checks that a completed update rollback put back the
+// previous properties of every resource whose physical resource, and
+// those of everything it refers to, are the ones they were.
+func (w *world) checkRestored(id string, before map[string]snap) {
+	w.t.Helper()
+	if w.stackUnstable(id) {
+		return
+	}
+	now := map[string]*resourceRecord{}
+	for _, r := range w.records(id) {
+		now[r.LogicalResourceId] = r
+	}
+	for lid, b := range before {
+		r := now[lid]
+		if r == nil || r.Skipped || r.PhysicalResourceId != b.phys || strings.HasPrefix(r.ResourceType, "Custom::") {
+			continue
+		}
+		same := true
+		for _, d := range b.deps {
+			if bd, ok := before[d]; !ok || now[d] == nil || now[d].PhysicalResourceId != bd.phys {
+				same = false
+			}
+		}
+		if same && !resources.LooseEqual(normalize(b.props), normalize(r.Properties)) {
+			w.t.Fatalf("%s: the rollback left the properties %v, they were %v", lid, r.Properties, b.props)
+		}
+	}
+}
+
+func (w *world) stackUnstable(id string) bool {
+	var u bool
+	w.e.mu.Lock()
+	defer w.e.mu.Unlock()
+	_ = w.e.view(func(tx *txn) error { u = tx.stackByID(id).Unstable; return nil })
+	return u
+}
+
+// template makes version v of the world's template: the first n ids of the
+// universe, each present with a chance, each referring to earlier ones.
+func (w *world) template(n, v int) string {
+	r := w.r
+	res := map[string]any{}
+	var present []string
+	for i, id := range w.ids[:min(n, len(w.ids))] {
+		if v > 0 && r.IntN(6) == 0 {
+			continue // removed in this version (or never added)
+		}
+		typ := randomTypes[i%len(randomTypes)]
+		props := map[string]any{}
+		ref := func() any {
+			if len(present) == 0 {
+				return "none"
+			}
+			return map[string]any{"Ref": present[r.IntN(len(present))]}
+		}
+		switch typ {
+		case "AWS::SNS::Topic":
+			props["DisplayName"] = ref()
+			if r.IntN(3) == 0 {
+				props["TopicName"] = fmt.Sprintf("t%d-%s-v%d", w.seed, id, r.IntN(2))
+			}
+		case "AWS::SQS::Queue":
+			props["Tags"] = []any{map[string]any{"Key": "k", "Value": ref()}}
+			if r.IntN(3) == 0 {
+				props["QueueName"] = fmt.Sprintf("q%d-%s-v%d", w.seed, id, r.IntN(2))
+			}
+		case "AWS::SSM::Parameter":
+			props["Type"] = "String"
+			props["Value"] = ref()
+		case "Custom::Thing":
+			props["ServiceToken"] = "thing"
+			props["Version"] = r.IntN(3)
+			props["Flag"] = r.IntN(2) == 0
+			if r.IntN(2) == 0 {
+				props["PhysicalIdToReturn"] = fmt.Sprintf("%s-p%d", id, r.IntN(2))
+			}
+			props["Peer"] = ref()
+		default:
+			props["Size"] = r.IntN(4)
+			props["Peer"] = ref()
+		}
+		body := map[string]any{"Type": typ, "Properties": props}
+		if len(present) > 0 && r.IntN(5) == 0 {
+			body["DependsOn"] = present[r.IntN(len(present))]
+		}
+		switch r.IntN(12) {
+		case 0:
+			body["DeletionPolicy"] = "Retain"
+		case 1:
+			body["DeletionPolicy"] = "RetainExceptOnCreate"
+		case 2:
+			body["UpdateReplacePolicy"] = "Retain"
+		}
+		res[id] = body
+		present = append(present, id)
+	}
+	if len(res) == 0 {
+		res[w.ids[0]] = map[string]any{"Type": randomTypes[0]}
+	}
+	b, err := json.MarshalIndent(map[string]any{"Resources": res}, "", " ")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// faults makes a random fault schedule over the world's ids.
+func (w *world) faults() []faults.Fault {
+	r := w.r
+	var out []faults.Fault
+	actions := []resources.Action{resources.ActionCreate, resources.ActionUpdate, resources.ActionDelete}
+	phases := []resources.Phase{resources.PhaseForward, resources.PhaseRollback, resources.PhaseCleanup}
+	for i := r.IntN(4); i > 0; i-- {
+		f := faults.Fault{Match: faults.Match{LogicalID: w.ids[r.IntN(len(w.ids))]}, Times: 1}
+		if r.IntN(2) == 0 {
+			f.Match.Actions = []resources.Action{actions[r.IntN(len(actions))]}
+		}
+		if r.IntN(2) == 0 {
+			f.Match.Phases = []resources.Phase{phases[r.IntN(len(phases))]}
+		}
+		if r.IntN(4) == 0 {
+			f.Times = faults.Always
+		}
+		switch r.IntN(7) {
+		case 0, 1:
+			f.Kind, f.Code, f.Message = faults.Fail, resources.ErrGeneralServiceException, "random failure"
+			f.After = r.IntN(2) == 0
+		case 2:
+			f.Kind, f.Times = faults.Throttle, 1+r.IntN(3)
+		case 3:
+			f.Kind, f.Callbacks, f.DelaySeconds = faults.Stall, 1+r.IntN(3), int64(r.IntN(90))
+			f.Match.Actions = []resources.Action{actions[r.IntN(len(actions))]}
+		case 4:
+			f.Kind, f.Reads = faults.EventualConsistency, 1+r.IntN(3)
+			f.Match.Actions = nil
+		case 5:
+			f.Kind = faults.NewPhysicalID
+		default:
+			f.Kind = faults.NoResponse
+			f.Times = 1
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// custom is the random worlds' custom resource target.
+func (w *world) custom(_ context.Context, req *resources.CustomRequest) (*resources.CustomResponse, error) {
+	id := req.PhysicalResourceID
+	if v, ok := req.ResourceProperties["PhysicalIdToReturn"].(string); ok && req.RequestType != resources.CustomDelete {
+		id = v
+	}
+	if id == "" {
+		id = "thing-" + req.LogicalResourceID
+	}
+	return &resources.CustomResponse{Status: "SUCCESS", PhysicalResourceID: id, Data: map[string]any{"Echo": id}}, nil
+}
+
+var _ = slices.Contains[[]string]
