@@ -1,0 +1,87 @@
+package scenario
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string
+	}{
+		{"empty", "", []string{"s.yaml: the file is empty"}},
+		{"yaml", "name: x\nsteps: [\n", []string{"s.yaml:2:1: YAML:"}},
+		{"no name", "steps:\n  - note: hi\n", []string{"s.yaml:1:1: the scenario has no name"}},
+		{"unknown top key", "name: x\nstep:\n  - note: hi\n", []string{`s.yaml:2:1: unknown key "step"`, `(did you mean "steps"?)`}},
+		{"unknown operation", "name: x\nsteps:\n  - UpdateStak: {StackName: a}\n", []string{`s.yaml:3:5: unknown key "UpdateStak" in a step`, `did you mean "UpdateStack"?`}},
+		{"unknown member", "name: x\nsteps:\n  - CreateStack: {StackName: a, TemplateBody: 'Resources: {}', OnFailur: DELETE}\n",
+			[]string{`s.yaml:3:64: unknown member "OnFailur" in CreateStack`, `did you mean "OnFailure"?`}},
+		{"wrong type", "name: x\nsteps:\n  - CreateStack: {StackName: a, TemplateBody: x, DisableRollback: maybe}\n",
+			[]string{`s.yaml:3:67: CreateStack.DisableRollback must be true or false, not "maybe"`}},
+		{"missing template file", "name: x\nsteps:\n  - CreateStack: {StackName: a, TemplateBody: file://nope.yaml}\n",
+			[]string{"s.yaml:3:47: TemplateBody: cannot read nope.yaml"}},
+		{"two things", "name: x\nsteps:\n  - CreateStack: {StackName: a, TemplateBody: x}\n    note: hi\n",
+			[]string{"s.yaml:4:5: a step does one thing"}},
+		{"bad status", "name: x\nsteps:\n  - note: hi\n    expect: {status: UPDATE_ROLBACK_FAILED}\n",
+			[]string{"s.yaml:4:22: expect.status:", "UPDATE_ROLLBACK_FAILED"}},
+		{"bad stopAt", "name: x\nsteps:\n  - UpdateStack: {StackName: a, UsePreviousTemplate: true}\n    stopAt: Queue\n",
+			[]string{"s.yaml:4:13: stopAt", "LOGICAL_ID:STATUS"}},
+		{"bad inline fault", "name: x\nsteps:\n  - UpdateStack: {StackName: a, UsePreviousTemplate: true}\n    faults:\n      - match: {logicalId: Q}\n        thrTottle: 3\n",
+			[]string{"s.yaml:6:9: faults:", `did you mean "throttle"?`}},
+		{"bad service token", "name: x\nserviceTokens:\n  arn: builtin:nope\nsteps:\n  - note: hi\n",
+			[]string{`s.yaml:3:8: service token arn: unknown builtin responder "nope"`}},
+		{"bad event", "name: x\nsteps:\n  - note: hi\n    expect:\n      events: [Queue]\n",
+			[]string{`s.yaml:5:16: an event is written "LOGICAL_ID STATUS"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load("s.yaml", []byte(tt.text))
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestRunReportsFailures(t *testing.T) {
+	sc, err := Load("s.yaml", []byte(`name: failing
+steps:
+  - CreateStack:
+      StackName: a
+      TemplateBody: {Resources: {T: {Type: AWS::SNS::Topic}}}
+    expect:
+      status: UPDATE_COMPLETE
+      resources: {T: DELETE_COMPLETE, U: CREATE_COMPLETE}
+      events: [T CREATE_FAILED]
+  - UpdateStack: {StackName: a, UsePreviousTemplate: true}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"s.yaml:7:7: step 1 (CreateStack a): expected a to be UPDATE_COMPLETE, got CREATE_COMPLETE",
+		"s.yaml:8:19: step 1 (CreateStack a): expected T to be DELETE_COMPLETE, got CREATE_COMPLETE",
+		"s.yaml:8:39: step 1 (CreateStack a): a has no resource U",
+		"s.yaml:9:16: step 1 (CreateStack a): expected the event T CREATE_FAILED",
+		"s.yaml:10:5: step 2 (UpdateStack a) was refused: ValidationError: No updates are to be performed.",
+	}
+	if len(res.Failures) != len(want) {
+		t.Fatalf("failures:\n%s", strings.Join(res.Failures, "\n"))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(res.Failures[i], w) {
+			t.Errorf("failure %d:\n got %s\nwant %s", i, res.Failures[i], w)
+		}
+	}
+}
