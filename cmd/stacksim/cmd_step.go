@@ -61,17 +61,26 @@ back; 2 when there is nothing to step.`,
 			if ids, types := stackNames(ctx, s.e, st.StackId); len(ids) > 0 {
 				d.seed(append(ids, st.StackName), types)
 			}
-			if !a.quiet {
-				defer s.e.Subscribe(d.event)()
-			}
+			shown := 0
+			defer s.e.Subscribe(func(ev engine.StackEvent) {
+				if ev.StackId == st.StackId {
+					shown++
+				}
+				if !a.quiet {
+					d.event(ev)
+				}
+			})()
 			res, driveErr := drive(ctx, s.e, st.StackId, nil, events)
+			// One task may write several events at one instant: all of them
+			// are shown, and counted.
+			res.Events = shown
 			if err := s.save(); err != nil {
 				return err
 			}
 			if driveErr != nil {
 				return driveErr
 			}
-			return a.finish(ctx, s.e, res, nil)
+			return a.finish(ctx, s.e, res, nil, "")
 		},
 	}
 	cmd.Flags().StringVar(&stack, "stack-name", "", "the stack in motion")

@@ -50,10 +50,14 @@ func (d *display) event(ev engine.StackEvent) {
 	}
 	d.widths[0] = max(d.widths[0], len(logical))
 	d.widths[1] = max(d.widths[1], len(ev.ResourceType))
-	d.widths[2] = max(d.widths[2], len(ev.ResourceStatus))
+	if !ev.IsStackEvent() {
+		// Resource lines stay aligned; the stack's longer statuses (up to
+		// UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS) do not widen them.
+		d.widths[2] = max(d.widths[2], len(ev.ResourceStatus))
+	}
 	clock := ev.Timestamp.UTC().Format("15:04:05")
 	status := ev.ResourceStatus
-	pad := strings.Repeat(" ", d.widths[2]-len(status))
+	pad := strings.Repeat(" ", max(d.widths[2]-len(status), 0))
 	if d.color {
 		clock = ansiDim + clock + ansiReset
 		status = statusColor(status) + status + ansiReset

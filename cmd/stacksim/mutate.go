@@ -127,7 +127,7 @@ func (a *app) mutate(ctx context.Context, m mutation) error {
 	if m.after != nil {
 		return m.after(ctx, e)
 	}
-	return a.finish(ctx, e, res, until)
+	return a.finish(ctx, e, res, until, m.op)
 }
 
 // drive runs the loop for the stack (see scenario.Drive).
@@ -140,7 +140,9 @@ func drive(ctx context.Context, e *engine.Engine, stackID string, until *scenari
 }
 
 // finish writes the summary of a drive and returns the exit status.
-func (a *app) finish(ctx context.Context, e *engine.Engine, res scenario.DriveResult, until *scenario.Until) error {
+// intent is the call that started the drive (its success is what the
+// caller meant), or "" for the operation's own call (step).
+func (a *app) finish(ctx context.Context, e *engine.Engine, res scenario.DriveResult, until *scenario.Until, intent string) error {
 	st := res.Stack
 	status := statemachine.StackStatus(st.StackStatus)
 	if status.InMotion() {
@@ -157,9 +159,11 @@ func (a *app) finish(ctx context.Context, e *engine.Engine, res scenario.DriveRe
 		return nil
 	}
 	op, _ := e.DescribeStackOperation(ctx, engine.DescribeStackOperationInput{StackName: st.StackId})
-	kind := ""
+	kind := intent
 	if op != nil {
-		kind = op.Operation.Operation
+		if kind == "" {
+			kind = op.Operation.Operation
+		}
 		a.reportViolations(op.Operation)
 	}
 	line := st.StackName + ": " + st.StackStatus
