@@ -24,7 +24,9 @@ import (
 //	!! Code: Message            the call was refused
 //	-- stack STATUS             where the step left the stack
 //
-// Columns are as wide as their widest entry in the whole log.
+// Columns are as wide as their widest entry in the whole log (the status
+// column as its widest resource status: the stack's own longer statuses
+// push their line's physical id and reason to the right).
 type eventLog struct {
 	mu      sync.Mutex
 	entries []logEntry
@@ -55,7 +57,10 @@ func (l *eventLog) String() string {
 		if e.ev != nil {
 			w[0] = max(w[0], len(e.ev.StackName))
 			w[1] = max(w[1], len(e.ev.LogicalResourceId))
-			w[2] = max(w[2], len(e.ev.ResourceStatus))
+			if !e.ev.IsStackEvent() {
+				// The stack's longer statuses do not widen the column.
+				w[2] = max(w[2], len(e.ev.ResourceStatus))
+			}
 		}
 	}
 	var b strings.Builder

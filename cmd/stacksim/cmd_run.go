@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -68,7 +70,7 @@ problem listed at its FILE:LINE:COL). The format: docs/scenarios.md.`,
 					return &exitError{code: exitFailed, err: err}
 				}
 				log := res.Log()
-				fmt.Fprint(a.stdout, log)
+				a.printLog(log)
 				for _, f := range res.Failures {
 					fmt.Fprintln(a.stderr, f)
 				}
@@ -111,6 +113,33 @@ problem listed at its FILE:LINE:COL). The format: docs/scenarios.md.`,
 	cmd.Flags().StringVar(&goldenPath, "golden", "", "compare the event log with this file")
 	cmd.Flags().BoolVar(&updateGolden, "update", false, "rewrite the --golden file with the event log")
 	return cmd
+}
+
+// statusWord is the status of an event line of a log.
+var statusWord = regexp.MustCompile(`\b[A-Z]+(?:_[A-Z]+)*_(?:IN_PROGRESS|COMPLETE|FAILED|SKIPPED)\b`)
+
+// printLog writes a log, its statuses coloured on a terminal.
+func (a *app) printLog(log string) {
+	if !a.colorFor(a.stdout) {
+		fmt.Fprint(a.stdout, log)
+		return
+	}
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(log, "\n") {
+		switch {
+		case len(line) > 10 && line[2] == ':' && line[5] == ':':
+			if loc := statusWord.FindStringIndex(line); loc != nil {
+				w := line[loc[0]:loc[1]]
+				line = ansiDim + line[:8] + ansiReset + line[8:loc[0]] + statusColor(w) + w + ansiReset + line[loc[1]:]
+			}
+		case strings.HasPrefix(line, "==") || strings.HasPrefix(line, "#"):
+			line = ansiBold + strings.TrimSuffix(line, "\n") + ansiReset + "\n"
+		case strings.HasPrefix(line, "!!"):
+			line = ansiRed + strings.TrimSuffix(line, "\n") + ansiReset + "\n"
+		}
+		b.WriteString(line)
+	}
+	fmt.Fprint(a.stdout, b.String())
 }
 
 // compareGolden compares a log with its golden file, or rewrites it.
