@@ -5,7 +5,7 @@ CORPUS   ?= ../shared/corpus/templates
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: help build test vet fmt-check bench docs docs-check corpus clean
+.PHONY: help build test vet fmt-check bench docs docs-check corpus fixtures clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
@@ -34,6 +34,9 @@ docs-check: ## fail when docs/states.md is stale
 	  diff -u docs/states.md docs/states.md.check | head -40; rm -f docs/states.md.check; \
 	  echo "docs/states.md is stale: run 'make docs' and commit it"; exit 1; fi; \
 	rm -f docs/states.md.check
+
+fixtures: ## replay every fixture with the command line and compare its golden log
+	$(GO) run ./cmd/stacksim run fixtures/*/scenario.yaml --golden golden.log > /dev/null
 
 corpus: ## validate every template of the corpus (CORPUS=dir)
 	$(GO) run ./template/internal/corpus -dir $(CORPUS)

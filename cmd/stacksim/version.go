@@ -12,9 +12,10 @@ var version = "dev"
 
 func (a *app) versionCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print stacksim's version",
-		Args:  cobra.NoArgs,
+		Use:     "version",
+		Short:   "Print stacksim's version",
+		Example: "  stacksim version",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			goVersion := "unknown"
 			if info, ok := debug.ReadBuildInfo(); ok {
