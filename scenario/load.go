@@ -333,8 +333,15 @@ func (l *loader) stepSpec(n *yaml.Node) *StepSpec {
 func (l *loader) faults(n *yaml.Node) []faults.Fault {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		path := l.path(strings.TrimPrefix(n.Value, "file://"))
-		inj, err := faults.LoadFile(path)
+		rel := strings.TrimPrefix(n.Value, "file://")
+		data, err := os.ReadFile(l.path(rel))
+		if err != nil {
+			l.at(n, "faults: cannot read %s: %v", rel, errors.Unwrap(err))
+			return nil
+		}
+		// Named as the scenario writes it: logs do not depend on where
+		// stacksim runs from.
+		inj, err := faults.Load(rel, data)
 		if err != nil {
 			l.at(n, "faults: %v", err)
 			return nil
@@ -367,7 +374,7 @@ func (l *loader) faults(n *yaml.Node) []faults.Fault {
 				line, _ := strconv.Atoi(parts[len(parts)-2])
 				col, _ := strconv.Atoi(parts[len(parts)-1])
 				line, col = mapPosition(text, n, line, col)
-				fs[i].Pos = fmt.Sprintf("%s:%d:%d", l.file, line, col)
+				fs[i].Pos = fmt.Sprintf("%s:%d:%d", filepath.Base(l.file), line, col)
 			}
 		}
 		return fs
@@ -571,16 +578,16 @@ func (l *loader) templateBody(n *yaml.Node) (string, string) {
 		if err := template.CheckBodySize(rel, data); err != nil {
 			l.at(n, "TemplateBody: %v", err)
 		}
-		return l.path(rel), string(data)
+		return rel, string(data)
 	case n.Kind == yaml.ScalarNode:
-		return fmt.Sprintf("%s:%d(TemplateBody)", l.file, n.Line), n.Value
+		return fmt.Sprintf("%s:%d(TemplateBody)", filepath.Base(l.file), n.Line), n.Value
 	case n.Kind == yaml.MappingNode:
 		text, err := yaml.Marshal(n)
 		if err != nil {
 			l.at(n, "TemplateBody: %v", err)
 			return "", ""
 		}
-		return fmt.Sprintf("%s:%d(TemplateBody)", l.file, n.Line), string(text)
+		return fmt.Sprintf("%s:%d(TemplateBody)", filepath.Base(l.file), n.Line), string(text)
 	}
 	l.at(n, "TemplateBody is file://PATH, a template as a string, or a template written in place; not %s", kindName(n))
 	return "", ""

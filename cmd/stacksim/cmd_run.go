@@ -75,9 +75,9 @@ problem listed at its FILE:LINE:COL). The format: docs/scenarios.md.`,
 					fmt.Fprintln(a.stderr, f)
 				}
 				summary := fmt.Sprintf("%s: %d expectation(s) held", sc.Name, res.Checked)
-				if !res.OK() {
+				bad := !res.OK()
+				if bad {
 					summary = fmt.Sprintf("%s: %d of %d expectation(s) did not hold", sc.Name, len(res.Failures), res.Checked)
-					failed = true
 				}
 				if goldenPath != "" {
 					path := goldenPath
@@ -89,14 +89,15 @@ problem listed at its FILE:LINE:COL). The format: docs/scenarios.md.`,
 						return badInput(err)
 					}
 					summary += ", " + msg
-					failed = failed || !ok
+					bad = bad || !ok
 				}
+				failed = failed || bad
 				mark := "ok  "
-				if failed {
+				if bad {
 					mark = "FAIL"
 				}
 				if color {
-					if failed {
+					if bad {
 						mark = ansiRed + mark + ansiReset
 					} else {
 						mark = ansiGreen + mark + ansiReset
