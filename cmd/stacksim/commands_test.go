@@ -135,3 +135,19 @@ func TestCommandsCreateFailures(t *testing.T) {
 	c.golden("create-stack-on-failure-delete", 1, "create-stack", "--stack-name", "c", "--template-body", tmpl, "--faults", faults, "--on-failure", "DELETE")
 	c.golden("update-stack-rollback-complete", 2, "update-stack", "--stack-name", "a", "--use-previous-template")
 }
+
+// --seed applies to a new state; a loaded state keeps its own and says so.
+func TestSeedOfALoadedState(t *testing.T) {
+	c := newCLI(t)
+	tmpl := "file://" + fixtures + "/update-in-place/v1.yaml"
+	out7, _ := c.must(0, "--seed", "7", "create-stack", "--stack-name", "a", "--template-body", tmpl, "--quiet")
+	_, errOut := c.must(0, "--seed", "8", "create-stack", "--stack-name", "b", "--template-body", tmpl, "--quiet")
+	if !strings.Contains(errOut, "--seed 8 ignored: the state file "+c.state+" was made with seed 7, which it keeps") {
+		t.Errorf("no warning:\n%s", errOut)
+	}
+	d := newCLI(t)
+	out0, _ := d.must(0, "create-stack", "--stack-name", "a", "--template-body", tmpl, "--quiet")
+	if out0 == out7 {
+		t.Errorf("--seed made no difference: %s", out0)
+	}
+}
