@@ -147,12 +147,14 @@ type Engine struct {
 	// when needed, so a loaded state file works the same): parsed and
 	// bound templates, plan indexes, contract checkers, fault injectors,
 	// and the violations of the handler call in progress.
-	parsed     map[[32]byte]*template.Template
-	bounds     map[[32]byte]boundTemplate
-	plans      map[*plan.Plan]*planIndex
-	checkers   map[resources.Provider]resources.Provider
-	injectors  map[string]*opInjector
-	violations []contract.Violation
+	parsed map[[32]byte]*template.Template
+	bounds map[[32]byte]boundTemplate
+	// boundByIdentity finds a stack's binding without hashing its body.
+	boundByIdentity map[bindIdentity]boundTemplate
+	plans           map[*plan.Plan]*planIndex
+	checkers        map[resources.Provider]resources.Provider
+	injectors       map[string]*opInjector
+	violations      []contract.Violation
 	// bindHook, when set (benchmarks), binds a template body to something
 	// else than a template: stacks beyond the template quotas.
 	bindHook func(body string) (boundTemplate, bool)
@@ -175,15 +177,16 @@ func New(opts Options) (*Engine, error) {
 func newEngine(opts Options, st *store) (*Engine, error) {
 	opts.Region, opts.AccountID, opts.Partition, opts.Seed = st.id.Region, st.id.AccountID, st.id.Partition, st.id.Seed
 	e := &Engine{
-		opts:      opts,
-		log:       opts.Logger,
-		st:        st,
-		handlers:  map[TaskKind]taskHandler{},
-		parsed:    map[[32]byte]*template.Template{},
-		bounds:    map[[32]byte]boundTemplate{},
-		plans:     map[*plan.Plan]*planIndex{},
-		checkers:  map[resources.Provider]resources.Provider{},
-		injectors: map[string]*opInjector{},
+		opts:            opts,
+		log:             opts.Logger,
+		st:              st,
+		handlers:        map[TaskKind]taskHandler{},
+		parsed:          map[[32]byte]*template.Template{},
+		bounds:          map[[32]byte]boundTemplate{},
+		boundByIdentity: map[bindIdentity]boundTemplate{},
+		plans:           map[*plan.Plan]*planIndex{},
+		checkers:        map[resources.Provider]resources.Provider{},
+		injectors:       map[string]*opInjector{},
 	}
 	e.cloud = &storeCloud{s: st, mu: &e.mu}
 	e.reg = resources.NewRegistry(resources.RegistryOptions{

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/template"
@@ -40,6 +41,10 @@ type bindRequest struct {
 	Prev    map[string]string
 	Stack   *stackRecord
 	NoCache bool
+	// stored: Body and Params are a stack's stored template and params
+	// (its current or previous template).
+	stored bool
+	params []paramValue
 }
 
 // maxBoundCache bounds the cache of bound templates.
@@ -65,6 +70,19 @@ func (e *Engine) parseTemplate(file, body string) (*template.Template, error) {
 	return t, nil
 }
 
+// bindIdentity names a binding by the identity of what it is made from:
+// the stack's template body and parameter slice, which its records share
+// from one copy to the next. It saves hashing the body on every task; the
+// pointers keep what they point to alive while the cache holds them.
+type bindIdentity struct {
+	stack   string
+	file    string
+	body    unsafe.Pointer
+	bodyLen int
+	params  unsafe.Pointer
+	nParams int
+}
+
 // bind parses and binds a template for a stack.
 func (e *Engine) bind(r bindRequest) (boundTemplate, error) {
 	if e.bindHook != nil {
@@ -72,9 +90,18 @@ func (e *Engine) bind(r bindRequest) (boundTemplate, error) {
 			return b, nil
 		}
 	}
+	var fast bindIdentity
+	if r.stored && r.Prev == nil && !r.NoCache {
+		fast = bindIdentity{stack: r.Stack.StackId, file: r.File, body: unsafe.Pointer(unsafe.StringData(r.Body)), bodyLen: len(r.Body),
+			params: unsafe.Pointer(unsafe.SliceData(r.params)), nParams: len(r.params)}
+		if b, ok := e.boundByIdentity[fast]; ok {
+			return b, nil
+		}
+	}
 	key := bindKey(r)
 	if !r.NoCache {
 		if b, ok := e.bounds[key]; ok {
+			e.rememberIdentity(fast, b)
 			return b, nil
 		}
 	}
@@ -102,7 +129,18 @@ func (e *Engine) bind(r bindRequest) (boundTemplate, error) {
 		clear(e.bounds)
 	}
 	e.bounds[key] = b
+	e.rememberIdentity(fast, b)
 	return b, nil
+}
+
+func (e *Engine) rememberIdentity(k bindIdentity, b boundTemplate) {
+	if k.body == nil && k.params == nil {
+		return
+	}
+	if len(e.boundByIdentity) >= maxBoundCache {
+		clear(e.boundByIdentity)
+	}
+	e.boundByIdentity[k] = b
 }
 
 func bindKey(r bindRequest) [32]byte {
@@ -171,13 +209,13 @@ func boundParams(b boundTemplate) []paramValue {
 
 // currentTemplate binds the template the stack is on now.
 func (e *Engine) currentTemplate(st *stackRecord) (boundTemplate, error) {
-	return e.bind(bindRequest{File: st.TemplateFile, Body: st.TemplateBody, Params: storedParams(st.Parameters), Stack: st})
+	return e.bind(bindRequest{File: st.TemplateFile, Body: st.TemplateBody, Params: storedParams(st.Parameters), Stack: st, stored: true, params: st.Parameters})
 }
 
 // previousTemplate binds the template the stack had before its last
 // operation (what an update rollback returns to).
 func (e *Engine) previousTemplate(st *stackRecord) (boundTemplate, error) {
-	return e.bind(bindRequest{File: st.PreviousTemplateFile, Body: st.PreviousTemplateBody, Params: storedParams(st.PreviousParameters), Stack: st})
+	return e.bind(bindRequest{File: st.PreviousTemplateFile, Body: st.PreviousTemplateBody, Params: storedParams(st.PreviousParameters), Stack: st, stored: true, params: st.PreviousParameters})
 }
 
 // templateError turns an error of the template package into the API's:
