@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -149,5 +150,26 @@ func TestSeedOfALoadedState(t *testing.T) {
 	out0, _ := d.must(0, "create-stack", "--stack-name", "a", "--template-body", tmpl, "--quiet")
 	if out0 == out7 {
 		t.Errorf("--seed made no difference: %s", out0)
+	}
+}
+
+// --parameters in its three spellings: shorthand, a JSON list, file://.
+func TestParameterSpellings(t *testing.T) {
+	c := newCLI(t)
+	tmpl := "file://" + fixtures + "/create-success/template.yaml"
+	c.must(0, "create-stack", "--stack-name", "a", "--template-body", tmpl, "--parameters", `[{"ParameterKey": "Env", "ParameterValue": "prod"}]`, "--quiet")
+	params := filepath.Join(t.TempDir(), "params.json")
+	if err := os.WriteFile(params, []byte(`[{"ParameterKey": "Env", "ParameterValue": "dev"}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.must(0, "update-stack", "--stack-name", "a", "--use-previous-template", "--parameters", "file://"+params, "--quiet")
+	c.must(0, "update-stack", "--stack-name", "a", "--use-previous-template", "--parameters", "ParameterKey=Env,ParameterValue=prod", "--quiet")
+	_, errOut, code := c.run("update-stack", "--stack-name", "a", "--use-previous-template", "--parameters", "ParameterKey=Env,UsePreviousValue=true")
+	if code != exitBadInput || !strings.Contains(errOut, "No updates are to be performed.") {
+		t.Errorf("UsePreviousValue: exit %d\n%s", code, errOut)
+	}
+	out, _ := c.must(0, "describe-stacks", "--stack-name", "a", "--output", "text")
+	if !strings.Contains(out, "PARAMETERS\tEnv\tprod") {
+		t.Errorf("parameters:\n%s", out)
 	}
 }

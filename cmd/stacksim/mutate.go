@@ -113,8 +113,8 @@ func (a *app) mutate(ctx context.Context, m mutation) error {
 	out, err := e.DescribeStacks(ctx, engine.DescribeStacksInput{StackName: m.stack})
 	if err != nil {
 		// DeleteStack of a stack that does not exist: accepted, nothing
-		// happens.
-		return s.save()
+		// happens (and nothing is written).
+		return nil
 	}
 	stackID := out.Stacks[0].StackId
 	res, driveErr := drive(ctx, e, stackID, until, 0)

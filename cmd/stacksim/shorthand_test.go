@@ -1,0 +1,47 @@
+package main
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestShorthand(t *testing.T) {
+	tests := []struct {
+		in   string
+		want map[string]any
+	}{
+		{"ParameterKey=Env,ParameterValue=prod", map[string]any{"ParameterKey": "Env", "ParameterValue": "prod"}},
+		{"ParameterKey=Subnets,ParameterValue=a\\,b", map[string]any{"ParameterKey": "Subnets", "ParameterValue": "a,b"}},
+		{`Key=Name,Value="my, name"`, map[string]any{"Key": "Name", "Value": "my, name"}},
+		{`Key=Name,Value='it\'s'`, map[string]any{"Key": "Name", "Value": "it's"}},
+		{"Key=Name,Value=two words ", map[string]any{"Key": "Name", "Value": "two words"}},
+		{"Key=a=b", map[string]any{"Key": "a=b"}},
+		{"ParameterValue=a,b,ParameterKey=K", map[string]any{"ParameterValue": []any{"a", "b"}, "ParameterKey": "K"}},
+		{"A=[x,y],B={c=d}", map[string]any{"A": []any{"x", "y"}, "B": map[string]any{"c": "d"}}},
+		{"UsePreviousValue=true,ParameterKey=K", map[string]any{"UsePreviousValue": "true", "ParameterKey": "K"}},
+		{"A=", map[string]any{"A": ""}},
+	}
+	for _, tt := range tests {
+		got, _, err := parseShorthand(tt.in)
+		if err != nil {
+			t.Errorf("%q: %v", tt.in, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: got %#v, want %#v", tt.in, got, tt.want)
+		}
+	}
+	for _, bad := range []string{"foo", "A=b,", `A="unclosed`, "A=[x,y"} {
+		if _, _, err := parseShorthand(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestSpreadListFlags(t *testing.T) {
+	got := spreadListFlags([]string{"create-stack", "--capabilities", "A", "B", "--stack-name", "x", "--tags", "Key=a,Value=b", "--", "--tags", "z"})
+	want := []string{"create-stack", "--capabilities", "A", "--capabilities", "B", "--stack-name", "x", "--tags", "Key=a,Value=b", "--", "--tags", "z"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q", got)
+	}
+}
