@@ -3,6 +3,7 @@ module github.com/stacksim/stacksim
 go 1.26.8
 
 require (
+	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/hashicorp/go-memdb v1.3.5
 	github.com/looplab/fsm v1.0.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
@@ -13,7 +14,6 @@ require (
 )
 
 require (
-	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510 // indirect
 	github.com/hashicorp/go-immutable-radix v1.3.1 // indirect
 	github.com/hashicorp/golang-lru v0.5.4 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
