@@ -181,7 +181,6 @@ func (p *customProvider) send(ctx context.Context, req *Request, requestType str
 		RequestType:        requestType,
 		ServiceToken:       token,
 		StackID:            req.StackID,
-		RequestID:          key.stream("custom-request:" + requestType + ":" + strconv.Itoa(req.Attempt)).uuid(),
 		ResourceType:       p.typeName,
 		LogicalResourceID:  req.LogicalResourceIdentifier,
 		ResourceProperties: props,
@@ -195,6 +194,7 @@ func (p *customProvider) send(ctx context.Context, req *Request, requestType str
 			return Failed(ErrNotFound, "The %s request of custom resource %s has no PhysicalResourceId.", requestType, req.LogicalResourceIdentifier), nil
 		}
 	}
+	cr.RequestID = requestID(key, req, cr)
 	if requestType == CustomUpdate {
 		cr.OldResourceProperties = StringifyModel(customProperties(req.PreviousResourceState))
 		if old, _ := cr.OldResourceProperties["ServiceToken"].(string); old != "" && old != token {
@@ -267,13 +267,33 @@ func (p *customProvider) deliver(ctx context.Context, cr *CustomRequest, key ent
 	}
 }
 
+// requestID is a request's RequestId: unique to the request, derived from
+// what identifies it. In the forward phase a resource gets at most one
+// request of a type per attempt (the key it always had); a rollback or a
+// cleanup may send the same type again with the same client request token
+// (the rollback's Update after the forward one; the Deletes of two physical
+// ids in one cleanup), so there the phase and the physical id are in the
+// key too.
+func requestID(key entropyKey, req *Request, cr *CustomRequest) string {
+	name := "custom-request:" + cr.RequestType + ":" + strconv.Itoa(req.Attempt)
+	if req.Phase != PhaseForward {
+		name += ":" + req.Phase.String() + ":" + cr.PhysicalResourceID
+	}
+	return key.stream(name).uuid()
+}
+
+// generatedCustomID is the physical id of a custom resource that has none:
+// STACK-LOGICALID-RANDOM, as the simulated responder answers a Create.
+func generatedCustomID(cr *CustomRequest, key entropyKey) string {
+	return strings.Join([]string{StackName(cr.StackID), cr.LogicalResourceID, key.stream("custom-physical-id").pick(alphaUpperNum, 13)}, "-")
+}
+
 // simulate is the built-in responder for unmapped service tokens: SUCCESS,
 // a generated physical id on Create (the request's otherwise), no Data.
 func (p *customProvider) simulate(cr *CustomRequest, key entropyKey) *CustomResponse {
 	id := cr.PhysicalResourceID
 	if cr.RequestType == CustomCreate {
-		stack := StackName(cr.StackID)
-		id = strings.Join([]string{stack, cr.LogicalResourceID, key.stream("custom-physical-id").pick(alphaUpperNum, 13)}, "-")
+		id = generatedCustomID(cr, key)
 	}
 	return &CustomResponse{Status: "SUCCESS", PhysicalResourceID: id, StackID: cr.StackID, RequestID: cr.RequestID, LogicalResourceID: cr.LogicalResourceID}
 }

@@ -343,3 +343,47 @@ func TestParseTarget(t *testing.T) {
 }
 
 func fmtGo(v any) string { return fmt.Sprintf("%#v", v) }
+
+// Every request of one operation has its own RequestId: the forward Update
+// and the rollback's Update of the same resource share the client request
+// token and the attempt, and two cleanup Deletes of one logical resource
+// (two physical ids) share the phase too. The same request gets the same
+// id again (determinism).
+func TestCustomResourceRequestIDsDiffer(t *testing.T) {
+	var got []*CustomRequest
+	fn := CustomFunc(func(_ context.Context, r *CustomRequest) (*CustomResponse, error) {
+		got = append(got, r)
+		return &CustomResponse{Status: "SUCCESS", PhysicalResourceID: r.PhysicalResourceID}, nil
+	})
+	reg := NewRegistry(RegistryOptions{ServiceTokens: map[string]CustomTarget{"arn:fn": fn}})
+	defer reg.Close()
+	p := customOf(t, reg)
+	req := func(a Action, phase Phase, physical string) *Request {
+		r := customReq(a, "Thing", map[string]any{"ServiceToken": "arn:fn"})
+		r.ClientRequestToken, r.Phase, r.PhysicalResourceID = "tok", phase, physical
+		r.PreviousResourceState = map[string]any{"ServiceToken": "arn:fn"}
+		return r
+	}
+	reqs := []*Request{
+		req(ActionUpdate, PhaseForward, "id-1"),
+		req(ActionUpdate, PhaseRollback, "id-1"),
+		req(ActionDelete, PhaseCleanup, "id-1"),
+		req(ActionDelete, PhaseCleanup, "id-2"),
+		req(ActionDelete, PhaseRollback, "id-1"),
+	}
+	seen := map[string]int{}
+	for i, r := range reqs {
+		if ev, err := Invoke(context.Background(), p, r); err != nil || ev.Status != StatusSuccess {
+			t.Fatalf("request %d: %v %v", i, ev, err)
+		}
+		id := got[len(got)-1].RequestID
+		if j, dup := seen[id]; dup {
+			t.Fatalf("requests %d (%s %s %s) and %d (%s %s %s) share RequestId %s", j, reqs[j].Action, reqs[j].Phase, reqs[j].PhysicalResourceID, i, r.Action, r.Phase, r.PhysicalResourceID, id)
+		}
+		seen[id] = i
+	}
+	first := got[0].RequestID
+	if _, err := Invoke(context.Background(), p, req(ActionUpdate, PhaseForward, "id-1")); err != nil || got[len(got)-1].RequestID != first {
+		t.Fatalf("the same request got another RequestId: %s then %s", first, got[len(got)-1].RequestID)
+	}
+}
