@@ -77,6 +77,23 @@ func TestLifecycleCustomResourceRollback(t *testing.T) {
 	h.done()
 }
 
+// BEHAVIOUR.md §7: a custom resource whose Create failed is still sent a
+// Delete when the creation rolls back, with its ResourceProperties
+// (ServiceToken included) and the PhysicalResourceId its FAILED response
+// gave; one that never answered gets a Delete with a generated id. Both
+// answer it, and the stack ends ROLLBACK_COMPLETE.
+func TestLifecycleCustomResourceCreateFails(t *testing.T) {
+	h := newHarness(t, "custom-resource-create-fails", Options{})
+	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml")}) })
+	h.wait("app")
+	in := CreateStackInput{StackName: "silent", TemplateBody: h.fixture("silent.yaml")}
+	in.Faults = h.faults("faults.yaml")
+	h.mustDo(func() error { return h.create(in) })
+	h.wait("silent")
+	h.objects()
+	h.done()
+}
+
 func TestLifecycleChangeSetCreate(t *testing.T) {
 	h := newHarness(t, "change-set-create", Options{})
 	h.must("CreateChangeSet web first (CREATE)", func() error {

@@ -373,6 +373,17 @@ func (r *run) handlerFailed(row *stepRecord, s *plan.Step, p resources.Provider,
 		r.scheduleInvoke(row, backoff(row.Attempt-1))
 		return nil
 	}
+	if row.Part == partCreate && s.Custom && ev.ResourceModel != nil {
+		// A custom resource's FAILED answer to a Create names a physical
+		// id too (the response needs one): the rollback's Delete goes to
+		// it, with the properties (BEHAVIOUR.md §7).
+		if err := r.initiated(row, s, p, ev.ResourceModel); err != nil {
+			return err
+		}
+		if row.Initiated {
+			row.Model = ev.ResourceModel
+		}
+	}
 	return r.partFailed(row, s, r.failureMessage(s, ev))
 }
 
@@ -559,13 +570,13 @@ func (r *run) cancelRunning() error {
 		rec := r.current(s.LogicalID)
 		if rec != nil {
 			if row.Part == partCreate || row.Part == partRead {
+				if s.Custom {
+					row.Entry.Created = true
+				}
 				rec = r.keepMade(row, rec)
 			}
 			switch rec.ResourceStatus {
 			case statemachine.ResourceStatusCreateInProgress:
-				if s.Custom && (row.Part == partCreate || row.Part == partRead) {
-					row.Entry.Created = true
-				}
 				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonCreateCancelled, row.PropsText); err != nil {
 					return err
 				}

@@ -309,9 +309,11 @@ func (r *run) createFailedAt(row *stepRecord, rec *resourceRecord, reason string
 // keepMade records, on a resource whose create stops (failed or
 // cancelled) after its handler named the physical resource, what was
 // asked of it: the resource exists with (about) those properties, and a
-// later update starts from them.
+// later update starts from them. A custom resource's create that stops
+// may have made something even without naming it (Entry.Created): its
+// properties are kept too, for the Delete the rollback sends it.
 func (r *run) keepMade(row *stepRecord, rec *resourceRecord) *resourceRecord {
-	if !row.Initiated || rec.PhysicalResourceId == "" {
+	if (!row.Initiated || rec.PhysicalResourceId == "") && !row.Entry.Created {
 		return rec
 	}
 	c := rec.clone()

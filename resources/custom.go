@@ -190,6 +190,13 @@ func (p *customProvider) send(ctx context.Context, req *Request, requestType str
 		if cr.PhysicalResourceID == "" {
 			cr.PhysicalResourceID, _ = p.PhysicalID(req.DesiredResourceState)
 		}
+		if cr.PhysicalResourceID == "" && requestType == CustomDelete {
+			// A resource whose Create never answered (or answered without
+			// the id the engine could keep) is still sent its Delete:
+			// CloudFormation makes an id up, as the simulated responder
+			// would have answered the Create.
+			cr.PhysicalResourceID = generatedCustomID(cr, key)
+		}
 		if cr.PhysicalResourceID == "" {
 			return Failed(ErrNotFound, "The %s request of custom resource %s has no PhysicalResourceId.", requestType, req.LogicalResourceIdentifier), nil
 		}
@@ -209,7 +216,14 @@ func (p *customProvider) send(ctx context.Context, req *Request, requestType str
 		return Failed(ErrGeneralServiceException, "Failed to deliver the %s request of custom resource %s to %s: %v", requestType, req.LogicalResourceIdentifier, token, err), nil
 	}
 	if resp.Status == "FAILED" {
-		return Failed(ErrGeneralServiceException, "Received response status [FAILED] from custom resource. Message returned: %s (RequestId: %s)", resp.Reason, cr.RequestID), nil
+		ev := Failed(ErrGeneralServiceException, "Received response status [FAILED] from custom resource. Message returned: %s (RequestId: %s)", resp.Reason, cr.RequestID)
+		if requestType == CustomCreate {
+			// A failed Create names a physical id too (the response needs
+			// one): CloudFormation sends the rollback's Delete to it, with
+			// the properties (BEHAVIOUR.md §7).
+			ev.ResourceModel = map[string]any{customIDKey: resp.PhysicalResourceID, customPropsKey: props}
+		}
+		return ev, nil
 	}
 	if requestType == CustomDelete {
 		return Success(nil), nil
