@@ -84,7 +84,9 @@ func TestLifecycleCustomResourceRollback(t *testing.T) {
 // answer it, and the stack ends ROLLBACK_COMPLETE.
 func TestLifecycleCustomResourceCreateFails(t *testing.T) {
 	h := newHarness(t, "custom-resource-create-fails", Options{})
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml")})
+	})
 	h.wait("app")
 	in := CreateStackInput{StackName: "silent", TemplateBody: h.fixture("silent.yaml")}
 	in.Faults = h.faults("faults.yaml")
