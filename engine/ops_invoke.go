@@ -427,6 +427,7 @@ func (r *run) partFailed(row *stepRecord, s *plan.Step, reason string) error {
 		if rec == nil {
 			return internalf("stack %s: %s lost its record while it was updated", r.st.StackName, s.LogicalID)
 		}
+		rec = r.keepAsked(row, s, rec)
 		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, row.PropsText); err != nil {
 			return err
 		}
@@ -581,6 +582,7 @@ func (r *run) cancelRunning() error {
 					return err
 				}
 			case statemachine.ResourceStatusUpdateInProgress:
+				rec = r.keepAsked(row, s, rec)
 				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonUpdateCancelled, row.PropsText); err != nil {
 					return err
 				}

@@ -324,6 +324,31 @@ func (r *run) keepMade(row *stepRecord, rec *resourceRecord) *resourceRecord {
 	return c
 }
 
+// keepAsked records, on a custom resource whose forward Update stops
+// (failed, timed out or cancelled), the properties that Update asked for:
+// CloudFormation cannot know how far the target got, so the rollback's
+// Update goes from them, with ResourceProperties = the old properties and
+// OldResourceProperties = these (seed 001: "If an Update fails,
+// CloudFormation will trigger a second Update during rollback. The
+// rollback update will have ResourceProperties=OLD and
+// OldResourceProperties=NEW"). A registry type keeps the properties last
+// applied; so does a custom resource whose rollback Update fails (a
+// continued rollback still goes from NEW), and one whose Update was refused
+// before it was sent (a changed ServiceToken).
+func (r *run) keepAsked(row *stepRecord, s *plan.Step, rec *resourceRecord) *resourceRecord {
+	if !s.Custom || row.Part != partUpdate || row.Props == nil || r.phase() != plan.PhaseUpdate {
+		return rec
+	}
+	if !resources.LooseEqual(row.Props["ServiceToken"], rec.Properties["ServiceToken"]) {
+		// "Modifying service token is not allowed.": refused before any
+		// request was sent.
+		return rec
+	}
+	c := rec.clone()
+	c.Properties = row.Props
+	return c
+}
+
 // --- update
 
 func (r *run) startUpdate(row *stepRecord, s *plan.Step) error {
