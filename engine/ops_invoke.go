@@ -144,7 +144,7 @@ func (r *run) invoke(row *stepRecord, s *plan.Step, t *Task) error {
 		return r.partFailed(row, s, fmt.Sprintf("Resource type %s has no handler: %v", s.ResourceType, err))
 	}
 	req := r.request(row, s, t)
-	ev, herr := r.e.invoke(r.ctx, p, req)
+	ev, herr := r.e.invoke(r.invokeContext(), p, req)
 	r.collect()
 	if errors.Is(herr, resources.ErrNoResponse) {
 		// No answer: only the deadline ends the action.
