@@ -358,8 +358,9 @@ func (r *run) startUpdate(row *stepRecord, s *plan.Step) error {
 	}
 	if _, ok := statemachine.NextResource(cur.ResourceStatus, statemachine.ResourceUpdate); !ok {
 		// Nothing complete to update: a resource whose create failed with
-		// rollback disabled, which a rollback's cascade (it refers to a
-		// resource that may come back with a new id) names too.
+		// rollback disabled. (A rollback's cascade no longer plans Updates
+		// of such resources — PriorResource.Status — but a plan stored
+		// before it did may.)
 		return r.succeed(row)
 	}
 	if !s.CallsHandler() {
