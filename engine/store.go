@@ -305,9 +305,10 @@ func (tx *txn) getb(t tableID, k []byte) record {
 			return r
 		}
 	}
-	// A lookup does not keep its key (only an insert keeps a row's key),
-	// so the caller's buffer serves as it is.
-	return tx.first(t, k)
+	// memdb's lookup takes its key as an interface and so makes it escape:
+	// copy it here, on the miss path only, so that the caller's buffer can
+	// stay on its stack (a hit in the overlay allocates nothing).
+	return tx.first(t, append(make([]byte, 0, len(k)), k...))
 }
 
 // first reads a row from the snapshot. Stacks, read on every step, are
