@@ -287,7 +287,7 @@ func (r *run) initiated(row *stepRecord, s *plan.Step, p resources.Provider, mod
 	c := rec.clone()
 	c.PhysicalResourceId = id
 	c.Model = model
-	r.event(c, reasonInitiated, row.PropsText)
+	r.event(c, reasonInitiated, row.Props)
 	r.put(c)
 	return nil
 }
@@ -428,14 +428,14 @@ func (r *run) partFailed(row *stepRecord, s *plan.Step, reason string) error {
 			return internalf("stack %s: %s lost its record while it was updated", r.st.StackName, s.LogicalID)
 		}
 		rec = r.keepAsked(row, s, rec)
-		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, row.PropsText); err != nil {
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, row.Props); err != nil {
 			return err
 		}
 		return r.fail(row, "update")
 	}
 	rec := r.deleting(row, s)
 	if rec != nil {
-		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDeleteFailed, reason, ""); err != nil {
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDeleteFailed, reason, nil); err != nil {
 			return err
 		}
 	}
@@ -472,7 +472,7 @@ func (r *run) createSucceeded(row *stepRecord, s *plan.Step, model map[string]an
 	c.PhysicalResourceId = row.PhysicalID
 	c.Properties, c.Model = row.Props, model
 	c.RollbackFailed, c.Skipped = false, false
-	r.event(c, "", row.PropsText)
+	r.event(c, "", row.Props)
 	r.put(c)
 	row.Entry.NewPhysicalID = row.PhysicalID
 	return r.succeed(row)
@@ -510,7 +510,7 @@ func (r *run) updateSucceeded(row *stepRecord, s *plan.Step, p resources.Provide
 	}
 	c.Properties, c.Model = row.Props, model
 	c.RollbackFailed, c.Skipped = false, false
-	r.event(c, "", row.PropsText)
+	r.event(c, "", row.Props)
 	r.put(c)
 	return r.succeed(row)
 }
@@ -535,7 +535,7 @@ func (r *run) oldDeleted(row *stepRecord, s *plan.Step) error {
 func (r *run) deleteSucceeded(row *stepRecord, s *plan.Step) error {
 	rec := r.deleting(row, s)
 	if rec != nil {
-		c, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDeleteSucceeded, "", "")
+		c, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDeleteSucceeded, "", nil)
 		if err != nil {
 			return err
 		}
@@ -578,12 +578,12 @@ func (r *run) cancelRunning() error {
 			}
 			switch rec.ResourceStatus {
 			case statemachine.ResourceStatusCreateInProgress:
-				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonCreateCancelled, row.PropsText); err != nil {
+				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonCreateCancelled, row.Props); err != nil {
 					return err
 				}
 			case statemachine.ResourceStatusUpdateInProgress:
 				rec = r.keepAsked(row, s, rec)
-				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonUpdateCancelled, row.PropsText); err != nil {
+				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonUpdateCancelled, row.Props); err != nil {
 					return err
 				}
 			}

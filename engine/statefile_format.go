@@ -154,7 +154,7 @@ func (r eventsRow) appendTo(b []byte) []byte {
 		}
 		first = false
 		cols = [numEventColumns]string{time.Unix(0, e.Time).UTC().Format(time.RFC3339Nano), e.Logical, e.Physical, e.Type,
-			e.Status, e.Reason, e.Properties, e.Token}
+			e.Status, e.Reason, e.propertiesText(), e.Token}
 		n := len(cols)
 		for n > 0 && cols[n-1] == "" {
 			n--
