@@ -200,12 +200,12 @@ func (r *resourceRecord) clone() *resourceRecord { c := *r; return &c }
 // (EventId is made from these when read). 128 bytes.
 type eventRecord struct {
 	// Time is the virtual time, in nanoseconds since the Unix epoch.
-	Time       int64
-	Logical    string
-	Physical   string
-	Type       string
-	Status     string
-	Reason     string
+	Time     int64
+	Logical  string
+	Physical string
+	Type     string
+	Status   string
+	Reason   string
 	// Properties is the event's ResourceProperties: nil (none), the
 	// resolved properties as a map[string]any — shared with the resource's
 	// record and the step, never changed: the JSON is made when the event
