@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -51,7 +50,7 @@ func backoff(n int) time.Duration {
 
 // scheduleInvoke queues the next call of a step's handler after delay
 // (never past its deadline: the call at the deadline times out).
-func (r *run) scheduleInvoke(row *stepRecord, delay time.Duration, callback ...json.RawMessage) {
+func (r *run) scheduleInvoke(row *stepRecord, delay time.Duration, callback ...map[string]any) {
 	at := r.tx.now().Add(delay)
 	if !row.Deadline.IsZero() && at.After(row.Deadline) {
 		at = row.Deadline
@@ -59,7 +58,7 @@ func (r *run) scheduleInvoke(row *stepRecord, delay time.Duration, callback ...j
 	t := &Task{At: at, Kind: taskInvoke, StackId: r.st.StackId, OperationId: r.op.Id,
 		Step: strconv.Itoa(int(row.Index)), Attempt: row.Attempt, Data: genData(row.Gen)}
 	if len(callback) > 0 {
-		t.CallbackContext = callback[0]
+		t.cc = callback[0]
 	}
 	r.tx.schedule(t)
 }
@@ -196,14 +195,7 @@ func (r *run) request(row *stepRecord, s *plan.Step, t *Task) *resources.Request
 	if row.Part == partCreate {
 		req.PhysicalResourceID = ""
 	}
-	if len(t.CallbackContext) > 0 {
-		var cc map[string]any
-		dec := json.NewDecoder(bytes.NewReader(t.CallbackContext))
-		dec.UseNumber()
-		if dec.Decode(&cc) == nil {
-			req.CallbackContext = cc
-		}
-	}
+	req.CallbackContext = t.callback()
 	return req
 }
 
@@ -239,13 +231,9 @@ func (r *run) inProgress(row *stepRecord, s *plan.Step, p resources.Provider, ev
 			}
 		}
 	}
-	var cc json.RawMessage
-	if ev.CallbackContext != nil {
-		b, err := json.Marshal(ev.CallbackContext)
-		if err != nil {
-			return r.handlerFailed(row, s, p, resources.Failed(resources.ErrHandlerInternalFailure, "the callbackContext is not JSON: %v", err), nil)
-		}
-		cc = b
+	cc, err := callbackOf(ev.CallbackContext)
+	if err != nil {
+		return r.handlerFailed(row, s, p, resources.Failed(resources.ErrHandlerInternalFailure, "the callbackContext is not JSON: %v", err), nil)
 	}
 	delay := time.Duration(ev.CallbackDelaySeconds) * time.Second
 	if delay < minCallbackDelay {
