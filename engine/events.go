@@ -144,6 +144,9 @@ func (tx *txn) lastChunk(num uint32) *eventChunk {
 	if c := tx.chunks[num]; c != nil {
 		return c
 	}
+	if c := tx.s.tails[num]; c != nil {
+		return c
+	}
 	it, err := tx.snap.ReverseLowerBound(tEvents.String(), ixID, []byte(chunkKey(num, math.MaxUint32)))
 	if err != nil {
 		panic("events: " + err.Error())
