@@ -178,7 +178,7 @@ func (r *run) request(row *stepRecord, s *plan.Step, t *Task) *resources.Request
 		DesiredResourceState:      row.Desired,
 		PreviousResourceState:     row.Previous,
 		DesiredResourceTags:       r.stackTags(),
-		SystemTags:                map[string]string{"aws:cloudformation:stack-name": st.StackName, "aws:cloudformation:stack-id": st.StackId, "aws:cloudformation:logical-id": s.LogicalID},
+		SystemTags:                row.systemTags(st, s.LogicalID),
 		AWSAccountID:              r.e.opts.AccountID,
 		AWSPartition:              r.e.opts.Partition,
 		LogicalResourceIdentifier: s.LogicalID,
@@ -197,6 +197,16 @@ func (r *run) request(row *stepRecord, s *plan.Step, t *Task) *resources.Request
 	}
 	req.CallbackContext = t.callback()
 	return req
+}
+
+// systemTags are the systemTags of a step's requests: made once per step
+// and shared by its requests (a request's maps are never changed, see
+// resources/doc.go).
+func (row *stepRecord) systemTags(st *stackRecord, logicalID string) map[string]string {
+	if row.sys == nil {
+		row.sys = map[string]string{"aws:cloudformation:stack-name": st.StackName, "aws:cloudformation:stack-id": st.StackId, "aws:cloudformation:logical-id": logicalID}
+	}
+	return row.sys
 }
 
 // stackTags are the stack's tags as a handler's desiredResourceTags.

@@ -40,6 +40,7 @@ func (r *run) newRow(s *plan.Step) *stepRecord {
 		OperationId: r.op.Id, Index: uint32(s.ID), LogicalId: s.LogicalID,
 		State: stepRunning, Action: s.Action,
 		Entry: plan.Entry{Step: s.ID, LogicalID: s.LogicalID, Outcome: plan.InFlight},
+		pk:    stepKey(r.op.Id, uint32(s.ID)),
 	}
 }
 

@@ -402,6 +402,10 @@ type stepRecord struct {
 	Model      map[string]any `json:",omitempty"`
 	// Initiated: the "Resource creation Initiated" event is written.
 	Initiated bool `json:",omitempty"`
+	// sys is the requests' systemTags, made by the first (not stored).
+	sys map[string]string
+	// pk is the row's key, made once when the step starts (not stored).
+	pk string
 	// Launched: the step waits on its handler (it counts in the
 	// operation's Running).
 	Launched bool `json:",omitempty"`
@@ -421,7 +425,12 @@ const (
 func (s stepState) finished() bool { return s == stepDone || s == stepFailed || s == stepCancelled }
 
 func (s *stepRecord) table() tableID { return tSteps }
-func (s *stepRecord) key() string    { return stepKey(s.OperationId, s.Index) }
+func (s *stepRecord) key() string {
+	if s.pk != "" {
+		return s.pk
+	}
+	return stepKey(s.OperationId, s.Index)
+}
 
 // clone returns a shallow copy (see the note at the top of this file).
 func (s *stepRecord) clone() *stepRecord { c := *s; return &c }

@@ -47,7 +47,10 @@
 // have no callbacks, so nothing can call Event from a callback (which
 // deadlocks), and no table has a self-transition (which fsm reports as
 // NoTransitionError; a test enforces it, and Fire would refuse one like any
-// other illegal event).
+// other illegal event). Without callbacks fsm answers a (status, event) pair
+// the same way every time, so the answers it gave are remembered: the first
+// transition of each pair goes through fsm, later ones cost a map lookup
+// (about 35 ns, no allocation). An illegal event always goes through fsm.
 //
 // # Queries and operations
 //

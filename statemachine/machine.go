@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
+	"sync/atomic"
 
 	"github.com/looplab/fsm"
 )
@@ -35,6 +37,14 @@ type edge[S ~string] struct {
 // the tables is a self-transition (which fsm reports as NoTransitionError;
 // the tests check that no table has one, and Fire refuses one like any
 // illegal event).
+//
+// fsm.Event allocates on every call (a cancellable context, the Event, the
+// transition's closures: five allocations, about half a microsecond). A
+// machine without callbacks answers a (status, event) pair the same way
+// every time, so fire remembers the answers fsm gave (fired): the first
+// transition of each pair goes through fsm, later ones are answered from
+// what it said. Refusals are never remembered: an illegal event always goes
+// through fsm, which words the error.
 type machine[S ~string, E ~string] struct {
 	kind     string // "stack" or "resource"
 	table    []eventDef[S, E]
@@ -44,6 +54,11 @@ type machine[S ~string, E ~string] struct {
 
 	next map[key[S, E]]S // (from, event) → to: for queries, never for Fire
 	out  map[S][]E       // the events allowed from each status, in table order
+
+	// fired holds the transitions fsm has made, (from, event) → to: a map
+	// never changed once published (a new answer publishes a copy).
+	fired   atomic.Pointer[map[key[S, E]]S]
+	firedMu sync.Mutex
 }
 
 type key[S ~string, E ~string] struct {
@@ -79,8 +94,15 @@ func newMachine[S ~string, E ~string](kind string, statuses []S, table []eventDe
 	return m
 }
 
-// fire moves entity from `from` by ev through a looplab/fsm machine.
+// fire moves entity from `from` by ev through a looplab/fsm machine (or
+// as fsm moved it before: see fired).
 func (m *machine[S, E]) fire(entity string, from S, ev E) (S, error) {
+	k := key[S, E]{from, ev}
+	if done := m.fired.Load(); done != nil {
+		if to, ok := (*done)[k]; ok {
+			return to, nil
+		}
+	}
 	f := m.pool.Get().(*fsm.FSM)
 	f.SetState(string(from))
 	err := f.Event(context.Background(), string(ev))
@@ -89,7 +111,23 @@ func (m *machine[S, E]) fire(entity string, from S, ev E) (S, error) {
 	if err != nil {
 		return from, m.refuse(entity, from, ev, err)
 	}
+	m.remember(k, to)
 	return to, nil
+}
+
+// remember publishes a transition fsm made.
+func (m *machine[S, E]) remember(k key[S, E], to S) {
+	m.firedMu.Lock()
+	defer m.firedMu.Unlock()
+	next := map[key[S, E]]S{}
+	if done := m.fired.Load(); done != nil {
+		if _, ok := (*done)[k]; ok {
+			return
+		}
+		next = maps.Clone(*done)
+	}
+	next[k] = to
+	m.fired.Store(&next)
 }
 
 // refuse builds the error of an illegal transition. fsm answers

@@ -448,3 +448,36 @@ func TestNext(t *testing.T) {
 		t.Error("NextResource allowed create from DELETE_COMPLETE")
 	}
 }
+
+// fire remembers what looplab/fsm answered: a pair it has not seen goes
+// through fsm, a pair it has is answered the same; refusals are not
+// remembered, and every remembered answer is the table's.
+func TestFireRemembersFSMAnswers(t *testing.T) {
+	m := newMachine("resource", ResourceStatuses(), resourceMachine().table)
+	if m.fired.Load() != nil {
+		t.Fatal("a new machine remembers transitions")
+	}
+	for _, w := range wantResource {
+		for range 2 {
+			got, err := m.fire("r", w.from, w.ev)
+			if err != nil || got != w.to {
+				t.Fatalf("fire(%s, %s) = %s, %v; want %s", w.from, w.ev, got, err, w.to)
+			}
+		}
+	}
+	done := *m.fired.Load()
+	if len(done) != len(wantResource) {
+		t.Fatalf("remembered %d transitions, want %d", len(done), len(wantResource))
+	}
+	for k, to := range done {
+		if want, ok := m.lookup(k.from, k.ev); !ok || want != to {
+			t.Errorf("remembered %s --%s--> %s, the table says %s", k.from, k.ev, to, want)
+		}
+	}
+	if _, err := m.fire("r", ResourceStatusDeleteComplete, ResourceCreate); err == nil {
+		t.Fatal("an illegal event was accepted")
+	}
+	if len(*m.fired.Load()) != len(wantResource) {
+		t.Fatal("a refusal was remembered")
+	}
+}
