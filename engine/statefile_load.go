@@ -182,6 +182,7 @@ func buildStore(doc *stateDoc) (*store, error) {
 		if err := w.Insert(r.table().String(), r); err != nil {
 			return fmt.Errorf("%s %q: %w", r.table(), r.key(), err)
 		}
+		s.dbHas[r.table()] = true
 		return nil
 	}
 

@@ -57,6 +57,9 @@ type store struct {
 	// primary key; nil marks a row deleted from db. buffered counts them.
 	buf      [numTables]map[string]record
 	buffered int
+	// dbHas says memdb may hold rows of a table (it has been given some):
+	// a lookup in a table it has never had a row of skips memdb.
+	dbHas [numTables]bool
 	// tails is, per stack Num, the last event chunk committed (chunks are
 	// never deleted, and a stack's next chunk is always a later one).
 	tails map[uint32]*eventChunk
@@ -151,38 +154,50 @@ func (tx *txn) commit() error {
 	tx.s.cur = nil
 	s := tx.s
 	for t := tableID(0); t < numTables; t++ {
-		if len(tx.ov[t]) == 0 {
+		ov := tx.ov[t]
+		if len(ov) == 0 {
 			continue
 		}
-		buf := s.buf[t]
-		if buf == nil {
-			buf = make(map[string]record, len(tx.ov[t]))
-			s.buf[t] = buf
-		}
-		for k, r := range tx.ov[t] {
-			_, had := buf[k]
-			switch {
-			case r != nil:
-				buf[k] = r
+		if t == tEvents {
+			for _, r := range ov {
 				if c, ok := r.(*eventChunk); ok {
 					if tail := s.tails[c.Num]; tail == nil || c.Chunk >= tail.Chunk {
 						s.tails[c.Num] = c
 					}
 				}
-			case tx.inDB(t, k):
-				buf[k] = nil // hides the row memdb holds
-			default:
-				// Made and deleted before memdb ever had it.
-				delete(buf, k)
-				if had {
-					s.buffered--
-				}
-				continue
-			}
-			if !had {
-				s.buffered++
 			}
 		}
+		buf := s.buf[t]
+		s.buffered -= len(buf)
+		if len(ov) >= len(buf) {
+			// The overlay becomes the buffer, with the buffered rows it
+			// does not replace: the smaller map is the one copied.
+			for k, r := range buf {
+				if _, ok := ov[k]; !ok {
+					ov[k] = r
+				}
+			}
+			buf = ov
+			for k, r := range buf {
+				if r == nil && !tx.inDB(t, k) {
+					delete(buf, k) // made and deleted before memdb had it
+				}
+			}
+		} else {
+			for k, r := range ov {
+				switch {
+				case r != nil:
+					buf[k] = r
+				case tx.inDB(t, k):
+					buf[k] = nil // hides the row memdb holds
+				default:
+					delete(buf, k) // made and deleted before memdb had it
+				}
+			}
+		}
+		s.buf[t] = buf
+		s.buffered += len(buf)
+		tx.ov[t] = nil
 	}
 	s.meta = tx.meta
 	tx.journal = nil
@@ -194,6 +209,9 @@ func (tx *txn) commit() error {
 
 // inDB tells whether memdb holds a row of table t with key k.
 func (tx *txn) inDB(t tableID, k string) bool {
+	if !tx.s.dbHas[t] {
+		return false
+	}
 	raw, err := tx.snap.First(t.String(), ixID, []byte(k))
 	return err == nil && raw != nil
 }
@@ -215,6 +233,7 @@ func (s *store) flush() error {
 				}
 			} else {
 				err = w.Insert(name, r)
+				s.dbHas[t] = true
 			}
 			if err != nil {
 				w.Abort()
@@ -388,6 +407,9 @@ func (tx *txn) getb(t tableID, k []byte) record {
 	// memdb's lookup takes its key as an interface and so makes it escape:
 	// copy it here, on the miss path only, so that the caller's buffer can
 	// stay on its stack (a hit in the overlay allocates nothing).
+	if !tx.s.dbHas[t] {
+		return nil
+	}
 	return tx.first(t, append(make([]byte, 0, len(k)), k...))
 }
 
@@ -398,6 +420,9 @@ func (tx *txn) first(t tableID, k []byte) record {
 		if r, ok := tx.stackCache[string(k)]; ok {
 			return r
 		}
+	}
+	if !tx.s.dbHas[t] {
+		return nil
 	}
 	raw, err := tx.snap.First(t.String(), ixID, k)
 	if err != nil {
@@ -455,18 +480,20 @@ func (tx *txn) scan(t tableID, ix string, prefix string, fn func(r record) bool)
 // scanFrom is scan starting at the first key (of the primary index, ix
 // ixID) at or after from.
 func (tx *txn) scanFrom(t tableID, ix string, prefix, from string, fn func(r record) bool) {
-	var it memdb.ResultIterator
-	var err error
-	if from != "" {
-		if ix != ixID {
-			panic("store: scanFrom works on the primary index")
-		}
-		it, err = tx.snap.LowerBound(t.String(), ixID, []byte(from))
-	} else {
-		it, err = tx.snap.Get(t.String(), ix+"_prefix", []byte(prefix))
+	if from != "" && ix != ixID {
+		panic("store: scanFrom works on the primary index")
 	}
-	if err != nil {
-		panic(fmt.Sprintf("store: scan %s.%s: %v", t, ix, err)) // a schema bug
+	var it memdb.ResultIterator = emptyIterator{}
+	if tx.s.dbHas[t] {
+		var err error
+		if from != "" {
+			it, err = tx.snap.LowerBound(t.String(), ixID, []byte(from))
+		} else {
+			it, err = tx.snap.Get(t.String(), ix+"_prefix", []byte(prefix))
+		}
+		if err != nil {
+			panic(fmt.Sprintf("store: scan %s.%s: %v", t, ix, err)) // a schema bug
+		}
 	}
 	ov, buf := tx.ov[t], tx.s.buf[t]
 	inRange := func(k string) bool { return strings.HasPrefix(k, prefix) && k >= from }
@@ -552,6 +579,12 @@ func (tx *txn) scanFrom(t tableID, ix string, prefix, from string, fn func(r rec
 		i++
 	}
 }
+
+// emptyIterator iterates a table memdb has never had a row of.
+type emptyIterator struct{}
+
+func (emptyIterator) WatchCh() <-chan struct{} { return nil }
+func (emptyIterator) Next() any               { return nil }
 
 // indexKey returns the function giving a row's full key in index ix of t,
 // as memdb orders it (a secondary key followed by the primary key).
