@@ -584,7 +584,7 @@ func (tx *txn) scanFrom(t tableID, ix string, prefix, from string, fn func(r rec
 type emptyIterator struct{}
 
 func (emptyIterator) WatchCh() <-chan struct{} { return nil }
-func (emptyIterator) Next() any               { return nil }
+func (emptyIterator) Next() any                { return nil }
 
 // indexKey returns the function giving a row's full key in index ix of t,
 // as memdb orders it (a secondary key followed by the primary key).
