@@ -67,9 +67,9 @@ func TestEventStreamsGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	type record struct {
-		Step       string                   `json:"step"`
+		Step       string                     `json:"step"`
 		Events     []*resources.ProgressEvent `json:"events"`
-		Violations []string                 `json:"violations,omitempty"`
+		Violations []string                   `json:"violations,omitempty"`
 	}
 	out := map[string][]record{}
 	ctx := context.Background()
