@@ -34,13 +34,22 @@ func (o *Object) Clone() *Object {
 
 // Cloud is the simulated cloud's store: objects keyed by type and physical
 // id. The engine implements it on its go-memdb store; MemCloud is a plain
-// in-memory one. Implementations copy what they are given and what they
-// return, and List answers in ascending ID order, so that providers stay
+// in-memory one. List answers in ascending ID order, so that providers stay
 // deterministic.
+//
+// Ownership: a model is a value, never a buffer. The *Object struct that
+// Get and List return is the caller's (its fields may be set), but its Model
+// may be the very maps the Cloud stores; and the Model handed to Put
+// belongs to the Cloud from then on. Neither side changes such a model in
+// place: whoever wants another model builds a new one, copying what it
+// changes (CopyModel, or the path it changes). Implementations may share
+// (MemCloud stores and returns the maps it is given) or copy (always
+// correct, only slower).
 type Cloud interface {
 	// Get returns the object, or nil (and no error) when there is none.
 	Get(typeName, id string) (*Object, error)
-	// Put stores an object, replacing one with the same type and id.
+	// Put stores an object, replacing one with the same type and id. The
+	// Cloud owns obj.Model from then on; the caller keeps the struct.
 	Put(obj *Object) error
 	// Delete removes an object and reports whether it was there.
 	Delete(typeName, id string) (bool, error)
@@ -48,7 +57,8 @@ type Cloud interface {
 	List(typeName string) ([]*Object, error)
 }
 
-// MemCloud is an in-memory Cloud, safe for concurrent use.
+// MemCloud is an in-memory Cloud, safe for concurrent use. It copies the
+// Object structs it is given and returns, never the models (see Cloud).
 type MemCloud struct {
 	mu      sync.RWMutex
 	objects map[string]map[string]*Object
@@ -61,7 +71,12 @@ func NewMemCloud() *MemCloud { return &MemCloud{objects: map[string]map[string]*
 func (c *MemCloud) Get(typeName, id string) (*Object, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return c.objects[typeName][id].Clone(), nil
+	o := c.objects[typeName][id]
+	if o == nil {
+		return nil, nil
+	}
+	cp := *o
+	return &cp, nil
 }
 
 // Put implements Cloud.
@@ -69,6 +84,7 @@ func (c *MemCloud) Put(obj *Object) error {
 	if obj == nil || obj.Type == "" || obj.ID == "" {
 		return fmt.Errorf("cloud: an object needs a type and an id")
 	}
+	cp := *obj
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	byID := c.objects[obj.Type]
@@ -76,7 +92,7 @@ func (c *MemCloud) Put(obj *Object) error {
 		byID = map[string]*Object{}
 		c.objects[obj.Type] = byID
 	}
-	byID[obj.ID] = obj.Clone()
+	byID[obj.ID] = &cp
 	return nil
 }
 
@@ -96,7 +112,8 @@ func (c *MemCloud) List(typeName string) ([]*Object, error) {
 	byID := c.objects[typeName]
 	out := make([]*Object, 0, len(byID))
 	for _, o := range byID {
-		out = append(out, o.Clone())
+		cp := *o
+		out = append(out, &cp)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil

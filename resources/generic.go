@@ -13,6 +13,11 @@ import (
 // delete and list against the Cloud, with names, identifiers and read-only
 // attributes made as AWS makes them, and each action taking the type's
 // simulated duration (IN_PROGRESS callbacks, then SUCCESS).
+//
+// Models: the generic provider never changes a model it did not build in
+// the current call. What it stores it hands to the Cloud, and the models it
+// answers may share maps with the Cloud's objects (see Cloud); a model it
+// changes is a fresh one (the request's properties coerced).
 type generic struct {
 	// mu makes each action's look-then-write on the Cloud atomic for this
 	// type (two creates of one name cannot both succeed).
@@ -23,6 +28,10 @@ type generic struct {
 	seed     int64
 	now      func() time.Time
 	pageSize int
+	// createRoom and updateRoom are how many keys an action may add to the
+	// request's properties (names, defaults, values, kept createOnly and
+	// readOnly values): models are made that big at once, never grown.
+	createRoom, updateRoom int
 }
 
 // GenericOptions configure NewGeneric.
@@ -56,7 +65,10 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 	if sim == nil {
 		sim = inferSimulation(s)
 	}
-	return &generic{schema: s, sim: sim, cloud: opts.Cloud, seed: opts.Seed, now: opts.Now, pageSize: opts.PageSize}
+	g := &generic{schema: s, sim: sim, cloud: opts.Cloud, seed: opts.Seed, now: opts.Now, pageSize: opts.PageSize}
+	g.createRoom = 1 + len(sim.Defaults) + len(sim.Values)
+	g.updateRoom = len(s.CreateOnlyProperties) + len(s.ReadOnlyProperties) + len(sim.Defaults) + len(sim.Values)
+	return g
 }
 
 const stabilizeKey = "stacksimStabilize"
@@ -73,16 +85,43 @@ func (g *generic) PhysicalID(model map[string]any) (string, error) {
 // PrimaryIdentifierValue is the physical id of a model under a schema: the
 // primary identifier's values, stringified, joined with "|".
 func PrimaryIdentifierValue(s *Schema, model map[string]any) (string, error) {
-	parts := make([]string, 0, len(s.PrimaryIdentifier))
+	if id, ok := PrimaryIdentifierOf(s, model); ok {
+		return id, nil
+	}
 	for _, p := range s.PrimaryIdentifier {
-		v, ok := getSegs(model, s.split(p))
-		str, isScalar := scalarString(v)
-		if !ok || !isScalar || str == "" {
+		if _, ok := identifierPart(s, model, p); !ok {
 			return "", fmt.Errorf("the %s model has no primary identifier %s", s.TypeName, p)
+		}
+	}
+	return "", fmt.Errorf("the %s model has no primary identifier", s.TypeName)
+}
+
+// PrimaryIdentifierOf is PrimaryIdentifierValue without the error: ok is
+// false when the model lacks a part. It allocates nothing for a single
+// identifier, one string for a composite one.
+func PrimaryIdentifierOf(s *Schema, model map[string]any) (id string, ok bool) {
+	if len(s.PrimaryIdentifier) == 1 {
+		return identifierPart(s, model, s.PrimaryIdentifier[0])
+	}
+	var arr [4]string
+	parts := arr[:0]
+	for _, p := range s.PrimaryIdentifier {
+		str, ok := identifierPart(s, model, p)
+		if !ok {
+			return "", false
 		}
 		parts = append(parts, str)
 	}
-	return strings.Join(parts, "|"), nil
+	return strings.Join(parts, "|"), len(parts) > 0
+}
+
+func identifierPart(s *Schema, model map[string]any, p string) (string, bool) {
+	v, ok := getSegs(model, s.split(p))
+	str, isScalar := scalarString(v)
+	if !ok || !isScalar || str == "" {
+		return "", false
+	}
+	return str, true
 }
 
 func (g *generic) Ref(model map[string]any) (any, error) {
@@ -117,16 +156,10 @@ func getAttFromModel(s *Schema, model map[string]any, attribute string) (any, er
 }
 
 // output is a stored model as a handler answers it: writeOnly properties
-// removed (stored models are in the schema's types already). It copies.
+// removed (stored models are in the schema's types already). model is not
+// changed; the answer shares what it does not change with it.
 func (g *generic) output(model map[string]any) map[string]any {
-	return g.owned(CopyModel(model))
-}
-
-// owned is output for a model the caller owns (a copy the Cloud returned):
-// the writeOnly properties are removed in place.
-func (g *generic) owned(model map[string]any) map[string]any {
-	stripWriteOnly(g.schema, model)
-	return model
+	return withoutWriteOnly(g.schema, model)
 }
 
 func (g *generic) notFound(id string) *ProgressEvent {
@@ -137,16 +170,13 @@ func (g *generic) notFound(id string) *ProgressEvent {
 // request's model's primary identifier, else the engine's current physical
 // id, else the previous model's identifier.
 func (g *generic) locate(req *Request) (string, bool) {
-	if id, err := PrimaryIdentifierValue(g.schema, req.DesiredResourceState); err == nil {
+	if id, ok := PrimaryIdentifierOf(g.schema, req.DesiredResourceState); ok {
 		return id, true
 	}
 	if req.PhysicalResourceID != "" {
 		return req.PhysicalResourceID, true
 	}
-	if id, err := PrimaryIdentifierValue(g.schema, req.PreviousResourceState); err == nil {
-		return id, true
-	}
-	return "", false
+	return PrimaryIdentifierOf(g.schema, req.PreviousResourceState)
 }
 
 // stabilizing reads the generic provider's own callback context.
@@ -159,7 +189,9 @@ func stabilizing(req *Request) (id string, remaining int64, ok bool) {
 	if n, isNum := numberOf(st["remaining"]); isNum {
 		remaining, _ = n.Int64()
 	} else if s, isStr := st["remaining"].(string); isStr {
-		fmt.Sscan(s, &remaining)
+		var r int64
+		fmt.Sscan(s, &r)
+		remaining = r
 	}
 	return id, remaining, id != ""
 }
@@ -185,10 +217,7 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 	if id, remaining, ok := stabilizing(req); ok {
 		return g.finish(id, remaining)
 	}
-	desired := g.schema.Coerce(req.DesiredResourceState)
-	if desired == nil {
-		desired = map[string]any{}
-	}
+	desired := g.schema.coerceWithRoom(req.DesiredResourceState, g.createRoom)
 	for _, p := range g.schema.ReadOnlyProperties {
 		deleteSegs(desired, g.schema.split(p))
 	}
@@ -201,8 +230,9 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 		return nil, err
 	}
 	model := e.model
-	id, err := PrimaryIdentifierValue(g.schema, model)
-	if err != nil {
+	id, ok := PrimaryIdentifierOf(g.schema, model)
+	if !ok {
+		_, err := PrimaryIdentifierValue(g.schema, model)
 		return nil, fmt.Errorf("simulate %s: %w", g.schema.TypeName, err)
 	}
 	existing, err := g.cloud.Get(g.schema.TypeName, id)
@@ -221,7 +251,7 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 			return nil, err
 		}
 	}
-	out := g.owned(model) // the Cloud kept its own copy
+	out := g.output(model) // model is the Cloud's now: read, never changed
 	if ev := g.step(id, int64(g.sim.duration(ActionCreate)/time.Second), out); ev != nil {
 		return ev, nil
 	}
@@ -237,10 +267,11 @@ func (g *generic) finish(id string, remaining int64) (*ProgressEvent, error) {
 	if obj == nil {
 		return Failed(ErrNotStabilized, "Resource of type '%s' with identifier '%s' disappeared while it stabilized.", g.schema.TypeName, id), nil
 	}
-	if ev := g.step(id, remaining, g.owned(obj.Model)); ev != nil {
+	out := g.output(obj.Model)
+	if ev := g.step(id, remaining, out); ev != nil {
 		return ev, nil
 	}
-	return Success(g.owned(obj.Model)), nil
+	return Success(out), nil
 }
 
 func (g *generic) invalid(req *Request, err error) *ProgressEvent {
@@ -325,7 +356,7 @@ func (g *generic) Read(ctx context.Context, req *Request) (*ProgressEvent, error
 	if obj == nil {
 		return g.notFound(id), nil
 	}
-	return Success(g.owned(obj.Model)), nil
+	return Success(g.output(obj.Model)), nil
 }
 
 func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, error) {
@@ -345,17 +376,14 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	if obj == nil {
 		return g.notFound(id), nil
 	}
-	desired := g.schema.Coerce(req.DesiredResourceState)
-	if desired == nil {
-		desired = map[string]any{}
-	}
+	desired := g.schema.coerceWithRoom(req.DesiredResourceState, g.updateRoom)
 	for _, p := range g.schema.ReadOnlyProperties {
 		deleteSegs(desired, g.schema.split(p))
 	}
 	var changed []string
 	for _, p := range g.schema.CreateOnlyProperties {
 		segs := g.schema.split(p)
-		if hasSegs(desired, segs) && !LooseEqual(getAllSegs(desired, segs), getAllSegs(obj.Model, segs)) {
+		if hasSegs(desired, segs) && !sameAt(desired, obj.Model, segs) {
 			changed = append(changed, p)
 		}
 	}
@@ -375,9 +403,10 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 				continue
 			}
 			if v, ok := getSegs(obj.Model, segs); ok {
-				// v is the Cloud's copy, ours to keep; an error means its parent
-				// is not an object in the new model, and the value goes.
-				_ = setSegs(desired, segs, v, p)
+				// v is the Cloud's: copied, as values below may fill it. An
+				// error means its parent is not an object in the new model,
+				// and the value goes.
+				_ = setSegs(desired, segs, copyValue(v), p)
 			}
 		}
 	}
@@ -388,14 +417,14 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	if err := g.applyValues(e, true); err != nil {
 		return nil, err
 	}
-	if newID, err := PrimaryIdentifierValue(g.schema, desired); err != nil || newID != id {
+	if newID, ok := PrimaryIdentifierOf(g.schema, desired); !ok || newID != id {
 		return nil, fmt.Errorf("simulate %s update: the primary identifier changed from %q", g.schema.TypeName, id)
 	}
-	obj.Model = desired
+	obj.Model = desired // obj is our struct; its old model stays as it was
 	if err := g.cloud.Put(obj); err != nil {
 		return nil, err
 	}
-	out := g.owned(desired) // the Cloud kept its own copy
+	out := g.output(desired) // desired is the Cloud's now: read, never changed
 	if ev := g.step(id, int64(g.sim.duration(ActionUpdate)/time.Second), out); ev != nil {
 		return ev, nil
 	}
@@ -461,7 +490,7 @@ func (g *generic) List(ctx context.Context, req *Request) (*ProgressEvent, error
 			next = encodeListToken(objs[i-1].ID)
 			break
 		}
-		models = append(models, g.owned(objs[i].Model))
+		models = append(models, g.output(objs[i].Model))
 	}
 	return &ProgressEvent{Status: StatusSuccess, ResourceModels: models, NextToken: next}, nil
 }
@@ -489,6 +518,20 @@ func (g *generic) sequence(path, group string, model map[string]any) (int64, err
 		}
 	}
 	return max + 1, nil
+}
+
+// sameAt is LooseEqual(getAllSegs(a, segs), getAllSegs(b, segs)) without
+// the slices when segs has no "*".
+func sameAt(a, b map[string]any, segs []string) bool {
+	if contains(segs, "*") {
+		return LooseEqual(getAllSegs(a, segs), getAllSegs(b, segs))
+	}
+	x, okA := getSegs(a, segs)
+	y, okB := getSegs(b, segs)
+	if okA != okB {
+		return false
+	}
+	return !okA || LooseEqual(x, y)
 }
 
 func matchesFilter(model, filter map[string]any) bool {

@@ -52,6 +52,8 @@ type Schema struct {
 	shape     *shape
 	attrOnce  sync.Once
 	attrs     []string
+	woOnce    sync.Once
+	woTrie    segTrie
 	// segs caches the split form of every pointer the schema lists
 	// (filled at parse time, read-only after).
 	segs map[string][]string

@@ -194,6 +194,7 @@ func (e *env) expandString(s, purpose string) (string, error) {
 		return s, nil
 	}
 	var b strings.Builder
+	b.Grow(len(s) + 64)
 	n := 0
 	for {
 		i := strings.IndexByte(s, '{')
@@ -206,7 +207,7 @@ func (e *env) expandString(s, purpose string) (string, error) {
 			return "", fmt.Errorf("template %q: unclosed {", s)
 		}
 		b.WriteString(s[:i])
-		val, err := e.placeholder(s[i+1:i+j], purpose+"#"+strconv.Itoa(n))
+		val, err := e.placeholder(s[i+1:i+j], purpose, n)
 		if err != nil {
 			return "", err
 		}
@@ -216,7 +217,9 @@ func (e *env) expandString(s, purpose string) (string, error) {
 	}
 }
 
-func (e *env) placeholder(p, purpose string) (string, error) {
+// placeholder fills one {...} of a template; the n-th placeholder of a
+// value keyed by purpose draws its randomness from purpose#n.
+func (e *env) placeholder(p, purpose string, n int) (string, error) {
 	if strings.HasPrefix(p, "$") {
 		name, arg, _ := strings.Cut(p[1:], ":")
 		switch name {
@@ -235,9 +238,9 @@ func (e *env) placeholder(p, purpose string) (string, error) {
 		case "Now":
 			return e.now.UTC().Format("2006-01-02T15:04:05.000Z"), nil
 		case "uuid":
-			return e.key.stream(purpose).uuid(), nil
+			return e.placeholderStream(purpose, n).uuid(), nil
 		case "octet":
-			return strconv.Itoa(1 + int(e.key.stream(purpose).next())%254), nil
+			return strconv.Itoa(1 + int(e.placeholderStream(purpose, n).next())%254), nil
 		case "seq":
 			if e.seq == nil || arg == "" {
 				return "", fmt.Errorf("placeholder {%s}: want a group property, as in {$seq:FunctionName}", p)
@@ -248,15 +251,15 @@ func (e *env) placeholder(p, purpose string) (string, error) {
 			}
 			return strconv.FormatInt(n, 10), nil
 		}
-		n, err := strconv.Atoi(arg)
-		if err != nil || n <= 0 || n > 256 {
+		length, err := strconv.Atoi(arg)
+		if err != nil || length <= 0 || length > 256 {
 			return "", fmt.Errorf("placeholder {%s}: want a length, as in {$hex:17}", p)
 		}
-		alphabet := map[string]string{"hex": alphaHex, "upper": alphaUpperNum, "lower": alphaLowerNum, "mixed": alphaMixedNum, "digits": alphaDigits}[name]
+		alphabet := alphabetNamed(name)
 		if alphabet == "" {
 			return "", fmt.Errorf("unknown placeholder {%s}", p)
 		}
-		return e.key.stream(purpose).pick(alphabet, n), nil
+		return e.placeholderStream(purpose, n).pick(alphabet, length), nil
 	}
 	ref, filter, _ := strings.Cut(p, "!")
 	ref, fallback, hasFallback := strings.Cut(ref, "|")
@@ -297,6 +300,29 @@ func (e *env) placeholder(p, purpose string) (string, error) {
 	return s, nil
 }
 
+// placeholderStream is the random stream of the n-th placeholder of a
+// value: key and purpose#n.
+func (e *env) placeholderStream(purpose string, n int) *byteStream {
+	var arr [24]byte
+	return e.key.stream2(purpose, string(strconv.AppendInt(append(arr[:0], '#'), int64(n), 10)))
+}
+
+func alphabetNamed(name string) string {
+	switch name {
+	case "hex":
+		return alphaHex
+	case "upper":
+		return alphaUpperNum
+	case "lower":
+		return alphaLowerNum
+	case "mixed":
+		return alphaMixedNum
+	case "digits":
+		return alphaDigits
+	}
+	return ""
+}
+
 // generateName makes a physical name as CloudFormation does:
 // STACKNAME-LOGICALID-RANDOM (upper-case alphanumerics), the stack name and
 // the logical id shortened alike when the whole would pass the type's
@@ -307,23 +333,40 @@ func (e *env) generateName(n *nameSpec, suffix string) string {
 	if rl == 0 {
 		rl = 13
 	}
-	random := e.key.stream("name:"+n.Property).pick(alphaUpperNum, rl)
+	random := e.key.stream2("name:", n.Property).pick(alphaUpperNum, rl)
 	max := n.MaxLength
 	if max == 0 {
 		max = 255
 	}
+	var arr [2]string
 	var parts []string
 	switch n.Style {
 	case "ssm":
-		parts = []string{"CFN", e.logicalID}
+		arr[0], arr[1] = "CFN", e.logicalID
+		parts = arr[:2]
 	case "logical":
-		parts = []string{e.logicalID}
+		arr[0] = e.logicalID
+		parts = arr[:1]
 	default:
-		parts = []string{e.stackName, e.logicalID}
+		arr[0], arr[1] = e.stackName, e.logicalID
+		parts = arr[:2]
 	}
 	budget := max - len(random) - len(suffix) - len(parts) // one "-" after each part
 	parts = shorten(parts, budget)
-	name := strings.Join(append(parts, random), "-") + suffix
+	// parts joined by "-", then "-", random and suffix
+	size := len(parts) + len(random) + len(suffix)
+	for _, p := range parts {
+		size += len(p)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, p := range parts {
+		b.WriteString(p)
+		b.WriteByte('-')
+	}
+	b.WriteString(random)
+	b.WriteString(suffix)
+	name := b.String()
 	if n.Lower {
 		name = strings.ToLower(name)
 	}

@@ -1,5 +1,7 @@
 package resources
 
+import "strconv"
+
 // StripWriteOnly returns a copy of model without the schema's writeOnly
 // properties. An object that held only writeOnly members (a Lambda
 // function's Code) goes too: the contract wants no property without a value.
@@ -23,16 +25,98 @@ func stripWriteOnly(s *Schema, out map[string]any) {
 			if contains(parent, "*") {
 				break
 			}
-			ptr := JoinPointer(parent)
-			if v, ok := Get(out, ptr); ok {
+			if v, ok := getSegs(out, parent); ok {
 				if m, isMap := v.(map[string]any); isMap && len(m) == 0 {
-					Delete(out, ptr)
+					deleteSegs(out, parent)
 					continue
 				}
 			}
 			break
 		}
 	}
+}
+
+// withoutWriteOnly is model without the schema's writeOnly properties,
+// model left as it is: model itself when it holds no writeOnly value,
+// otherwise a copy of the objects and arrays on the writeOnly paths (the
+// rest shared with model) with the values removed as stripWriteOnly does.
+func withoutWriteOnly(s *Schema, model map[string]any) map[string]any {
+	if model == nil || !s.holdsWriteOnly(model) {
+		return model
+	}
+	out := copyAlong(model, s.writeOnlyTrie()).(map[string]any)
+	stripWriteOnly(s, out)
+	return out
+}
+
+// holdsWriteOnly reports whether a writeOnly pointer addresses a value in
+// model.
+func (s *Schema) holdsWriteOnly(model map[string]any) bool {
+	for _, p := range s.WriteOnlyProperties {
+		if hasSegs(model, s.split(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// segTrie is a set of pointers as a tree of segments.
+type segTrie map[string]segTrie
+
+func (s *Schema) writeOnlyTrie() segTrie {
+	s.woOnce.Do(func() {
+		t := segTrie{}
+		for _, p := range s.WriteOnlyProperties {
+			n := t
+			for _, seg := range s.split(p) {
+				c, ok := n[seg]
+				if !ok {
+					c = segTrie{}
+					n[seg] = c
+				}
+				n = c
+			}
+		}
+		s.woTrie = t
+	})
+	return s.woTrie
+}
+
+// copyAlong copies v and every object and array on the paths of t below it
+// (a segment addresses an object's member by name, an array's members by
+// index or "*", as the pointer helpers do), sharing everything else. Every
+// container that deleting those paths changes is then a copy.
+func copyAlong(v any, t segTrie) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = e
+		}
+		for seg, sub := range t {
+			if e, ok := out[seg]; ok && len(sub) > 0 {
+				out[seg] = copyAlong(e, sub)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		copy(out, x)
+		for seg, sub := range t {
+			if len(sub) == 0 {
+				continue
+			}
+			if seg == "*" {
+				for i := range out {
+					out[i] = copyAlong(out[i], sub)
+				}
+			} else if i, err := strconv.Atoi(seg); err == nil && i >= 0 && i < len(out) {
+				out[i] = copyAlong(out[i], sub)
+			}
+		}
+		return out
+	}
+	return v
 }
 
 // StripReadOnly returns a copy of model without the schema's readOnly
@@ -49,9 +133,7 @@ func StripReadOnly(s *Schema, model map[string]any) map[string]any {
 func (s *Schema) WriteOnlyIn(model map[string]any) []string {
 	var out []string
 	for _, p := range s.WriteOnlyProperties {
-		found := false
-		walkPointer(model, s.split(p), func(any) { found = true })
-		if found {
+		if hasSegs(model, s.split(p)) {
 			out = append(out, p)
 		}
 	}

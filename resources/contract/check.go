@@ -10,8 +10,9 @@ import (
 	"github.com/stacksim/stacksim/resources"
 )
 
-// check applies every rule to one event.
-func (c *Checker) check(req *resources.Request, original map[string]any, ev *resources.ProgressEvent) []Violation {
+// check applies every rule to one event. in is what remember kept: the
+// input view of the action's desired state (create and update).
+func (c *Checker) check(req *resources.Request, in map[string]any, ev *resources.ProgressEvent) []Violation {
 	var out []Violation
 	add := func(rule, format string, args ...any) {
 		out = append(out, Violation{Rule: rule, Message: fmt.Sprintf(format, args...), Request: req, Event: ev})
@@ -22,7 +23,7 @@ func (c *Checker) check(req *resources.Request, original map[string]any, ev *res
 	}
 	s := c.inner.Schema()
 	a := req.Action
-	custom := resources.IsCustomType(c.inner.TypeName())
+	custom := c.custom
 
 	switch ev.Status {
 	case resources.StatusFailed:
@@ -74,15 +75,12 @@ func (c *Checker) check(req *resources.Request, original map[string]any, ev *res
 		add(RuleDeleteSuccessModel, "delete SUCCESS with a model; it answers none")
 	}
 
-	models := []map[string]any{}
-	if ev.ResourceModel != nil {
-		models = append(models, ev.ResourceModel)
-	}
-	models = append(models, ev.ResourceModels...)
-	for i, m := range models {
-		where := "resourceModel"
+	nModels := len(ev.ResourceModels) + boolInt(ev.ResourceModel != nil)
+	for i := 0; i < nModels; i++ {
+		m, where := ev.ResourceModel, "resourceModel"
 		if ev.ResourceModel == nil || i > 0 {
-			where = fmt.Sprintf("resourceModels[%d]", i-boolInt(ev.ResourceModel != nil))
+			j := i - boolInt(ev.ResourceModel != nil)
+			m, where = ev.ResourceModels[j], fmt.Sprintf("resourceModels[%d]", j)
 		}
 		if p := findNull(m, ""); p != "" {
 			add(RuleModelNull, "%s holds null at %s; leave out properties without a value", where, p)
@@ -131,9 +129,11 @@ func (c *Checker) check(req *resources.Request, original map[string]any, ev *res
 
 	// Input applied.
 	if (a == resources.ActionCreate || a == resources.ActionUpdate) && ev.Status == resources.StatusSuccess && !custom && ev.ResourceModel != nil {
-		in := s.InputView(original)
 		outm := ev.ResourceModel
-		if diffs := compareInput(s, in, outm, nil); len(diffs) > 0 {
+		var path []string
+		if holdsInput(s, in, outm, &path) {
+			// the common case, proved without building a message
+		} else if diffs := compareInput(s, in, outm, nil); len(diffs) > 0 {
 			add(RuleInputNotApplied, "%s SUCCESS model does not hold the request's properties: %s", a, strings.Join(diffs, "; "))
 		}
 	}
@@ -227,6 +227,59 @@ func firstNull(v any, at string) string {
 		}
 	}
 	return ""
+}
+
+// holdsInput is len(compareInput(s, in, out, *path)) == 0, without
+// building messages: path grows only on the way into objects and arrays
+// (an array's order rule depends on it), so comparing scalars allocates
+// nothing.
+func holdsInput(s *resources.Schema, in, out any, path *[]string) bool {
+	switch x := in.(type) {
+	case map[string]any:
+		y, ok := out.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok {
+				return false
+			}
+			switch v.(type) {
+			case map[string]any, []any:
+				*path = append(*path, k)
+				held := holdsInput(s, v, w, path)
+				*path = (*path)[:len(*path)-1]
+				if !held {
+					return false
+				}
+			default:
+				if !resources.LooseEqual(v, w) {
+					return false
+				}
+			}
+		}
+		return true
+	case []any:
+		y, ok := out.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		if unordered(s, *path) {
+			return sameMultiset(x, y)
+		}
+		for i := range x {
+			*path = append(*path, strconv.Itoa(i))
+			held := holdsInput(s, x[i], y[i], path)
+			*path = (*path)[:len(*path)-1]
+			if !held {
+				return false
+			}
+		}
+		return true
+	default:
+		return resources.LooseEqual(in, out)
+	}
 }
 
 // compareInput reports where the output does not hold the input: every key
