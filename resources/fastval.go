@@ -315,6 +315,31 @@ func (n *fastNode) valid(v any) bool {
 
 const patternMemoSize = 256
 
+// smallInteger parses the common case of a number, a few decimal digits
+// with an optional "-", exactly as ParseFloat would (up to 15 digits every
+// integer is exact in a float64); ok is false for anything else.
+func smallInteger(s string) (float64, bool) {
+	neg := false
+	if len(s) > 0 && s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	if len(s) == 0 || len(s) > 15 {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		return -float64(v), true
+	}
+	return float64(v), true
+}
+
 func (n *fastNode) matches(s string) bool {
 	if _, ok := n.matched.Load(s); ok {
 		return true
@@ -334,9 +359,13 @@ func (n *fastNode) has(bit uint8) bool {
 }
 
 func (n *fastNode) number(num json.Number) bool {
-	f, err := strconv.ParseFloat(string(num), 64)
-	if err != nil || math.Abs(f) > 1<<53 {
-		return false // v6 decides, exactly
+	f, ok := smallInteger(string(num))
+	if !ok {
+		var err error
+		f, err = strconv.ParseFloat(string(num), 64)
+		if err != nil || math.Abs(f) > 1<<53 {
+			return false // v6 decides, exactly
+		}
 	}
 	integral := f == math.Trunc(f)
 	if !(n.has(tNumber) || integral && n.types&tInteger != 0) {
@@ -392,4 +421,149 @@ func (n *fastNode) copyFrom(m *fastNode) {
 	n.minItems, n.maxItems, n.unique, n.items = m.minItems, m.maxItems, m.unique, m.items
 	n.props, n.patterns, n.additional, n.noExtra = m.props, m.patterns, m.additional, m.noExtra
 	n.required, n.minProps, n.maxProps = m.required, m.minProps, m.maxProps
+}
+
+// validShaped is the contract's model checks in one walk: it reports that
+// v holds no null and that v, coerced as sh says (Coerce), certainly
+// conforms to n — what n.valid(coerceValue(sh, v)) && no null anywhere
+// would say, without the copy. False means "not certain": the caller asks
+// the exact checks. It is conservative where coercion could change what a
+// keyword sees (const, enum or uniqueItems over containers).
+func (n *fastNode) validShaped(sh *shape, v any) bool {
+	if n == nil {
+		return noNull(v)
+	}
+	if n.unsupported {
+		return false
+	}
+	switch t := v.(type) {
+	case nil:
+		return false
+	case map[string]any:
+		if n.hasConst || n.enum != nil || !n.has(tObject) {
+			return false
+		}
+		if n.minProps >= 0 && len(t) < n.minProps || n.maxProps >= 0 && len(t) > n.maxProps {
+			return false
+		}
+		for _, r := range n.required {
+			if _, ok := t[r]; !ok {
+				return false
+			}
+		}
+		for k, e := range t {
+			sub := sh.member(k)
+			matched := false
+			if p, ok := n.props[k]; ok {
+				matched = true
+				if !p.validShaped(sub, e) {
+					return false
+				}
+			}
+			for _, pn := range n.patterns {
+				if pn.re.MatchString(k) {
+					matched = true
+					if !pn.node.validShaped(sub, e) {
+						return false
+					}
+				}
+			}
+			if matched {
+				continue
+			}
+			if n.noExtra || !n.additional.validShaped(sub, e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		if n.hasConst || n.enum != nil || !n.has(tArray) {
+			return false
+		}
+		if n.minItems >= 0 && len(t) < n.minItems || n.maxItems >= 0 && len(t) > n.maxItems {
+			return false
+		}
+		var sub *shape
+		if sh != nil {
+			sub = sh.items
+		}
+		for _, e := range t {
+			if !n.items.validShaped(sub, e) {
+				return false
+			}
+		}
+		if n.unique {
+			if needsCoerce(sub, t) {
+				return false
+			}
+			for i := range t {
+				for j := i + 1; j < len(t); j++ {
+					if Equal(t[i], t[j]) {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	case string:
+		if sh != nil && len(sh.types) > 0 && !sh.has("string") {
+			return n.validCoercedString(sh, t, v)
+		}
+		return n.valid(v)
+	case bool, json.Number:
+		return n.valid(v)
+	default:
+		return n.valid(coerceValue(sh, v)) // a Go number
+	}
+}
+
+// validCoercedString is n.valid(coerceValue(sh, t)) for a string that the
+// shape may coerce (v is t, boxed), without boxing the coerced number.
+func (n *fastNode) validCoercedString(sh *shape, t string, v any) bool {
+	if sh.has("boolean") && (t == "true" || t == "false") {
+		return n.valid(t == "true")
+	}
+	if sh.has("integer") {
+		if _, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return n.validNumber(json.Number(t))
+		}
+	}
+	if sh.has("number") {
+		if _, err := strconv.ParseFloat(t, 64); err == nil && isJSONNumber(t) {
+			return n.validNumber(json.Number(t))
+		}
+	}
+	return n.valid(v)
+}
+
+// validNumber is n.valid(num) without boxing num when no keyword needs it.
+func (n *fastNode) validNumber(num json.Number) bool {
+	if n.unsupported {
+		return false
+	}
+	if n.hasConst || n.enum != nil {
+		return n.valid(num)
+	}
+	return n.number(num)
+}
+
+// noNull reports whether v holds no null anywhere.
+func noNull(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return false
+	case map[string]any:
+		for _, e := range t {
+			if !noNull(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if !noNull(e) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -32,6 +32,30 @@ type generic struct {
 	// request's properties (names, defaults, values, kept createOnly and
 	// readOnly values): models are made that big at once, never grown.
 	createRoom, updateRoom int
+	// The simulation, compiled: its pointers split once, its durations in
+	// seconds by action.
+	defaults, values []compiledSpec
+	suffixWhen       []string
+	seconds          [3]int64 // create, update, delete
+	// seq is g.sequence, bound once.
+	seq func(path, group string, model map[string]any) (int64, error)
+}
+
+// compiledSpec is a value or default with its pointers split.
+type compiledSpec struct {
+	*valueSpec
+	path, when []string
+}
+
+func compileSpecs(s *Schema, specs []valueSpec) []compiledSpec {
+	out := make([]compiledSpec, len(specs))
+	for i := range specs {
+		out[i] = compiledSpec{valueSpec: &specs[i], path: s.split(specs[i].Path)}
+		if specs[i].When != "" {
+			out[i].when = s.split(specs[i].When)
+		}
+	}
+	return out
 }
 
 // GenericOptions configure NewGeneric.
@@ -68,6 +92,14 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 	g := &generic{schema: s, sim: sim, cloud: opts.Cloud, seed: opts.Seed, now: opts.Now, pageSize: opts.PageSize}
 	g.createRoom = 1 + len(sim.Defaults) + len(sim.Values)
 	g.updateRoom = len(s.CreateOnlyProperties) + len(s.ReadOnlyProperties) + len(sim.Defaults) + len(sim.Values)
+	g.defaults, g.values = compileSpecs(s, sim.Defaults), compileSpecs(s, sim.Values)
+	g.seq = g.sequence
+	if sim.Name != nil && sim.Name.Suffix != nil {
+		g.suffixWhen = SplitPointer(sim.Name.Suffix.When)
+	}
+	for i, a := range [...]Action{ActionCreate, ActionUpdate, ActionDelete} {
+		g.seconds[i] = int64(sim.duration(a) / time.Second)
+	}
 	return g
 }
 
@@ -88,9 +120,9 @@ func PrimaryIdentifierValue(s *Schema, model map[string]any) (string, error) {
 	if id, ok := PrimaryIdentifierOf(s, model); ok {
 		return id, nil
 	}
-	for _, p := range s.PrimaryIdentifier {
-		if _, ok := identifierPart(s, model, p); !ok {
-			return "", fmt.Errorf("the %s model has no primary identifier %s", s.TypeName, p)
+	for _, p := range s.lists().primary {
+		if _, ok := identifierPart(model, p.segs); !ok {
+			return "", fmt.Errorf("the %s model has no primary identifier %s", s.TypeName, p.text)
 		}
 	}
 	return "", fmt.Errorf("the %s model has no primary identifier", s.TypeName)
@@ -100,13 +132,14 @@ func PrimaryIdentifierValue(s *Schema, model map[string]any) (string, error) {
 // false when the model lacks a part. It allocates nothing for a single
 // identifier, one string for a composite one.
 func PrimaryIdentifierOf(s *Schema, model map[string]any) (id string, ok bool) {
-	if len(s.PrimaryIdentifier) == 1 {
-		return identifierPart(s, model, s.PrimaryIdentifier[0])
+	primary := s.lists().primary
+	if len(primary) == 1 {
+		return identifierPart(model, primary[0].segs)
 	}
 	var arr [4]string
 	parts := arr[:0]
-	for _, p := range s.PrimaryIdentifier {
-		str, ok := identifierPart(s, model, p)
+	for _, p := range primary {
+		str, ok := identifierPart(model, p.segs)
 		if !ok {
 			return "", false
 		}
@@ -115,8 +148,8 @@ func PrimaryIdentifierOf(s *Schema, model map[string]any) (id string, ok bool) {
 	return strings.Join(parts, "|"), len(parts) > 0
 }
 
-func identifierPart(s *Schema, model map[string]any, p string) (string, bool) {
-	v, ok := getSegs(model, s.split(p))
+func identifierPart(model map[string]any, segs []string) (string, bool) {
+	v, ok := getSegs(model, segs)
 	str, isScalar := scalarString(v)
 	if !ok || !isScalar || str == "" {
 		return "", false
@@ -218,15 +251,15 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 		return g.finish(id, remaining)
 	}
 	desired := g.schema.coerceWithRoom(req.DesiredResourceState, g.createRoom)
-	for _, p := range g.schema.ReadOnlyProperties {
-		deleteSegs(desired, g.schema.split(p))
+	for _, p := range g.schema.lists().readOnly {
+		deleteSegs(desired, p.segs)
 	}
-	if err := g.schema.ValidateInput(desired); err != nil {
+	if err := g.schema.validateInputCoerced(desired); err != nil {
 		return g.invalid(req, err), nil
 	}
-	e := newEnv(req, g.seed, g.now(), desired)
-	e.seq = g.sequence
-	if err := g.fillCreate(e); err != nil {
+	e := makeEnv(req, g.seed, g.now(), desired)
+	e.seq = g.seq
+	if err := g.fillCreate(&e); err != nil {
 		return nil, err
 	}
 	model := e.model
@@ -252,7 +285,7 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 		}
 	}
 	out := g.output(model) // model is the Cloud's now: read, never changed
-	if ev := g.step(id, int64(g.sim.duration(ActionCreate)/time.Second), out); ev != nil {
+	if ev := g.step(id, g.seconds[0], out); ev != nil {
 		return ev, nil
 	}
 	return Success(out), nil
@@ -289,7 +322,7 @@ func (g *generic) fillCreate(e *env) error {
 		if _, ok := e.model[n.Property]; !ok {
 			suffix := ""
 			if n.Suffix != nil {
-				if v, ok := Get(e.model, n.Suffix.When); ok && LooseEqual(v, true) {
+				if v, ok := getSegs(e.model, g.suffixWhen); ok && LooseEqual(v, true) {
 					suffix = n.Suffix.Value
 				}
 			}
@@ -303,18 +336,18 @@ func (g *generic) fillCreate(e *env) error {
 }
 
 func (g *generic) applyDefaults(e *env) error {
-	for _, d := range g.sim.Defaults {
-		if d.When != "" && !hasSegs(e.model, g.schema.split(d.When)) {
+	for _, d := range g.defaults {
+		if d.when != nil && !hasSegs(e.model, d.when) {
 			continue
 		}
-		if hasSegs(e.model, g.schema.split(d.Path)) {
+		if hasSegs(e.model, d.path) {
 			continue
 		}
 		v, err := e.expand(d.Value, d.Path)
 		if err != nil {
 			return fmt.Errorf("%s default %s: %w", g.schema.TypeName, d.Path, err)
 		}
-		if err := setSegs(e.model, g.schema.split(d.Path), v, d.Path); err != nil {
+		if err := setSegs(e.model, d.path, v, d.Path); err != nil {
 			return err
 		}
 	}
@@ -322,14 +355,14 @@ func (g *generic) applyDefaults(e *env) error {
 }
 
 func (g *generic) applyValues(e *env, update bool) error {
-	for _, v := range g.sim.Values {
+	for _, v := range g.values {
 		if update && !v.OnUpdate {
 			continue
 		}
-		if v.When != "" && !hasSegs(e.model, g.schema.split(v.When)) {
+		if v.when != nil && !hasSegs(e.model, v.when) {
 			continue
 		}
-		if !update && hasSegs(e.model, g.schema.split(v.Path)) {
+		if !update && hasSegs(e.model, v.path) {
 			continue
 		}
 		e.curPath = v.Path
@@ -337,7 +370,7 @@ func (g *generic) applyValues(e *env, update bool) error {
 		if err != nil {
 			return fmt.Errorf("%s value %s: %w", g.schema.TypeName, v.Path, err)
 		}
-		if err := setSegs(e.model, g.schema.split(v.Path), x, v.Path); err != nil {
+		if err := setSegs(e.model, v.path, x, v.Path); err != nil {
 			return err
 		}
 	}
@@ -377,44 +410,43 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 		return g.notFound(id), nil
 	}
 	desired := g.schema.coerceWithRoom(req.DesiredResourceState, g.updateRoom)
-	for _, p := range g.schema.ReadOnlyProperties {
-		deleteSegs(desired, g.schema.split(p))
+	for _, p := range g.schema.lists().readOnly {
+		deleteSegs(desired, p.segs)
 	}
 	var changed []string
-	for _, p := range g.schema.CreateOnlyProperties {
-		segs := g.schema.split(p)
-		if hasSegs(desired, segs) && !sameAt(desired, obj.Model, segs) {
-			changed = append(changed, p)
+	for _, p := range g.schema.lists().createOnly {
+		if hasSegs(desired, p.segs) && !sameAt(desired, obj.Model, p.segs) {
+			changed = append(changed, p.text)
 		}
 	}
 	if len(changed) > 0 {
 		sort.Strings(changed)
 		return Failed(ErrNotUpdatable, "Invalid patch update: createOnlyProperties [%s] cannot be updated", strings.Join(changed, ", ")), nil
 	}
-	if err := g.schema.ValidateInput(desired); err != nil {
+	if err := g.schema.validateInputCoerced(desired); err != nil {
 		return g.invalid(req, err), nil
 	}
 	// createOnly values the template left out (generated names) and every
 	// read-only value stay as they are.
-	for _, list := range [][]string{g.schema.CreateOnlyProperties, g.schema.ReadOnlyProperties} {
+	lists := g.schema.lists()
+	for _, list := range [2][]pointer{lists.createOnly, lists.readOnly} {
 		for _, p := range list {
-			segs := g.schema.split(p)
-			if contains(segs, "*") || hasSegs(desired, segs) {
+			if contains(p.segs, "*") || hasSegs(desired, p.segs) {
 				continue
 			}
-			if v, ok := getSegs(obj.Model, segs); ok {
+			if v, ok := getSegs(obj.Model, p.segs); ok {
 				// v is the Cloud's: copied, as values below may fill it. An
 				// error means its parent is not an object in the new model,
 				// and the value goes.
-				_ = setSegs(desired, segs, copyValue(v), p)
+				_ = setSegs(desired, p.segs, copyValue(v), p.text)
 			}
 		}
 	}
-	e := newEnv(req, g.seed, g.now(), desired)
-	if err := g.applyDefaults(e); err != nil {
+	e := makeEnv(req, g.seed, g.now(), desired)
+	if err := g.applyDefaults(&e); err != nil {
 		return nil, err
 	}
-	if err := g.applyValues(e, true); err != nil {
+	if err := g.applyValues(&e, true); err != nil {
 		return nil, err
 	}
 	if newID, ok := PrimaryIdentifierOf(g.schema, desired); !ok || newID != id {
@@ -425,7 +457,7 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 		return nil, err
 	}
 	out := g.output(desired) // desired is the Cloud's now: read, never changed
-	if ev := g.step(id, int64(g.sim.duration(ActionUpdate)/time.Second), out); ev != nil {
+	if ev := g.step(id, g.seconds[1], out); ev != nil {
 		return ev, nil
 	}
 	return Success(out), nil
@@ -454,7 +486,7 @@ func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, err
 	if obj == nil {
 		return g.notFound(id), nil
 	}
-	if ev := g.step(id, int64(g.sim.duration(ActionDelete)/time.Second), nil); ev != nil {
+	if ev := g.step(id, g.seconds[2], nil); ev != nil {
 		return ev, nil
 	}
 	if _, err := g.cloud.Delete(g.schema.TypeName, id); err != nil {

@@ -110,7 +110,13 @@ type env struct {
 }
 
 func newEnv(req *Request, seed int64, now time.Time, model map[string]any) *env {
-	e := &env{
+	e := makeEnv(req, seed, now, model)
+	return &e
+}
+
+// makeEnv is newEnv by value, so that callers can keep it on their stack.
+func makeEnv(req *Request, seed int64, now time.Time, model map[string]any) env {
+	e := env{
 		model:     model,
 		key:       requestKey(seed, req.StackID, req.LogicalResourceIdentifier, req.ClientRequestToken),
 		region:    req.Region,

@@ -15,8 +15,8 @@ func stripWriteOnly(s *Schema, out map[string]any) {
 	if out == nil {
 		return
 	}
-	for _, p := range s.WriteOnlyProperties {
-		segs := s.split(p)
+	for _, p := range s.lists().writeOnly {
+		segs := p.segs
 		if !deleteSegs(out, segs) {
 			continue
 		}
@@ -44,7 +44,7 @@ func withoutWriteOnly(s *Schema, model map[string]any) map[string]any {
 	if model == nil || !s.holdsWriteOnly(model) {
 		return model
 	}
-	out := copyAlong(model, s.writeOnlyTrie()).(map[string]any)
+	out := copyAlong(model, s.lists().writeOnlyTrie).(map[string]any)
 	stripWriteOnly(s, out)
 	return out
 }
@@ -52,8 +52,8 @@ func withoutWriteOnly(s *Schema, model map[string]any) map[string]any {
 // holdsWriteOnly reports whether a writeOnly pointer addresses a value in
 // model.
 func (s *Schema) holdsWriteOnly(model map[string]any) bool {
-	for _, p := range s.WriteOnlyProperties {
-		if hasSegs(model, s.split(p)) {
+	for _, p := range s.lists().writeOnly {
+		if hasSegs(model, p.segs) {
 			return true
 		}
 	}
@@ -62,25 +62,6 @@ func (s *Schema) holdsWriteOnly(model map[string]any) bool {
 
 // segTrie is a set of pointers as a tree of segments.
 type segTrie map[string]segTrie
-
-func (s *Schema) writeOnlyTrie() segTrie {
-	s.woOnce.Do(func() {
-		t := segTrie{}
-		for _, p := range s.WriteOnlyProperties {
-			n := t
-			for _, seg := range s.split(p) {
-				c, ok := n[seg]
-				if !ok {
-					c = segTrie{}
-					n[seg] = c
-				}
-				n = c
-			}
-		}
-		s.woTrie = t
-	})
-	return s.woTrie
-}
 
 // copyAlong copies v and every object and array on the paths of t below it
 // (a segment addresses an object's member by name, an array's members by
@@ -123,8 +104,8 @@ func copyAlong(v any, t segTrie) any {
 // properties.
 func StripReadOnly(s *Schema, model map[string]any) map[string]any {
 	out := CopyModel(model)
-	for _, p := range s.ReadOnlyProperties {
-		deleteSegs(out, s.split(p))
+	for _, p := range s.lists().readOnly {
+		deleteSegs(out, p.segs)
 	}
 	return out
 }
@@ -132,9 +113,9 @@ func StripReadOnly(s *Schema, model map[string]any) map[string]any {
 // WriteOnlyIn lists the writeOnly pointers that hold a value in model.
 func (s *Schema) WriteOnlyIn(model map[string]any) []string {
 	var out []string
-	for _, p := range s.WriteOnlyProperties {
-		if hasSegs(model, s.split(p)) {
-			out = append(out, p)
+	for _, p := range s.lists().writeOnly {
+		if hasSegs(model, p.segs) {
+			out = append(out, p.text)
 		}
 	}
 	return out
@@ -145,8 +126,8 @@ func (s *Schema) WriteOnlyIn(model map[string]any) []string {
 // writeOnly properties (one copy).
 func (s *Schema) InputView(model map[string]any) map[string]any {
 	out := s.Coerce(model)
-	for _, p := range s.ReadOnlyProperties {
-		deleteSegs(out, s.split(p))
+	for _, p := range s.lists().readOnly {
+		deleteSegs(out, p.segs)
 	}
 	stripWriteOnly(s, out)
 	return out

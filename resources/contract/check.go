@@ -82,15 +82,17 @@ func (c *Checker) check(req *resources.Request, in map[string]any, ev *resources
 			j := i - boolInt(ev.ResourceModel != nil)
 			m, where = ev.ResourceModels[j], fmt.Sprintf("resourceModels[%d]", j)
 		}
-		if p := findNull(m, ""); p != "" {
-			add(RuleModelNull, "%s holds null at %s; leave out properties without a value", where, p)
-		}
-		if err := s.ValidateModel(m); err != nil {
-			var ve *resources.ValidationError
-			if errors.As(err, &ve) {
-				add(RuleModelSchema, "%s does not conform to the schema: %s", where, strings.Join(ve.Problems, "; "))
-			} else {
-				add(RuleModelSchema, "%s: %v", where, err)
+		if !s.ModelCertainlyValid(m) { // else neither a null nor a schema problem
+			if p := findNull(m, ""); p != "" {
+				add(RuleModelNull, "%s holds null at %s; leave out properties without a value", where, p)
+			}
+			if err := s.ValidateModel(m); err != nil {
+				var ve *resources.ValidationError
+				if errors.As(err, &ve) {
+					add(RuleModelSchema, "%s does not conform to the schema: %s", where, strings.Join(ve.Problems, "; "))
+				} else {
+					add(RuleModelSchema, "%s: %v", where, err)
+				}
 			}
 		}
 		if ev.Status == resources.StatusSuccess {

@@ -55,7 +55,7 @@ type Checker struct {
 	mu         sync.Mutex
 	violations []Violation
 	originals  map[actionKey]map[string]any // the input view of an action's first desired state
-	life       map[string]lifeState      // what the checker saw of each identifier
+	life       map[string]lifeState         // what the checker saw of each identifier
 }
 
 // actionKey names one action of one resource: re-invocations share it.
