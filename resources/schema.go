@@ -44,19 +44,19 @@ type Schema struct {
 	doc        map[string]any
 	decodeErr  error
 
-	valOnce   sync.Once
-	input     validator
-	contract  validator
+	valOnce  sync.Once
+	input    validator
+	contract validator
 	// modelCheck is the contract validator's fast node paired with the
 	// coercion shapes (ModelCertainlyValid).
 	modelCheck *checkNode
-	valErr    error
-	shapeOnce sync.Once
-	shape     *shape
-	attrOnce  sync.Once
-	attrs     []string
-	ptrOnce   sync.Once
-	ptrs      pointerLists
+	valErr     error
+	shapeOnce  sync.Once
+	shape      *shape
+	attrOnce   sync.Once
+	attrs      []string
+	ptrOnce    sync.Once
+	ptrs       pointerLists
 	// segs caches the split form of every pointer the schema lists
 	// (filled at parse time, read-only after).
 	segs map[string][]string
