@@ -37,19 +37,19 @@ func (o *Object) Clone() *Object {
 // in-memory one. List answers in ascending ID order, so that providers stay
 // deterministic.
 //
-// Ownership: a model is a value, never a buffer. The *Object struct that
-// Get and List return is the caller's (its fields may be set), but its Model
-// may be the very maps the Cloud stores; and the Model handed to Put
-// belongs to the Cloud from then on. Neither side changes such a model in
-// place: whoever wants another model builds a new one, copying what it
-// changes (CopyModel, or the path it changes). Implementations may share
-// (MemCloud stores and returns the maps it is given) or copy (always
-// correct, only slower).
+// Ownership: what crosses this interface is immutable. The *Object given to
+// Put, with its Model, belongs to the Cloud from then on (the caller
+// changes neither); the *Object that Get and List return, with its Model,
+// may be the very one the Cloud stores, and is read only. To change an
+// object, Put a new one, copying what changes (a model is a value: build a
+// new map rather than change one, CopyModel or a copy of the path that
+// changes). Implementations may share (MemCloud keeps and returns what it
+// is given) or copy (always correct, only slower).
 type Cloud interface {
 	// Get returns the object, or nil (and no error) when there is none.
 	Get(typeName, id string) (*Object, error)
 	// Put stores an object, replacing one with the same type and id. The
-	// Cloud owns obj.Model from then on; the caller keeps the struct.
+	// Cloud owns obj and obj.Model from then on.
 	Put(obj *Object) error
 	// Delete removes an object and reports whether it was there.
 	Delete(typeName, id string) (bool, error)
@@ -57,8 +57,9 @@ type Cloud interface {
 	List(typeName string) ([]*Object, error)
 }
 
-// MemCloud is an in-memory Cloud, safe for concurrent use. It copies the
-// Object structs it is given and returns, never the models (see Cloud).
+// MemCloud is an in-memory Cloud, safe for concurrent use. It keeps the
+// objects it is given and returns them as they are, never copying (see
+// Cloud).
 type MemCloud struct {
 	mu      sync.RWMutex
 	objects map[string]map[string]*Object
@@ -71,12 +72,7 @@ func NewMemCloud() *MemCloud { return &MemCloud{objects: map[string]map[string]*
 func (c *MemCloud) Get(typeName, id string) (*Object, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	o := c.objects[typeName][id]
-	if o == nil {
-		return nil, nil
-	}
-	cp := *o
-	return &cp, nil
+	return c.objects[typeName][id], nil
 }
 
 // Put implements Cloud.
@@ -84,7 +80,6 @@ func (c *MemCloud) Put(obj *Object) error {
 	if obj == nil || obj.Type == "" || obj.ID == "" {
 		return fmt.Errorf("cloud: an object needs a type and an id")
 	}
-	cp := *obj
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	byID := c.objects[obj.Type]
@@ -92,7 +87,7 @@ func (c *MemCloud) Put(obj *Object) error {
 		byID = map[string]*Object{}
 		c.objects[obj.Type] = byID
 	}
-	byID[obj.ID] = &cp
+	byID[obj.ID] = obj
 	return nil
 }
 
@@ -112,8 +107,7 @@ func (c *MemCloud) List(typeName string) ([]*Object, error) {
 	byID := c.objects[typeName]
 	out := make([]*Object, 0, len(byID))
 	for _, o := range byID {
-		cp := *o
-		out = append(out, &cp)
+		out = append(out, o)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil

@@ -2,6 +2,7 @@ package resources
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -104,6 +105,9 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 }
 
 const stabilizeKey = "stacksimStabilize"
+
+// jsonZero is json.Number("0") boxed once (a stabilization's last step).
+var jsonZero any = json.Number("0")
 
 func (g *generic) TypeName() string { return g.schema.TypeName }
 func (g *generic) Schema() *Schema  { return g.schema }
@@ -240,7 +244,11 @@ func (g *generic) step(id string, remaining int64, model map[string]any) *Progre
 		poll = 30
 	}
 	delay := min(remaining, poll)
-	ctx := map[string]any{stabilizeKey: map[string]any{"id": id, "remaining": numberFromInt(remaining - delay)}}
+	var left any = jsonZero
+	if remaining > delay {
+		left = numberFromInt(remaining - delay)
+	}
+	ctx := map[string]any{stabilizeKey: map[string]any{"id": id, "remaining": left}}
 	return InProgress(model, ctx, delay)
 }
 
@@ -452,8 +460,9 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	if newID, ok := PrimaryIdentifierOf(g.schema, desired); !ok || newID != id {
 		return nil, fmt.Errorf("simulate %s update: the primary identifier changed from %q", g.schema.TypeName, id)
 	}
-	obj.Model = desired // obj is our struct; its old model stays as it was
-	if err := g.cloud.Put(obj); err != nil {
+	next := *obj // obj is the Cloud's: read only
+	next.Model = desired
+	if err := g.cloud.Put(&next); err != nil {
 		return nil, err
 	}
 	out := g.output(desired) // desired is the Cloud's now: read, never changed
