@@ -2,6 +2,7 @@ package resources
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"sync"
 )
@@ -20,6 +21,27 @@ type Object struct {
 	StackID      string
 	LogicalID    string
 	RequestToken string
+
+	// answer is Model as the provider that made the object answers it
+	// (writeOnly properties removed), made once when it was made; it holds
+	// only while Model is the very map it was made from, under the same
+	// schema (models are never changed in place: see Cloud).
+	answer       map[string]any
+	answerOf     map[string]any
+	answerSchema *Schema
+}
+
+// answerFor is o's cached answer under s, or nil and false.
+func (o *Object) answerFor(s *Schema) (map[string]any, bool) {
+	if o.answerSchema != s || o.answerOf == nil || !sameMap(o.answerOf, o.Model) {
+		return nil, false
+	}
+	return o.answer, true
+}
+
+// sameMap reports whether a and b are the same map (not equal ones).
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // Clone returns a deep copy of o.

@@ -38,6 +38,7 @@ type generic struct {
 	defaults, values []compiledSpec
 	suffixWhen       []string
 	seconds          [3]int64 // create, update, delete
+	templates        map[string]*template
 	// seq is g.sequence, bound once.
 	seq func(path, group string, model map[string]any) (int64, error)
 }
@@ -95,6 +96,7 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 	g.updateRoom = len(s.CreateOnlyProperties) + len(s.ReadOnlyProperties) + len(sim.Defaults) + len(sim.Values)
 	g.defaults, g.values = compileSpecs(s, sim.Defaults), compileSpecs(s, sim.Values)
 	g.seq = g.sequence
+	g.templates = compileTemplates(sim.Values, sim.Defaults)
 	if sim.Name != nil && sim.Name.Suffix != nil {
 		g.suffixWhen = SplitPointer(sim.Name.Suffix.When)
 	}
@@ -192,6 +194,22 @@ func getAttFromModel(s *Schema, model map[string]any, attribute string) (any, er
 	return v, nil
 }
 
+// answer is a stored object's model as a handler answers it: made when the
+// object was (put), or now for an object this provider did not make.
+func (g *generic) answer(obj *Object) map[string]any {
+	if out, ok := obj.answerFor(g.schema); ok {
+		return out
+	}
+	return g.output(obj.Model)
+}
+
+// put stores a new object and returns its answer, which it keeps with it.
+func (g *generic) put(obj *Object) (map[string]any, error) {
+	out := g.output(obj.Model)
+	obj.answer, obj.answerOf, obj.answerSchema = out, obj.Model, g.schema
+	return out, g.cloud.Put(obj)
+}
+
 // output is a stored model as a handler answers it: writeOnly properties
 // removed (stored models are in the schema's types already). model is not
 // changed; the answer shares what it does not change with it.
@@ -266,6 +284,7 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 		return g.invalid(req, err), nil
 	}
 	e := makeEnv(req, g.seed, g.now(), desired)
+	e.templates = g.templates
 	e.seq = g.seq
 	if err := g.fillCreate(&e); err != nil {
 		return nil, err
@@ -280,19 +299,20 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 	if err != nil {
 		return nil, err
 	}
+	var out map[string]any
 	if existing != nil {
 		sameRequest := existing.RequestToken == req.ClientRequestToken && existing.StackID == req.StackID && existing.LogicalID == req.LogicalResourceIdentifier
 		if !sameRequest {
 			return Failed(ErrAlreadyExists, "Resource of type '%s' with identifier '%s' already exists.", g.schema.TypeName, id), nil
 		}
-		model = existing.Model // an idempotent retry: the same resource again
+		out = g.answer(existing) // an idempotent retry: the same resource again
 	} else {
+		// model is the Cloud's from now on: read, never changed
 		obj := &Object{Type: g.schema.TypeName, ID: id, Model: model, StackID: req.StackID, LogicalID: req.LogicalResourceIdentifier, RequestToken: req.ClientRequestToken}
-		if err := g.cloud.Put(obj); err != nil {
+		if out, err = g.put(obj); err != nil {
 			return nil, err
 		}
 	}
-	out := g.output(model) // model is the Cloud's now: read, never changed
 	if ev := g.step(id, g.seconds[0], out); ev != nil {
 		return ev, nil
 	}
@@ -308,7 +328,7 @@ func (g *generic) finish(id string, remaining int64) (*ProgressEvent, error) {
 	if obj == nil {
 		return Failed(ErrNotStabilized, "Resource of type '%s' with identifier '%s' disappeared while it stabilized.", g.schema.TypeName, id), nil
 	}
-	out := g.output(obj.Model)
+	out := g.answer(obj)
 	if ev := g.step(id, remaining, out); ev != nil {
 		return ev, nil
 	}
@@ -397,7 +417,7 @@ func (g *generic) Read(ctx context.Context, req *Request) (*ProgressEvent, error
 	if obj == nil {
 		return g.notFound(id), nil
 	}
-	return Success(g.output(obj.Model)), nil
+	return Success(g.answer(obj)), nil
 }
 
 func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, error) {
@@ -451,6 +471,7 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 		}
 	}
 	e := makeEnv(req, g.seed, g.now(), desired)
+	e.templates = g.templates
 	if err := g.applyDefaults(&e); err != nil {
 		return nil, err
 	}
@@ -460,12 +481,13 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	if newID, ok := PrimaryIdentifierOf(g.schema, desired); !ok || newID != id {
 		return nil, fmt.Errorf("simulate %s update: the primary identifier changed from %q", g.schema.TypeName, id)
 	}
-	next := *obj // obj is the Cloud's: read only
+	// obj is the Cloud's: read only. desired is the Cloud's from now on.
+	next := *obj
 	next.Model = desired
-	if err := g.cloud.Put(&next); err != nil {
+	out, err := g.put(&next)
+	if err != nil {
 		return nil, err
 	}
-	out := g.output(desired) // desired is the Cloud's now: read, never changed
 	if ev := g.step(id, g.seconds[1], out); ev != nil {
 		return ev, nil
 	}
@@ -531,7 +553,7 @@ func (g *generic) List(ctx context.Context, req *Request) (*ProgressEvent, error
 			next = encodeListToken(objs[i-1].ID)
 			break
 		}
-		models = append(models, g.output(objs[i].Model))
+		models = append(models, g.answer(objs[i]))
 	}
 	return &ProgressEvent{Status: StatusSuccess, ResourceModels: models, NextToken: next}, nil
 }
