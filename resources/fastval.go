@@ -536,6 +536,27 @@ func (n *fastNode) validCoercedString(sh *shape, t string, v any) bool {
 	return n.valid(v)
 }
 
+// validString is n.valid(v) for v, the string t boxed, straight to the
+// string keywords.
+func (n *fastNode) validString(t string, v any) bool {
+	if n.unsupported {
+		return false
+	}
+	if n.hasConst || n.enum != nil {
+		return n.valid(v)
+	}
+	if !n.has(tString) {
+		return false
+	}
+	if n.minLen >= 0 || n.maxLen >= 0 {
+		c := utf8.RuneCountInString(t)
+		if n.minLen >= 0 && c < n.minLen || n.maxLen >= 0 && c > n.maxLen {
+			return false
+		}
+	}
+	return n.pattern == nil || n.matches(t)
+}
+
 // validNumber is n.valid(num) without boxing num when no keyword needs it.
 func (n *fastNode) validNumber(num json.Number) bool {
 	if n.unsupported {

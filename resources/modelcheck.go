@@ -13,7 +13,7 @@ type checkNode struct {
 	shape *shape
 	// members holds every name that fast.props or shape.props knows; a
 	// name missing here has no fast property and shape.additional's shape.
-	members map[string]checkMember
+	members *nameIndex[checkMember]
 	items   *checkNode // fast.items with shape.items
 }
 
@@ -44,14 +44,15 @@ func compileCheck(f *fastNode, sh *shape, memo map[checkKey]*checkNode) *checkNo
 		shProps = sh.props
 	}
 	if len(f.props)+len(shProps) > 0 {
-		c.members = make(map[string]checkMember, len(f.props)+len(shProps))
+		members := make(map[string]checkMember, len(f.props)+len(shProps))
 		for name := range shProps {
-			c.members[name] = checkMember{shape: sh.member(name)}
+			members[name] = checkMember{shape: sh.member(name)}
 		}
 		for name, p := range f.props {
 			sub := sh.member(name)
-			c.members[name] = checkMember{prop: compileCheck(p, sub, memo), shape: sub}
+			members[name] = checkMember{prop: compileCheck(p, sub, memo), shape: sub}
 		}
+		c.members = newNameIndex(members)
 	}
 	var shItems *shape
 	if sh != nil {
@@ -86,7 +87,7 @@ func (c *checkNode) valid(v any) bool {
 			}
 		}
 		for k, e := range t {
-			m, known := c.members[k]
+			m, known := c.members.get(k)
 			if !known && c.shape != nil {
 				m.shape = c.shape.additional
 			}
@@ -139,8 +140,10 @@ func (c *checkNode) valid(v any) bool {
 		if sh := c.shape; sh != nil && len(sh.types) > 0 && !sh.has("string") {
 			return n.validCoercedString(sh, t, v)
 		}
-		return n.valid(v)
-	case bool, json.Number:
+		return n.validString(t, v)
+	case json.Number:
+		return n.validNumber(t)
+	case bool:
 		return n.valid(v)
 	default:
 		return n.valid(coerceValue(c.shape, v)) // a Go number
