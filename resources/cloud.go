@@ -29,6 +29,11 @@ type Object struct {
 	answer       map[string]any
 	answerOf     map[string]any
 	answerSchema *Schema
+	// lastStep is the callback context of the last step of a simulated
+	// duration for this object ({"id": ID, "remaining": 0}), made once and
+	// shared by its create, update and delete (contexts are never changed
+	// in place either).
+	lastStep map[string]any
 }
 
 // answerFor is o's cached answer under s, or nil and false.

@@ -207,6 +207,9 @@ func (g *generic) answer(obj *Object) map[string]any {
 func (g *generic) put(obj *Object) (map[string]any, error) {
 	out := g.output(obj.Model)
 	obj.answer, obj.answerOf, obj.answerSchema = out, obj.Model, g.schema
+	if obj.lastStep == nil && g.seconds != [3]int64{} {
+		obj.lastStep = stabilizeContext(obj.ID, jsonZero)
+	}
 	return out, g.cloud.Put(obj)
 }
 
@@ -251,9 +254,16 @@ func stabilizing(req *Request) (id string, remaining int64, ok bool) {
 	return id, remaining, id != ""
 }
 
+// stabilizeContext is the callback context of a step: the object's id and
+// the seconds left after it.
+func stabilizeContext(id string, remaining any) map[string]any {
+	return map[string]any{stabilizeKey: map[string]any{"id": id, "remaining": remaining}}
+}
+
 // step answers IN_PROGRESS for the next part of a simulated duration, or
-// nil when none is left.
-func (g *generic) step(id string, remaining int64, model map[string]any) *ProgressEvent {
+// nil when none is left. obj, when known, is the object whose last step's
+// context can be reused.
+func (g *generic) step(obj *Object, id string, remaining int64, model map[string]any) *ProgressEvent {
 	if remaining <= 0 {
 		return nil
 	}
@@ -262,12 +272,13 @@ func (g *generic) step(id string, remaining int64, model map[string]any) *Progre
 		poll = 30
 	}
 	delay := min(remaining, poll)
-	var left any = jsonZero
 	if remaining > delay {
-		left = numberFromInt(remaining - delay)
+		return InProgress(model, stabilizeContext(id, numberFromInt(remaining-delay)), delay)
 	}
-	ctx := map[string]any{stabilizeKey: map[string]any{"id": id, "remaining": left}}
-	return InProgress(model, ctx, delay)
+	if obj != nil && obj.lastStep != nil && obj.ID == id {
+		return InProgress(model, obj.lastStep, delay)
+	}
+	return InProgress(model, stabilizeContext(id, jsonZero), delay)
 }
 
 func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, error) {
@@ -300,6 +311,7 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 		return nil, err
 	}
 	var out map[string]any
+	obj := existing
 	if existing != nil {
 		sameRequest := existing.RequestToken == req.ClientRequestToken && existing.StackID == req.StackID && existing.LogicalID == req.LogicalResourceIdentifier
 		if !sameRequest {
@@ -308,12 +320,12 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 		out = g.answer(existing) // an idempotent retry: the same resource again
 	} else {
 		// model is the Cloud's from now on: read, never changed
-		obj := &Object{Type: g.schema.TypeName, ID: id, Model: model, StackID: req.StackID, LogicalID: req.LogicalResourceIdentifier, RequestToken: req.ClientRequestToken}
+		obj = &Object{Type: g.schema.TypeName, ID: id, Model: model, StackID: req.StackID, LogicalID: req.LogicalResourceIdentifier, RequestToken: req.ClientRequestToken}
 		if out, err = g.put(obj); err != nil {
 			return nil, err
 		}
 	}
-	if ev := g.step(id, g.seconds[0], out); ev != nil {
+	if ev := g.step(obj, id, g.seconds[0], out); ev != nil {
 		return ev, nil
 	}
 	return Success(out), nil
@@ -329,7 +341,7 @@ func (g *generic) finish(id string, remaining int64) (*ProgressEvent, error) {
 		return Failed(ErrNotStabilized, "Resource of type '%s' with identifier '%s' disappeared while it stabilized.", g.schema.TypeName, id), nil
 	}
 	out := g.answer(obj)
-	if ev := g.step(id, remaining, out); ev != nil {
+	if ev := g.step(obj, id, remaining, out); ev != nil {
 		return ev, nil
 	}
 	return Success(out), nil
@@ -488,7 +500,7 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	if err != nil {
 		return nil, err
 	}
-	if ev := g.step(id, g.seconds[1], out); ev != nil {
+	if ev := g.step(&next, id, g.seconds[1], out); ev != nil {
 		return ev, nil
 	}
 	return Success(out), nil
@@ -499,7 +511,7 @@ func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, err
 	defer g.mu.Unlock()
 	if id, remaining, ok := stabilizing(req); ok {
 		if remaining > 0 {
-			return g.step(id, remaining, nil), nil
+			return g.step(nil, id, remaining, nil), nil
 		}
 		if _, err := g.cloud.Delete(g.schema.TypeName, id); err != nil {
 			return nil, err
@@ -517,7 +529,7 @@ func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, err
 	if obj == nil {
 		return g.notFound(id), nil
 	}
-	if ev := g.step(id, g.seconds[2], nil); ev != nil {
+	if ev := g.step(obj, id, g.seconds[2], nil); ev != nil {
 		return ev, nil
 	}
 	if _, err := g.cloud.Delete(g.schema.TypeName, id); err != nil {
