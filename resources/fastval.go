@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 )
@@ -23,16 +22,16 @@ type fastNode struct {
 	unsupported bool
 	types       uint8
 	enum        []any
+	enumStrings *nameIndex[struct{}] // the strings of enum (set with enum)
 	constV      any
 	hasConst    bool
 
 	minLen, maxLen     int
 	pattern            *regexp.Regexp
 	patternUnsupported bool
-	// matched remembers strings that matched pattern (models repeat the
-	// same ARNs event after event); bounded by patternMemoSize.
-	matched     sync.Map
-	matchedSize atomic.Int32
+	// matched remembers strings that matched pattern lately (models
+	// repeat the same names and ARNs event after event); made on first use.
+	matched atomic.Pointer[patternMemo]
 
 	// numeric bounds; math.Inf when absent (float64 is exact for the
 	// integers and decimals schemas use; a value beyond 2^53 goes to v6)
@@ -144,6 +143,13 @@ func (b *fastBuilder) object(m map[string]any, depth int) *fastNode {
 	}
 	if e, ok := m["enum"].([]any); ok {
 		n.enum = e
+		strs := map[string]struct{}{}
+		for _, x := range e {
+			if str, isStr := x.(string); isStr {
+				strs[str] = struct{}{}
+			}
+		}
+		n.enumStrings = newNameIndex(strs)
 	}
 	if c, ok := m["const"]; ok {
 		n.constV, n.hasConst = c, true
@@ -253,17 +259,8 @@ func (n *fastNode) valid(v any) bool {
 	if n.hasConst && !Equal(n.constV, v) {
 		return false
 	}
-	if n.enum != nil {
-		found := false
-		for _, e := range n.enum {
-			if Equal(e, v) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
+	if n.enum != nil && !n.inEnum(v) {
+		return false
 	}
 	switch t := v.(type) {
 	case map[string]any:
@@ -313,7 +310,7 @@ func (n *fastNode) valid(v any) bool {
 	return n.number(num)
 }
 
-const patternMemoSize = 256
+const patternMemoSize = 64
 
 // smallInteger parses the common case of a number, a few decimal digits
 // with an optional "-", exactly as ParseFloat would (up to 15 digits every
@@ -340,17 +337,45 @@ func smallInteger(s string) (float64, bool) {
 	return float64(v), true
 }
 
+// inEnum reports whether v equals a member of enum: a string only a string
+// member (Equal), found in the index; anything else member by member.
+func (n *fastNode) inEnum(v any) bool {
+	if s, ok := v.(string); ok {
+		_, found := n.enumStrings.get(s)
+		return found
+	}
+	for _, e := range n.enum {
+		if Equal(e, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// patternMemo is a direct-mapped cache of strings that matched a pattern:
+// a slot per hash, the latest string wins. A hit is a string that matched
+// before (regexps are deterministic); a miss runs the regexp.
+type patternMemo struct {
+	slots [patternMemoSize]atomic.Pointer[string]
+}
+
 func (n *fastNode) matches(s string) bool {
-	if _, ok := n.matched.Load(s); ok {
-		return true
+	memo := n.matched.Load()
+	slot := nameHash(s) % patternMemoSize
+	if memo != nil {
+		if p := memo.slots[slot].Load(); p != nil && *p == s {
+			return true
+		}
 	}
 	if !n.pattern.MatchString(s) {
 		return false
 	}
-	if n.matchedSize.Load() < patternMemoSize {
-		n.matchedSize.Add(1)
-		n.matched.Store(s, struct{}{})
+	if memo == nil {
+		n.matched.CompareAndSwap(nil, new(patternMemo))
+		memo = n.matched.Load()
 	}
+	kept := s // its own variable: only a miss allocates
+	memo.slots[slot].Store(&kept)
 	return true
 }
 
@@ -415,7 +440,7 @@ func (n *fastNode) object(m map[string]any) bool {
 // copyFrom fills n (a placeholder for a $ref, already shared by recursive
 // references) with what m holds.
 func (n *fastNode) copyFrom(m *fastNode) {
-	n.unsupported, n.types, n.enum, n.constV, n.hasConst = m.unsupported, m.types, m.enum, m.constV, m.hasConst
+	n.unsupported, n.types, n.enum, n.enumStrings, n.constV, n.hasConst = m.unsupported, m.types, m.enum, m.enumStrings, m.constV, m.hasConst
 	n.minLen, n.maxLen, n.pattern, n.patternUnsupported = m.minLen, m.maxLen, m.pattern, m.patternUnsupported
 	n.min, n.max, n.exMin, n.exMax = m.min, m.max, m.exMin, m.exMax
 	n.minItems, n.maxItems, n.unique, n.items = m.minItems, m.maxItems, m.unique, m.items
