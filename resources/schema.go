@@ -73,6 +73,9 @@ type pointer struct {
 type pointerLists struct {
 	primary, createOnly, readOnly, writeOnly []pointer
 	writeOnlyTrie                            segTrie
+	// topLevel are the names that a readOnly or writeOnly pointer of one
+	// segment removes from a model.
+	topLevel *nameIndex[struct{}]
 }
 
 // lists compiles the property classes on first use. A Schema is read-only
@@ -102,6 +105,15 @@ func (s *Schema) lists() *pointerLists {
 			}
 		}
 		s.ptrs.writeOnlyTrie = t
+		top := map[string]struct{}{}
+		for _, list := range [2][]pointer{s.ptrs.readOnly, s.ptrs.writeOnly} {
+			for _, p := range list {
+				if len(p.segs) == 1 {
+					top[p.segs[0]] = struct{}{}
+				}
+			}
+		}
+		s.ptrs.topLevel = newNameIndex(top)
 	})
 	return &s.ptrs
 }

@@ -125,10 +125,36 @@ func (s *Schema) WriteOnlyIn(model map[string]any) []string {
 // request's properties coerced to the schema's types, without readOnly and
 // writeOnly properties (one copy).
 func (s *Schema) InputView(model map[string]any) map[string]any {
+	if out, ok := s.flatInputView(model); ok {
+		return out
+	}
 	out := s.Coerce(model)
 	for _, p := range s.lists().readOnly {
 		deleteSegs(out, p.segs)
 	}
 	stripWriteOnly(s, out)
 	return out
+}
+
+// flatInputView is InputView for the common model whose values are all
+// scalars (ok is false for any other): the pointers of one segment remove
+// their key, and deeper ones find nothing to remove below a scalar.
+func (s *Schema) flatInputView(model map[string]any) (map[string]any, bool) {
+	if model == nil {
+		return nil, true
+	}
+	top := s.lists().topLevel
+	root := s.shapeTree()
+	out := make(map[string]any, len(model))
+	for k, v := range model {
+		switch v.(type) {
+		case map[string]any, []any:
+			return nil, false
+		}
+		if _, removed := top.get(k); removed {
+			continue
+		}
+		out[k] = coerceValue(root.member(k), v)
+	}
+	return out, true
 }

@@ -102,6 +102,25 @@ func (c *Checker) check(req *resources.Request, in map[string]any, ev *resources
 		}
 	}
 
+	// The identifiers of the event's model and of the request, each found
+	// once (PhysicalID and requestID are functions of what they read).
+	var evID, reqID string
+	var evIDErr error
+	evIDDone, reqIDDone := false, false
+	eventID := func() (string, error) {
+		if !evIDDone {
+			evID, evIDErr = c.inner.PhysicalID(ev.ResourceModel)
+			evIDDone = true
+		}
+		return evID, evIDErr
+	}
+	requestID := func() string {
+		if !reqIDDone {
+			reqID, reqIDDone = c.requestID(req), true
+		}
+		return reqID
+	}
+
 	// The primary identifier.
 	needsID := false
 	switch a {
@@ -111,7 +130,7 @@ func (c *Checker) check(req *resources.Request, in map[string]any, ev *resources
 		needsID = ev.Status == resources.StatusSuccess
 	}
 	if needsID {
-		if _, err := c.inner.PhysicalID(ev.ResourceModel); err != nil {
+		if _, err := eventID(); err != nil {
 			add(RulePrimaryIdentifierMissing, "%s %s model lacks the primary identifier %s", a, ev.Status, strings.Join(s.PrimaryIdentifier, ", "))
 		}
 	}
@@ -123,8 +142,8 @@ func (c *Checker) check(req *resources.Request, in map[string]any, ev *resources
 		}
 	}
 	if (a == resources.ActionUpdate || a == resources.ActionRead) && ev.Status != resources.StatusFailed && ev.ResourceModel != nil && !custom {
-		want := c.requestID(req)
-		if got, err := c.inner.PhysicalID(ev.ResourceModel); err == nil && want != "" && got != want {
+		want := requestID()
+		if got, err := eventID(); err == nil && want != "" && got != want {
 			add(RulePrimaryIdentifierChanged, "%s answered primary identifier %q for a request naming %q", a, got, want)
 		}
 	}
@@ -141,18 +160,26 @@ func (c *Checker) check(req *resources.Request, in map[string]any, ev *resources
 	}
 
 	// Lifecycle: deleted resources are NotFound, created ones AlreadyExists.
+	// What the event says is then remembered: a create made its identifier,
+	// a delete removed it.
 	if ev.Status == resources.StatusSuccess {
 		c.mu.Lock()
 		switch a {
 		case resources.ActionRead, resources.ActionUpdate, resources.ActionDelete:
-			if id := c.requestID(req); id != "" && c.life[id].deleted && req.CallbackContext == nil {
-				add(RuleDeletedResourceFound, "%s of %q succeeded after its delete had; it must answer FAILED NotFound", a, id)
+			if id := requestID(); id != "" {
+				if c.life[id].deleted && req.CallbackContext == nil {
+					add(RuleDeletedResourceFound, "%s of %q succeeded after its delete had; it must answer FAILED NotFound", a, id)
+				}
+				if a == resources.ActionDelete {
+					c.life[id] = lifeState{deleted: true}
+				}
 			}
 		case resources.ActionCreate:
-			if id, err := c.inner.PhysicalID(ev.ResourceModel); err == nil {
+			if id, err := eventID(); err == nil {
 				if st, ok := c.life[id]; ok && !st.deleted && (st.token != req.ClientRequestToken || st.logical != req.LogicalResourceIdentifier) {
 					add(RuleCreateExisting, "create answered SUCCESS with %q, which an earlier create made; it must answer FAILED AlreadyExists", id)
 				}
+				c.life[id] = lifeState{token: req.ClientRequestToken, logical: req.LogicalResourceIdentifier}
 			}
 		}
 		c.mu.Unlock()

@@ -135,8 +135,7 @@ func (c *Checker) call(ctx context.Context, req *resources.Request, f handlerFun
 		c.record([]Violation{{Rule: RuleHandlerError, Message: err.Error(), Request: req}})
 		return nil, err
 	}
-	found := c.check(req, original, ev)
-	c.observe(req, ev)
+	found := c.check(req, original, ev) // and follows the lifecycle
 	if ev == nil || ev.Status != resources.StatusInProgress {
 		c.forget(req)
 	}
@@ -215,25 +214,4 @@ func (c *Checker) requestID(req *resources.Request) string {
 		return id
 	}
 	return req.PhysicalResourceID
-}
-
-// observe follows the lifecycle of identifiers for the deleted/existing rules.
-func (c *Checker) observe(req *resources.Request, ev *resources.ProgressEvent) {
-	if ev == nil || ev.Status != resources.StatusSuccess {
-		return
-	}
-	switch req.Action {
-	case resources.ActionCreate:
-		if id, err := c.inner.PhysicalID(ev.ResourceModel); err == nil {
-			c.mu.Lock()
-			c.life[id] = lifeState{token: req.ClientRequestToken, logical: req.LogicalResourceIdentifier}
-			c.mu.Unlock()
-		}
-	case resources.ActionDelete:
-		if id := c.requestID(req); id != "" {
-			c.mu.Lock()
-			c.life[id] = lifeState{deleted: true}
-			c.mu.Unlock()
-		}
-	}
 }
