@@ -43,6 +43,27 @@ type generic struct {
 	seq func(path, group string, model map[string]any) (int64, error)
 }
 
+// topLevelNames counts the distinct properties that pointers start at.
+func topLevelNames(lists ...[]string) int {
+	seen := map[string]bool{}
+	for _, list := range lists {
+		for _, p := range list {
+			if segs := SplitPointer(p); len(segs) > 0 {
+				seen[segs[0]] = true
+			}
+		}
+	}
+	return len(seen)
+}
+
+func specPaths(specs []valueSpec) []string {
+	out := make([]string, len(specs))
+	for i, v := range specs {
+		out[i] = v.Path
+	}
+	return out
+}
+
 // compiledSpec is a value or default with its pointers split.
 type compiledSpec struct {
 	*valueSpec
@@ -92,8 +113,12 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 		sim = inferSimulation(s)
 	}
 	g := &generic{schema: s, sim: sim, cloud: opts.Cloud, seed: opts.Seed, now: opts.Now, pageSize: opts.PageSize}
-	g.createRoom = 1 + len(sim.Defaults) + len(sim.Values)
-	g.updateRoom = len(s.CreateOnlyProperties) + len(s.ReadOnlyProperties) + len(sim.Defaults) + len(sim.Values)
+	var named []string
+	if sim.Name != nil {
+		named = []string{"/properties/" + sim.Name.Property}
+	}
+	g.createRoom = topLevelNames(named, specPaths(sim.Defaults), specPaths(sim.Values))
+	g.updateRoom = topLevelNames(s.CreateOnlyProperties, s.ReadOnlyProperties, specPaths(sim.Defaults), specPaths(sim.Values))
 	g.defaults, g.values = compileSpecs(s, sim.Defaults), compileSpecs(s, sim.Values)
 	g.seq = g.sequence
 	g.templates = compileTemplates(sim.Values, sim.Defaults)
