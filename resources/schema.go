@@ -74,8 +74,9 @@ type pointerLists struct {
 	primary, createOnly, readOnly, writeOnly []pointer
 	writeOnlyTrie                            segTrie
 	// topLevel are the names that a readOnly or writeOnly pointer of one
-	// segment removes from a model.
-	topLevel *nameIndex[struct{}]
+	// segment removes from a model; nestedTop those that longer ones start
+	// at.
+	topLevel, nestedTop *nameIndex[struct{}]
 }
 
 // lists compiles the property classes on first use. A Schema is read-only
@@ -105,15 +106,18 @@ func (s *Schema) lists() *pointerLists {
 			}
 		}
 		s.ptrs.writeOnlyTrie = t
-		top := map[string]struct{}{}
+		top, nested := map[string]struct{}{}, map[string]struct{}{}
 		for _, list := range [2][]pointer{s.ptrs.readOnly, s.ptrs.writeOnly} {
 			for _, p := range list {
-				if len(p.segs) == 1 {
+				switch {
+				case len(p.segs) == 1:
 					top[p.segs[0]] = struct{}{}
+				case len(p.segs) > 1:
+					nested[p.segs[0]] = struct{}{}
 				}
 			}
 		}
-		s.ptrs.topLevel = newNameIndex(top)
+		s.ptrs.topLevel, s.ptrs.nestedTop = newNameIndex(top), newNameIndex(nested)
 	})
 	return &s.ptrs
 }

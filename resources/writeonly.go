@@ -124,37 +124,39 @@ func (s *Schema) WriteOnlyIn(model map[string]any) []string {
 // InputView is what the contract compares a SUCCESS model with: the
 // request's properties coerced to the schema's types, without readOnly and
 // writeOnly properties (one copy).
+//
+// It is Coerce, then every readOnly pointer deleted, then stripWriteOnly,
+// done a property at a time: a pointer only ever changes the property its
+// first segment names (and may remove that property, never the model), so
+// a property no pointer of one segment removes and no longer pointer
+// starts at is only coerced.
 func (s *Schema) InputView(model map[string]any) map[string]any {
-	if out, ok := s.flatInputView(model); ok {
-		return out
-	}
-	out := s.Coerce(model)
-	for _, p := range s.lists().readOnly {
-		deleteSegs(out, p.segs)
-	}
-	stripWriteOnly(s, out)
-	return out
-}
-
-// flatInputView is InputView for the common model whose values are all
-// scalars (ok is false for any other): the pointers of one segment remove
-// their key, and deeper ones find nothing to remove below a scalar.
-func (s *Schema) flatInputView(model map[string]any) (map[string]any, bool) {
 	if model == nil {
-		return nil, true
+		return nil
 	}
-	top := s.lists().topLevel
+	l := s.lists()
 	root := s.shapeTree()
 	out := make(map[string]any, len(model))
 	for k, v := range model {
-		switch v.(type) {
-		case map[string]any, []any:
-			return nil, false
-		}
-		if _, removed := top.get(k); removed {
+		if _, removed := l.topLevel.get(k); removed {
 			continue
 		}
-		out[k] = coerceValue(root.member(k), v)
+		cv := coerceValue(root.member(k), v)
+		if _, nested := l.nestedTop.get(k); nested {
+			switch cv.(type) {
+			case map[string]any, []any: // below a scalar a pointer finds nothing
+				one := map[string]any{k: cv}
+				for _, p := range l.readOnly {
+					deleteSegs(one, p.segs)
+				}
+				stripWriteOnly(s, one)
+				var kept bool
+				if cv, kept = one[k]; !kept {
+					continue
+				}
+			}
+		}
+		out[k] = cv
 	}
-	return out, true
+	return out
 }
