@@ -1,6 +1,9 @@
 package resources
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
 
 // checkNode is the contract's quick model check compiled for one schema:
 // the fast validator's node and the coercion shape of the same place, with
@@ -62,6 +65,36 @@ func compileCheck(f *fastNode, sh *shape, memo map[checkKey]*checkNode) *checkNo
 	return c
 }
 
+// validMember is valid, with the common leaves decided here: a member
+// that needs no coercion and whose node has no const or enum.
+func (c *checkNode) validMember(v any) bool {
+	n := c.fast
+	if n == nil || n.unsupported || n.hasConst || n.enum != nil {
+		return c.valid(v)
+	}
+	switch t := v.(type) {
+	case json.Number:
+		return n.number(t)
+	case bool:
+		return n.has(tBoolean)
+	case string:
+		if sh := c.shape; sh != nil && len(sh.types) > 0 && !sh.has("string") {
+			return n.validCoercedString(sh, t, v)
+		}
+		if !n.has(tString) {
+			return false
+		}
+		if n.minLen >= 0 || n.maxLen >= 0 {
+			l := utf8.RuneCountInString(t)
+			if n.minLen >= 0 && l < n.minLen || n.maxLen >= 0 && l > n.maxLen {
+				return false
+			}
+		}
+		return n.pattern == nil || n.matches(t)
+	}
+	return c.valid(v)
+}
+
 // valid is f.validShaped(shape, v), one lookup per member.
 func (c *checkNode) valid(v any) bool {
 	n := c.fast
@@ -92,7 +125,7 @@ func (c *checkNode) valid(v any) bool {
 				m.shape = c.shape.additional
 			}
 			matched := m.prop != nil
-			if matched && !m.prop.valid(e) {
+			if matched && !m.prop.validMember(e) {
 				return false
 			}
 			for _, pn := range n.patterns {
