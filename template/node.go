@@ -58,9 +58,9 @@ type Node struct {
 	Tag string
 
 	parent *Node
-	index  int  // the index of this node in its parent's Items or Fields
-	fn     fnID // the intrinsic function this map calls, if it is a call
-	boxed  any  // the value of a scalar, boxed once
+	boxed  any   // the value of a scalar, boxed once
+	index  int32 // the index of this node in its parent's Items or Fields
+	fn     fnID  // the intrinsic function this map calls, if it is a call
 }
 
 // key returns the key of a node in its parent map.
@@ -130,7 +130,7 @@ func (n *Node) Path() string {
 	var segs []string
 	for m := n; m.parent != nil; m = m.parent {
 		if m.parent.Kind == List {
-			segs = append(segs, strconv.Itoa(m.index))
+			segs = append(segs, strconv.Itoa(int(m.index)))
 		} else {
 			segs = append(segs, m.key())
 		}
@@ -148,26 +148,41 @@ func (n *Node) Parent() *Node { return n.parent }
 
 // link sets the parent pointers of the children of n, recursively, boxes
 // the values of scalars once and marks the maps that call an intrinsic
-// function: one pass over a new tree.
+// function: one pass over a new tree. The fast parsers do the same node by
+// node as they build (adopt), and skip this pass.
 func (n *Node) link() {
+	n.adopt()
+	switch n.Kind {
+	case List:
+		for _, c := range n.Items {
+			c.link()
+		}
+	case Map:
+		for i := range n.Fields {
+			n.Fields[i].Value.link()
+		}
+	}
+}
+
+// adopt does link's work for n alone: it boxes a scalar, or sets the parent
+// pointers of a collection's children and marks a call.
+func (n *Node) adopt() {
 	switch n.Kind {
 	case String:
-		n.boxed = n.Value
+		n.boxed = boxString(&n.Value)
 	case Number:
-		n.boxed = jsonNumber(n.Value)
+		n.boxed = boxNumber(&n.Value)
 	case Bool:
 		n.boxed = n.Value == "true"
 	case List:
 		for i, c := range n.Items {
-			c.parent, c.index = n, i
-			c.link()
+			c.parent, c.index = n, int32(i)
 		}
 	case Map:
 		n.fn = callOf(n)
 		for i := range n.Fields {
 			v := n.Fields[i].Value
-			v.parent, v.index = n, i
-			v.link()
+			v.parent, v.index = n, int32(i)
 		}
 	}
 }

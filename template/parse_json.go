@@ -16,52 +16,27 @@ const maxDepth = 512
 // jsonParser is a small JSON parser that keeps the position of every value.
 // CloudFormation reports a malformed JSON template as
 // "Template format error: JSON not well-formed. (line L, column C)".
+//
+// It is a byte-level scanner that allocates per value only the node: the
+// strings without escapes, the member names and the numbers are substrings
+// of one copy of the body, and member and item lists come from an arena.
+// Positions come from offsets: newlines can only occur between tokens, so the
+// parser keeps the line number and the offset where the line starts, and the
+// column is the distance from there in characters (UTF-8 continuation bytes,
+// which only strings hold, are counted as they are scanned).
 type jsonParser struct {
 	file string
 	src  []byte
+	text string // src as a string: values are substrings of it
 	off  int
-	line int
-	col  int // column of src[off], 1-based, counted in characters
 
-	nodes  nodeSlab
+	line      int // line of src[off], 1-based
+	lineStart int // offset of the first byte of the line
+	cont      int // UTF-8 continuation bytes between lineStart and off
+
+	a      *arena
 	fields [][]Field // scratch, by depth
 	items  [][]*Node // scratch, by depth
-	keys   map[string]string
-}
-
-// intern returns one string for the member names a template repeats (Type,
-// Properties, Fn::Sub ...).
-func (p *jsonParser) intern(b []byte) string {
-	if s, ok := p.keys[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if p.keys == nil {
-		p.keys = make(map[string]string, 64)
-	}
-	if len(p.keys) < 4096 {
-		p.keys[s] = s
-	}
-	return s
-}
-
-// nodeSlab allocates nodes in blocks: a template has many small nodes.
-type nodeSlab struct{ block []Node }
-
-func (s *nodeSlab) new() *Node {
-	if len(s.block) == 0 {
-		s.block = make([]Node, 256)
-	}
-	n := &s.block[0]
-	s.block = s.block[1:]
-	return n
-}
-
-// node returns a new node of a kind at a position.
-func (s *nodeSlab) node(k Kind, value string, pos Pos) *Node {
-	n := s.new()
-	n.Kind, n.Value, n.Pos = k, value, pos
-	return n
 }
 
 // syntaxError is a malformed body: the message AWS gives, at a position.
@@ -71,7 +46,7 @@ type syntaxError struct {
 }
 
 func parseJSON(file string, src []byte) (root *Node, err *Error) {
-	p := &jsonParser{file: file, src: src, line: 1, col: 1}
+	p := &jsonParser{file: file, src: src, text: string(src), line: 1, a: newArena(len(src) / 2)}
 	defer func() {
 		if r := recover(); r != nil {
 			se, ok := r.(syntaxError)
@@ -95,35 +70,47 @@ func parseJSON(file string, src []byte) (root *Node, err *Error) {
 	return root, nil
 }
 
-func (p *jsonParser) pos() Pos { return Pos{p.line, p.col} }
+// pos is the position of src[off] on the happy path, where every byte
+// before off on its line has been scanned.
+func (p *jsonParser) pos() Pos { return Pos{p.line, p.off - p.lineStart - p.cont + 1} }
 
 func (p *jsonParser) fail(format string, args ...any) {
-	panic(syntaxError{pos: p.pos(), detail: fmt.Sprintf(format, args...)})
+	panic(syntaxError{pos: offsetPos(p.src, p.off), detail: fmt.Sprintf(format, args...)})
 }
 
-// advance moves past one byte, keeping line and column.
-func (p *jsonParser) advance() {
-	b := p.src[p.off]
-	p.off++
-	switch {
-	case b == '\n':
-		p.line++
-		p.col = 1
-	case b&0xC0 != 0x80: // not a UTF-8 continuation byte
-		p.col++
+// offsetPos computes the position of src[off] from scratch: lines end at
+// '\n', and a column counts every byte that is not a UTF-8 continuation
+// byte. Errors use it, so their positions do not depend on how far the
+// scanner's bookkeeping got.
+func offsetPos(src []byte, off int) Pos {
+	off = min(off, len(src))
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		if src[i] == '\n' {
+			line++
+			start = i + 1
+		}
 	}
+	col := 1
+	for _, b := range src[start:off] {
+		if b&0xC0 != 0x80 {
+			col++
+		}
+	}
+	return Pos{line, col}
 }
 
 func (p *jsonParser) skipSpace() {
-	for p.off < len(p.src) {
-		switch p.src[p.off] {
+	src := p.src
+	for p.off < len(src) {
+		switch src[p.off] {
 		case ' ', '\t', '\r':
 			p.off++
-			p.col++
 		case '\n':
 			p.off++
 			p.line++
-			p.col = 1
+			p.lineStart = p.off
+			p.cont = 0
 		default:
 			return
 		}
@@ -138,47 +125,47 @@ func (p *jsonParser) value(depth int) *Node {
 		p.fail("unexpected end of input")
 	}
 	start := p.pos()
+	var n *Node
 	switch c := p.src[p.off]; {
 	case c == '{':
 		return p.object(depth)
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
-		s := p.str()
-		return p.nodes.node(String, s, start)
+		n = p.a.node(String, p.str(), start)
 	case c == '-' || (c >= '0' && c <= '9'):
-		return p.nodes.node(Number, p.number(), start)
+		n = p.a.node(Number, p.number(), start)
 	case c == 't':
 		p.literal("true")
-		return p.nodes.node(Bool, "true", start)
+		n = p.a.node(Bool, "true", start)
 	case c == 'f':
 		p.literal("false")
-		return p.nodes.node(Bool, "false", start)
+		n = p.a.node(Bool, "false", start)
 	case c == 'n':
 		p.literal("null")
-		return p.nodes.node(Null, "", start)
+		return p.a.node(Null, "", start)
 	default:
 		r, _ := utf8.DecodeRune(p.src[p.off:])
 		p.fail("unexpected character %q", r)
 	}
-	return nil
+	n.adopt()
+	return n
 }
 
 func (p *jsonParser) literal(word string) {
-	if !strings.HasPrefix(string(p.src[p.off:min(len(p.src), p.off+len(word))]), word) {
+	end := p.off + len(word)
+	if end > len(p.src) || p.text[p.off:end] != word {
 		p.fail("unrecognized token")
 	}
-	for range word {
-		p.advance()
-	}
+	p.off = end
 }
 
 func (p *jsonParser) object(depth int) *Node {
-	n := p.nodes.node(Map, "", p.pos())
-	p.advance() // {
+	n := p.a.node(Map, "", p.pos())
+	p.off++ // {
 	p.skipSpace()
 	if p.off < len(p.src) && p.src[p.off] == '}' {
-		p.advance()
+		p.off++
 		return n
 	}
 	for len(p.fields) <= depth {
@@ -196,7 +183,7 @@ func (p *jsonParser) object(depth int) *Node {
 			p.fail("expected a double-quoted member name")
 		}
 		keyPos := p.pos()
-		key := p.strKey(true)
+		key := p.str()
 		if len(buf) >= 8 && seen == nil {
 			seen = make(map[string]bool, 16)
 			for _, f := range buf {
@@ -213,7 +200,7 @@ func (p *jsonParser) object(depth int) *Node {
 		if p.off >= len(p.src) || p.src[p.off] != ':' {
 			p.fail("expected ':' after member name %q", key)
 		}
-		p.advance()
+		p.off++
 		p.skipSpace()
 		v := p.value(depth + 1)
 		buf = append(buf, Field{Key: key, KeyPos: keyPos, Value: v})
@@ -223,10 +210,11 @@ func (p *jsonParser) object(depth int) *Node {
 		}
 		switch p.src[p.off] {
 		case ',':
-			p.advance()
+			p.off++
 		case '}':
-			p.advance()
-			n.Fields = append(make([]Field, 0, len(buf)), buf...)
+			p.off++
+			n.Fields = p.a.fieldList(buf)
+			n.adopt()
 			return n
 		default:
 			p.fail("expected ',' or '}' in an object")
@@ -235,11 +223,11 @@ func (p *jsonParser) object(depth int) *Node {
 }
 
 func (p *jsonParser) array(depth int) *Node {
-	n := p.nodes.node(List, "", p.pos())
-	p.advance() // [
+	n := p.a.node(List, "", p.pos())
+	p.off++ // [
 	p.skipSpace()
 	if p.off < len(p.src) && p.src[p.off] == ']' {
-		p.advance()
+		p.off++
 		return n
 	}
 	for len(p.items) <= depth {
@@ -256,10 +244,11 @@ func (p *jsonParser) array(depth int) *Node {
 		}
 		switch p.src[p.off] {
 		case ',':
-			p.advance()
+			p.off++
 		case ']':
-			p.advance()
-			n.Items = append(make([]*Node, 0, len(buf)), buf...)
+			p.off++
+			n.Items = p.a.itemList(buf)
+			n.adopt()
 			return n
 		default:
 			p.fail("expected ',' or ']' in an array")
@@ -267,44 +256,54 @@ func (p *jsonParser) array(depth int) *Node {
 	}
 }
 
-// str reads a double-quoted string and returns its value.
-func (p *jsonParser) str() string { return p.strKey(false) }
+// strPlain marks the bytes a string holds as they are: printable ASCII
+// other than the quote and the backslash.
+var strPlain = func() (t [256]bool) {
+	for b := 0x20; b < 0x80; b++ {
+		t[b] = b != '"' && b != '\\'
+	}
+	return t
+}()
 
-// strKey reads a string; a member name is interned.
-func (p *jsonParser) strKey(key bool) string {
-	p.advance() // opening quote
+// str reads a double-quoted string and returns its value: a substring of
+// the body when it holds no escape.
+func (p *jsonParser) str() string {
+	p.off++ // opening quote
 	start := p.off
-	// Fast path: no escapes.
-	for p.off < len(p.src) {
-		b := p.src[p.off]
-		if b == '"' {
-			raw := p.src[start:p.off]
-			if !utf8.Valid(raw) {
-				p.fail("invalid UTF-8 in a string")
-			}
-			var s string
-			if key {
-				s = p.intern(raw)
-			} else {
-				s = string(raw)
-			}
-			p.off++
-			p.col++
-			return s
+	src := p.src
+	i := p.off
+	wide := false
+	for {
+		for i < len(src) && strPlain[src[i]] {
+			i++
 		}
-		if b == '\\' {
+		if i >= len(src) || src[i] < 0x80 {
 			break
 		}
-		if b < 0x20 {
-			p.fail("control character in a string")
+		wide = true
+		i++
+	}
+	if i < len(src) && src[i] == '"' {
+		p.off = i
+		if wide {
+			if !utf8.Valid(src[start:i]) {
+				p.fail("invalid UTF-8 in a string")
+			}
+			p.cont += continuationBytes(src[start:i])
 		}
 		p.off++
-		if b&0xC0 != 0x80 {
-			p.col++
-		}
+		return p.text[start:i]
 	}
+	p.off = i
+	return p.escaped(start)
+}
+
+// escaped reads the rest of a string that holds an escape (or is
+// malformed), from start, the offset after the opening quote.
+func (p *jsonParser) escaped(start int) string {
 	var sb strings.Builder
 	sb.Write(p.src[start:p.off])
+	defer func() { p.cont += continuationBytes(p.src[start:min(p.off, len(p.src))]) }()
 	for {
 		if p.off >= len(p.src) {
 			p.fail("unterminated string")
@@ -312,14 +311,14 @@ func (p *jsonParser) strKey(key bool) string {
 		b := p.src[p.off]
 		switch {
 		case b == '"':
-			p.advance()
+			p.off++
 			s := sb.String()
 			if !utf8.ValidString(s) {
 				p.fail("invalid UTF-8 in a string")
 			}
 			return s
 		case b == '\\':
-			p.advance()
+			p.off++
 			if p.off >= len(p.src) {
 				p.fail("unterminated string")
 			}
@@ -342,8 +341,7 @@ func (p *jsonParser) strKey(key bool) string {
 				if utf16.IsSurrogate(r) {
 					r2 := rune(-1)
 					if p.off+2 < len(p.src) && p.src[p.off+1] == '\\' && p.src[p.off+2] == 'u' {
-						p.advance()
-						p.advance()
+						p.off += 2
 						r2 = p.hex4()
 					}
 					r = utf16.DecodeRune(r, r2)
@@ -352,14 +350,24 @@ func (p *jsonParser) strKey(key bool) string {
 			default:
 				p.fail("invalid escape \\%c", e)
 			}
-			p.advance()
+			p.off++
 		case b < 0x20:
 			p.fail("control character in a string")
 		default:
 			sb.WriteByte(b)
-			p.advance()
+			p.off++
 		}
 	}
+}
+
+func continuationBytes(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c&0xC0 == 0x80 {
+			n++
+		}
+	}
+	return n
 }
 
 // hex4 reads the four hex digits after \u; it leaves off on the last one.
@@ -367,54 +375,58 @@ func (p *jsonParser) hex4() rune {
 	if p.off+4 >= len(p.src) {
 		p.fail("truncated \\u escape")
 	}
-	v, err := strconv.ParseUint(string(p.src[p.off+1:p.off+5]), 16, 32)
+	v, err := strconv.ParseUint(p.text[p.off+1:p.off+5], 16, 32)
 	if err != nil {
 		p.fail("invalid \\u escape")
 	}
-	for i := 0; i < 4; i++ {
-		p.advance()
-	}
+	p.off += 4
 	return rune(v)
 }
 
 // number reads a JSON number and returns its literal.
 func (p *jsonParser) number() string {
+	src := p.src
 	start := p.off
-	if p.src[p.off] == '-' {
-		p.advance()
+	i := p.off
+	if src[i] == '-' {
+		i++
 	}
 	digits := func() int {
-		n := 0
-		for p.off < len(p.src) && p.src[p.off] >= '0' && p.src[p.off] <= '9' {
-			p.advance()
-			n++
+		s := i
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
 		}
-		return n
+		return i - s
 	}
-	if p.off < len(p.src) && p.src[p.off] == '0' {
-		p.advance()
-		if p.off < len(p.src) && p.src[p.off] >= '0' && p.src[p.off] <= '9' {
-			p.fail("leading zero in a number")
+	fail := func(msg string) {
+		p.off = i
+		p.fail("%s", msg)
+	}
+	if i < len(src) && src[i] == '0' {
+		i++
+		if i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			fail("leading zero in a number")
 		}
 	} else if digits() == 0 {
-		p.fail("expected a digit")
+		fail("expected a digit")
 	}
-	if p.off < len(p.src) && p.src[p.off] == '.' {
-		p.advance()
+	if i < len(src) && src[i] == '.' {
+		i++
 		if digits() == 0 {
-			p.fail("expected a digit after the decimal point")
+			fail("expected a digit after the decimal point")
 		}
 	}
-	if p.off < len(p.src) && (p.src[p.off] == 'e' || p.src[p.off] == 'E') {
-		p.advance()
-		if p.off < len(p.src) && (p.src[p.off] == '+' || p.src[p.off] == '-') {
-			p.advance()
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
 		}
 		if digits() == 0 {
-			p.fail("expected a digit in the exponent")
+			fail("expected a digit in the exponent")
 		}
 	}
-	return string(p.src[start:p.off])
+	p.off = i
+	return p.text[start:i]
 }
 
 func hasKey(fields []Field, key string) bool {

@@ -21,7 +21,7 @@ type yamlConv struct {
 	file   string
 	src    []byte
 	budget int // nodes left to create; bounds alias expansion
-	nodes  nodeSlab
+	nodes  *arena
 	lines  []int        // offsets of the starts of lines, computed on first use
 	ascii  map[int]bool // whether a line is ASCII, by line, computed on use
 }
@@ -99,7 +99,9 @@ func parseYAML(file string, src []byte) (root *Node, err *Error) {
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if derr := dec.Decode(&doc); derr != nil {
 		if errors.Is(derr, io.EOF) {
-			return &Node{Kind: Null, Pos: Pos{1, 1}}, nil
+			root = &Node{Kind: Null, Pos: Pos{1, 1}}
+			root.link()
+			return root, nil
 		}
 		return nil, yamlSyntaxError(file, src, derr)
 	}
@@ -110,8 +112,10 @@ func parseYAML(file string, src []byte) (root *Node, err *Error) {
 		}
 		return nil, yamlError(file, src, next.Line, next.Column, "a template is a single YAML document")
 	}
-	c := &yamlConv{file: file, src: src, budget: 16*len(src) + 4096}
-	return c.node(&doc, 0, false), nil
+	c := &yamlConv{file: file, src: src, budget: 16*len(src) + 4096, nodes: newArena(len(src))}
+	root = c.node(&doc, 0, false)
+	root.link()
+	return root, nil
 }
 
 // yamlSyntaxError turns the library's error ("yaml: line 5: did not find
