@@ -419,4 +419,3 @@ func (p *refJSONParser) number() string {
 	}
 	return string(p.src[start:p.off])
 }
-
