@@ -1,0 +1,425 @@
+package template
+
+import (
+	"unicode/utf8"
+)
+
+// The scalars of the fast path. Each follows the YAML library's scanner
+// (go.yaml.in/yaml/v3, scannerc.go) step by step, for the characters the
+// fast path lets through (no tabs, no line breaks other than '\n'), so that
+// folding, escapes and chomping give the same values. A value that is one
+// run of the body is a substring of it; only folded or escaped values are
+// built.
+
+// plain reads a plain scalar at p.off. flow tells flow context; indent is
+// the column a continuation line must reach in block context (the
+// enclosing block collection's column + 1). It returns the value and
+// whether it spans lines. p.off ends at the next token: after the blanks
+// and line breaks that follow the value.
+func (p *yfast) plain(flow bool, indent int) (string, bool) {
+	src := p.src
+	start := p.off
+	end := p.off // end of the value's last run
+	i := p.off
+	multi := false
+	var sb []byte
+	leadingBlanks := false
+	breaks := 0 // line breaks after the first one, while leadingBlanks
+	spaces := 0 // blanks between runs of one line
+	for {
+		if i == p.lineStart && p.docMarker(i) {
+			break
+		}
+		if i < len(src) && src[i] == '#' {
+			break
+		}
+		for i < len(src) && src[i] != ' ' && src[i] != '\n' {
+			c := src[i]
+			if c == ':' && p.blankz(i+1) {
+				break
+			}
+			if flow && (c == ',' || c == '?' || c == '[' || c == ']' || c == '{' || c == '}') {
+				break
+			}
+			if leadingBlanks || spaces > 0 {
+				if leadingBlanks {
+					if !multi {
+						multi = true
+						sb = append(p.sb[:0], src[start:end]...)
+					}
+					if breaks == 0 {
+						sb = append(sb, ' ')
+					} else {
+						for ; breaks > 0; breaks-- {
+							sb = append(sb, '\n')
+						}
+					}
+					leadingBlanks = false
+				} else if multi {
+					for ; spaces > 0; spaces-- {
+						sb = append(sb, ' ')
+					}
+				}
+				spaces = 0
+			}
+			// Copy the character.
+			w := 1
+			if c >= utf8.RuneSelf {
+				_, w = utf8.DecodeRune(src[i:])
+			}
+			if multi {
+				sb = append(sb, src[i:i+w]...)
+			}
+			i += w
+			end = i
+		}
+		if !(i < len(src) && (src[i] == ' ' || src[i] == '\n')) {
+			break
+		}
+		for i < len(src) && (src[i] == ' ' || src[i] == '\n') {
+			if src[i] == ' ' {
+				if !leadingBlanks {
+					spaces++
+				}
+				i++
+				continue
+			}
+			if !leadingBlanks {
+				spaces = 0
+				leadingBlanks = true
+			} else {
+				breaks++
+			}
+			i++
+			p.newline(i)
+		}
+		if !flow && leadingBlanks && i-p.lineStart < indent {
+			break
+		}
+	}
+	p.off = i
+	if end == start {
+		p.bail() // an empty plain scalar: not one the fast path makes
+	}
+	if !multi {
+		return p.text[start:end], false
+	}
+	p.sb = sb
+	return string(sb), true
+}
+
+// quoted reads a single- or double-quoted scalar at p.off and returns its
+// value; p.off ends after the closing quote.
+func (p *yfast) quoted() string {
+	src := p.src
+	single := src[p.off] == '\''
+	p.off++
+	start := p.off
+	// Most quoted scalars are one line without escapes: a substring.
+	i := start
+	for i < len(src) {
+		c := src[i]
+		if c == '\n' || (single && c == '\'') || (!single && (c == '"' || c == '\\')) {
+			break
+		}
+		i++
+	}
+	if i < len(src) && src[i] != '\n' && src[i] != '\\' && !(single && i+1 < len(src) && src[i+1] == '\'') {
+		p.off = i + 1
+		return p.text[start:i]
+	}
+	return p.quotedSlow(single)
+}
+
+// quotedSlow is quoted for scalars with escapes or line breaks.
+func (p *yfast) quotedSlow(single bool) string {
+	src := p.src
+	sb := p.sb[:0]
+	leadingBreak := false // the first line break of a run of blanks was a real one
+	breaks := 0
+	spaces := 0
+	for {
+		if p.off == p.lineStart && p.docMarker(p.off) {
+			p.bail()
+		}
+		if p.off >= len(src) {
+			p.bail()
+		}
+		leadingBlanks := false
+		for !p.blankz(p.off) {
+			c := src[p.off]
+			switch {
+			case single && c == '\'' && p.off+1 < len(src) && src[p.off+1] == '\'':
+				sb = append(sb, '\'')
+				p.off += 2
+				continue
+			case single && c == '\'', !single && c == '"':
+			case !single && c == '\\' && p.off+1 < len(src) && src[p.off+1] == '\n':
+				p.off += 2
+				p.newline(p.off)
+				leadingBlanks = true
+			case !single && c == '\\':
+				sb = p.escape(sb)
+				continue
+			default:
+				w := 1
+				if c >= utf8.RuneSelf {
+					_, w = utf8.DecodeRune(src[p.off:])
+				}
+				sb = append(sb, src[p.off:p.off+w]...)
+				p.off += w
+				continue
+			}
+			break
+		}
+		if p.off >= len(src) {
+			p.bail()
+		}
+		if c := src[p.off]; (single && c == '\'') || (!single && c == '"') {
+			break
+		}
+		for p.off < len(src) && (src[p.off] == ' ' || src[p.off] == '\n') {
+			if src[p.off] == ' ' {
+				if !leadingBlanks {
+					spaces++
+				}
+				p.off++
+				continue
+			}
+			if !leadingBlanks {
+				spaces = 0
+				leadingBreak = true
+				leadingBlanks = true
+			} else {
+				breaks++
+			}
+			p.off++
+			p.newline(p.off)
+		}
+		if leadingBlanks {
+			if leadingBreak {
+				if breaks == 0 {
+					sb = append(sb, ' ')
+				}
+			}
+			for ; breaks > 0; breaks-- {
+				sb = append(sb, '\n')
+			}
+			leadingBreak = false
+		} else {
+			for ; spaces > 0; spaces-- {
+				sb = append(sb, ' ')
+			}
+		}
+	}
+	p.off++ // the closing quote
+	p.sb = sb
+	return string(sb)
+}
+
+// escape appends the character of the escape at p.off (a backslash) to sb.
+func (p *yfast) escape(sb []byte) []byte {
+	src := p.src
+	if p.off+1 >= len(src) {
+		p.bail()
+	}
+	n := 0
+	switch src[p.off+1] {
+	case '0':
+		sb = append(sb, 0)
+	case 'a':
+		sb = append(sb, '\x07')
+	case 'b':
+		sb = append(sb, '\x08')
+	case 't':
+		sb = append(sb, '\x09')
+	case 'n':
+		sb = append(sb, '\x0A')
+	case 'v':
+		sb = append(sb, '\x0B')
+	case 'f':
+		sb = append(sb, '\x0C')
+	case 'r':
+		sb = append(sb, '\x0D')
+	case 'e':
+		sb = append(sb, '\x1B')
+	case ' ':
+		sb = append(sb, ' ')
+	case '"':
+		sb = append(sb, '"')
+	case '\'':
+		sb = append(sb, '\'')
+	case '\\':
+		sb = append(sb, '\\')
+	case 'N':
+		sb = append(sb, "\u0085"...)
+	case '_':
+		sb = append(sb, "\u00a0"...)
+	case 'L':
+		sb = append(sb, "\u2028"...)
+	case 'P':
+		sb = append(sb, "\u2029"...)
+	case 'x':
+		n = 2
+	case 'u':
+		n = 4
+	case 'U':
+		n = 8
+	default:
+		p.bail()
+	}
+	p.off += 2
+	if n == 0 {
+		return sb
+	}
+	v := 0
+	for k := 0; k < n; k++ {
+		if p.off+k >= len(src) {
+			p.bail()
+		}
+		d := hexDigit(src[p.off+k])
+		if d < 0 {
+			p.bail()
+		}
+		v = v<<4 + d
+	}
+	if (v >= 0xD800 && v <= 0xDFFF) || v > 0x10FFFF {
+		p.bail()
+	}
+	p.off += n
+	return utf8.AppendRune(sb, rune(v))
+}
+
+func hexDigit(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// blockScalar reads a literal (|) or folded (>) block scalar at p.off; ind
+// is the column of the enclosing block collection (-1 at the root). p.off
+// ends at the first character of the line that ends it (after its
+// indentation) or at the end.
+func (p *yfast) blockScalar(ind int) string {
+	src := p.src
+	literal := src[p.off] == '|'
+	p.off++
+	chomping, increment := 0, 0
+	if c := p.peek(); c == '+' || c == '-' {
+		chomping = 1
+		if c == '-' {
+			chomping = -1
+		}
+		p.off++
+		if c := p.peek(); c >= '0' && c <= '9' {
+			increment = int(c - '0')
+			p.off++
+		}
+	} else if c >= '0' && c <= '9' {
+		increment = int(c - '0')
+		p.off++
+		if c := p.peek(); c == '+' || c == '-' {
+			chomping = 1
+			if c == '-' {
+				chomping = -1
+			}
+			p.off++
+		}
+	}
+	if increment == 0 && p.off > 0 && src[p.off-1] == '0' {
+		p.bail() // an indentation indicator of 0
+	}
+	p.skipSpaces()
+	if p.peek() == '#' {
+		for p.off < len(src) && src[p.off] != '\n' {
+			p.off++
+		}
+	}
+	if p.off < len(src) {
+		if src[p.off] != '\n' {
+			p.bail()
+		}
+		p.off++
+		p.newline(p.off)
+	}
+	indent := 0
+	if increment > 0 {
+		if ind >= 0 {
+			indent = ind + increment
+		} else {
+			indent = increment
+		}
+	}
+	sb := p.sb[:0]
+	leadingBreak := false
+	breaks := 0
+	p.blockBreaks(&indent, &breaks, ind)
+	leadingBlank, trailingBlank := false, false
+	for p.off < len(src) && p.off-p.lineStart == indent {
+		trailingBlank = src[p.off] == ' '
+		if !literal && !leadingBlank && !trailingBlank && leadingBreak {
+			if breaks == 0 {
+				sb = append(sb, ' ')
+			}
+		} else if leadingBreak {
+			sb = append(sb, '\n')
+		}
+		leadingBreak = false
+		for ; breaks > 0; breaks-- {
+			sb = append(sb, '\n')
+		}
+		leadingBlank = src[p.off] == ' '
+		start := p.off
+		for p.off < len(src) && src[p.off] != '\n' {
+			p.off++
+		}
+		sb = append(sb, src[start:p.off]...)
+		if p.off < len(src) {
+			leadingBreak = true
+			p.off++
+			p.newline(p.off)
+		}
+		p.blockBreaks(&indent, &breaks, ind)
+	}
+	if chomping != -1 && leadingBreak {
+		sb = append(sb, '\n')
+	}
+	if chomping == 1 {
+		for ; breaks > 0; breaks-- {
+			sb = append(sb, '\n')
+		}
+	}
+	p.sb = sb
+	return string(sb)
+}
+
+// blockBreaks eats the indentation and the empty lines before a line of a
+// block scalar, counting the line breaks, and settles the indentation of
+// the scalar when it is not known yet.
+func (p *yfast) blockBreaks(indent, breaks *int, ind int) {
+	src := p.src
+	maxIndent := 0
+	for {
+		for (*indent == 0 || p.off-p.lineStart < *indent) && p.off < len(src) && src[p.off] == ' ' {
+			p.off++
+		}
+		if col := p.off - p.lineStart; col > maxIndent {
+			maxIndent = col
+		}
+		if p.off >= len(src) || src[p.off] != '\n' {
+			break
+		}
+		*breaks++
+		p.off++
+		p.newline(p.off)
+	}
+	if *indent == 0 {
+		*indent = max(maxIndent, ind+1, 1)
+	}
+}
