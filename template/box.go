@@ -5,12 +5,23 @@ import (
 	"unsafe"
 )
 
-// The value of a scalar node is boxed once, when the tree is built, so that
-// evaluating a template does not allocate for every scalar it returns. A
-// boxed string (or json.Number) would be a 16-byte allocation of its own per
-// node; instead the interface points at the node's Value, which the package
-// never changes once the node is built. A tree of tens of thousands of
-// scalars then costs the collector no extra object per scalar.
+// value returns the value of a scalar node as an any without allocating.
+// Boxing a string (or a json.Number) into an interface would copy its
+// header into an allocation of its own, once per scalar per evaluation;
+// instead the interface points at the node's Value, which the package
+// never changes once the node is built. The price: a value held as an any
+// keeps its node's block of the tree alive.
+func (n *Node) value() any {
+	switch n.Kind {
+	case String:
+		return boxString(&n.Value)
+	case Number:
+		return boxNumber(&n.Value)
+	case Bool:
+		return n.Value == "true"
+	}
+	return n.Literal()
+}
 
 // eface is the layout of an empty interface.
 type eface struct {

@@ -53,9 +53,6 @@ func diffNode(a, b *Node, path string) string {
 			return d
 		}
 	}
-	if a.IsScalar() && fmt.Sprint(a.boxed) != fmt.Sprint(b.boxed) {
-		return fmt.Sprintf("%s: boxed %v vs %v", path, a.boxed, b.boxed)
-	}
 	return ""
 }
 

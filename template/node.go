@@ -44,6 +44,9 @@ func (p Pos) String() string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(
 // node has one parent and one path.
 type Node struct {
 	Kind Kind
+	fn   fnID  // the intrinsic function this map calls, if it is a call
+	// index is the index of this node in its parent's Items or Fields.
+	index int32
 	// Value is the text of a scalar: the string itself, the literal of a
 	// number exactly as written, "true" or "false".
 	Value string
@@ -58,9 +61,6 @@ type Node struct {
 	Tag string
 
 	parent *Node
-	boxed  any   // the value of a scalar, boxed once
-	index  int32 // the index of this node in its parent's Items or Fields
-	fn     fnID  // the intrinsic function this map calls, if it is a call
 }
 
 // key returns the key of a node in its parent map.
@@ -146,9 +146,8 @@ func (n *Node) Path() string {
 // Parent returns the node that holds n, or nil for the root.
 func (n *Node) Parent() *Node { return n.parent }
 
-// link sets the parent pointers of the children of n, recursively, boxes
-// the values of scalars once and marks the maps that call an intrinsic
-// function: one pass over a new tree. The fast parsers do the same node by
+// link sets the parent pointers of the children of n, recursively, and
+// marks the maps that call an intrinsic function: one pass over a new tree. The fast parsers do the same node by
 // node as they build (adopt), and skip this pass.
 func (n *Node) link() {
 	n.adopt()
@@ -164,16 +163,10 @@ func (n *Node) link() {
 	}
 }
 
-// adopt does link's work for n alone: it boxes a scalar, or sets the parent
-// pointers of a collection's children and marks a call.
+// adopt does link's work for n alone: it sets the parent pointers of a
+// collection's children and marks a call.
 func (n *Node) adopt() {
 	switch n.Kind {
-	case String:
-		n.boxed = boxString(&n.Value)
-	case Number:
-		n.boxed = boxNumber(&n.Value)
-	case Bool:
-		n.boxed = n.Value == "true"
 	case List:
 		for i, c := range n.Items {
 			c.parent, c.index = n, int32(i)
