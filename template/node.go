@@ -44,7 +44,7 @@ func (p Pos) String() string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(
 // node has one parent and one path.
 type Node struct {
 	Kind Kind
-	fn   fnID  // the intrinsic function this map calls, if it is a call
+	fn   fnID // the intrinsic function this map calls, if it is a call
 	// index is the index of this node in its parent's Items or Fields.
 	index int32
 	// Value is the text of a scalar: the string itself, the literal of a
