@@ -38,6 +38,11 @@ func (b *builder) resources(sec *Node) {
 	if !b.section(sec, "Resources", "resources", MaxResources) {
 		return
 	}
+	block := make([]Resource, len(sec.Fields)) // one allocation for all
+	b.t.Resources = make([]*Resource, 0, len(sec.Fields))
+	if len(b.t.resources) == 0 {
+		b.t.resources = make(map[string]*Resource, len(sec.Fields))
+	}
 	for i := range sec.Fields {
 		f := &sec.Fields[i]
 		path := "/Resources/" + f.Key
@@ -46,7 +51,8 @@ func (b *builder) resources(sec *Node) {
 			continue
 		}
 		b.checkName(f, path, "Resource")
-		r := &Resource{LogicalID: f.Key, Pos: f.KeyPos, Node: def, index: len(b.t.Resources)}
+		r := &block[i]
+		*r = Resource{LogicalID: f.Key, Pos: f.KeyPos, Node: def, index: len(b.t.Resources)}
 		if def.Kind != Map {
 			if def.Kind == Null {
 				b.claimed[def] = true

@@ -52,8 +52,13 @@ func (b *builder) functions() {
 			w.walk(a.Assert)
 		}
 	}
+	// The references of each resource and output are gathered in one
+	// scratch list and kept in a block shared by all of them.
+	var scratch []Reference
+	var kept refBlock
 	for _, r := range t.Resources {
-		w := &walker{b: b, ctx: ctxResource, base: r.Node, refs: &r.refs, block: "Resources"}
+		scratch = scratch[:0]
+		w := &walker{b: b, ctx: ctxResource, base: r.Node, refs: &scratch, block: "Resources"}
 		if r.Condition != "" {
 			w.conditionRef(r.Node.Get("Condition"), r.Condition)
 		}
@@ -78,13 +83,15 @@ func (b *builder) functions() {
 			n    *Node
 		}{{"DeletionPolicy", r.deletionPolicyNode}, {"UpdateReplacePolicy", r.updateReplacePolicyNode}} {
 			if p.n != nil {
-				pw := &walker{b: b, ctx: ctxPolicy, base: r.Node, refs: &r.refs, block: "Resources", policy: p.name, owner: r.LogicalID}
+				pw := &walker{b: b, ctx: ctxPolicy, base: r.Node, refs: &scratch, block: "Resources", policy: p.name, owner: r.LogicalID}
 				pw.walk(p.n)
 			}
 		}
+		r.refs = kept.keep(scratch)
 	}
 	for _, o := range t.Outputs {
-		w := &walker{b: b, ctx: ctxOutput, base: o.Node, refs: &o.refs, block: "Outputs"}
+		scratch = scratch[:0]
+		w := &walker{b: b, ctx: ctxOutput, base: o.Node, refs: &scratch, block: "Outputs"}
 		if o.Condition != "" {
 			w.conditionRef(o.Node.Get("Condition"), o.Condition)
 		}
@@ -94,8 +101,28 @@ func (b *builder) functions() {
 		if o.ExportName != nil {
 			w.walk(o.ExportName)
 		}
+		o.refs = kept.keep(scratch)
 	}
 	b.reportUnresolved()
+}
+
+// refBlock hands out lists of references from shared blocks.
+type refBlock struct{ free []Reference }
+
+// keep returns a copy of refs (nil when empty), its capacity cut to its
+// length.
+func (k *refBlock) keep(refs []Reference) []Reference {
+	n := len(refs)
+	if n == 0 {
+		return nil
+	}
+	if len(k.free) < n {
+		k.free = make([]Reference, max(n, 256))
+	}
+	out := k.free[:n:n]
+	k.free = k.free[n:]
+	copy(out, refs)
+	return out
 }
 
 func (w *walker) errorf(n *Node, format string, args ...any) *Error {
