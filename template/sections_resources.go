@@ -19,6 +19,23 @@ var updateReplacePolicies = map[string]bool{"Delete": true, "Retain": true, "Sna
 // modules' ::MODULE suffix), or Custom::Name.
 var typeRE = regexp.MustCompile(`^(?:[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+(?:::MODULE)?|Custom::[A-Za-z0-9_@.\-]+)$`)
 
+// isResourceType is typeRE.MatchString without the regexp (it runs once
+// per resource); TestIsResourceType holds them equal.
+func isResourceType(s string) bool {
+	if rest, ok := strings.CutPrefix(s, "Custom::"); ok && rest != "" && strings.Trim(rest, customTypeChars) == "" {
+		return true
+	}
+	a, rest, ok1 := strings.Cut(s, "::")
+	b, c, ok2 := strings.Cut(rest, "::")
+	if !ok1 || !ok2 {
+		return false
+	}
+	c = strings.TrimSuffix(c, "::MODULE")
+	return isAlnum(a) && isAlnum(b) && isAlnum(c)
+}
+
+const customTypeChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@.-"
+
 func (b *builder) resources(sec *Node) {
 	empty := sec == nil || sec.Kind == Null || (sec.Kind == Map && len(sec.Fields) == 0)
 	if empty && b.t.loopsNeedParams {
@@ -77,7 +94,7 @@ func (b *builder) resources(sec *Node) {
 		default:
 			r.Type = typ.Value
 			switch {
-			case !typeRE.MatchString(r.Type):
+			case !isResourceType(r.Type):
 				b.c.at(typ, "Template format error: Unrecognized resource types: [%s]", r.Type)
 			case strings.HasSuffix(r.Type, "::MODULE"):
 				e := b.c.at(typ, "Template format error: module %s is not supported by stacksim", r.Type)
