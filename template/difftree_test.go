@@ -26,8 +26,8 @@ func diffNode(a, b *Node, path string) string {
 	if a.Kind != b.Kind || a.Value != b.Value || a.Tag != b.Tag || a.Pos != b.Pos {
 		return fmt.Sprintf("%s: %s %q %s @%v vs %s %q %s @%v", path, a.Kind, a.Value, a.Tag, a.Pos, b.Kind, b.Value, b.Tag, b.Pos)
 	}
-	if a.fn != b.fn {
-		return fmt.Sprintf("%s: call %d vs %d", path, a.fn, b.fn)
+	if a.fn != b.fn || a.flags != b.flags {
+		return fmt.Sprintf("%s: call %d/%d flags %d/%d", path, a.fn, b.fn, a.flags, b.flags)
 	}
 	if len(a.Items) != len(b.Items) || len(a.Fields) != len(b.Fields) {
 		return fmt.Sprintf("%s: %d/%d items, %d/%d fields", path, len(a.Items), len(b.Items), len(a.Fields), len(b.Fields))

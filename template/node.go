@@ -43,8 +43,9 @@ func (p Pos) String() string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(
 // Nodes are never shared: a YAML alias is expanded into a copy, so every
 // node has one parent and one path.
 type Node struct {
-	Kind Kind
-	fn   fnID // the intrinsic function this map calls, if it is a call
+	Kind  Kind
+	fn    fnID      // the intrinsic function this map calls, if it is a call
+	flags treeFlags // what the subtree of this node holds (see link)
 	// index is the index of this node in its parent's Items or Fields.
 	index int32
 	// Value is the text of a scalar: the string itself, the literal of a
@@ -146,11 +147,21 @@ func (n *Node) Path() string {
 // Parent returns the node that holds n, or nil for the root.
 func (n *Node) Parent() *Node { return n.parent }
 
-// link sets the parent pointers of the children of n, recursively, and
-// marks the maps that call an intrinsic function: one pass over a new tree. The fast parsers do the same node by
-// node as they build (adopt), and skip this pass.
+// treeFlags say what a subtree holds, so that the checks skip the
+// subtrees that cannot concern them.
+type treeFlags uint8
+
+const (
+	holdsNull      treeFlags = 1 << iota // a Null node
+	holdsCall                            // a map that calls a function
+	holdsTransform                       // a member named Fn::Transform
+)
+
+// link sets the parent pointers of the children of n, recursively, marks
+// the maps that call an intrinsic function and sets what each subtree
+// holds: one pass over a new tree, children first. The parsers do the same
+// node by node as they build (adopt), and skip this pass.
 func (n *Node) link() {
-	n.adopt()
 	switch n.Kind {
 	case List:
 		for _, c := range n.Items {
@@ -161,23 +172,37 @@ func (n *Node) link() {
 			n.Fields[i].Value.link()
 		}
 	}
+	n.adopt()
 }
 
-// adopt does link's work for n alone: it sets the parent pointers of a
-// collection's children and marks a call.
+// adopt does link's work for n alone, once its children are adopted: it
+// sets the parent pointers of a collection's children, marks a call and
+// sets the flags.
 func (n *Node) adopt() {
+	var flags treeFlags
 	switch n.Kind {
+	case Null:
+		flags = holdsNull
 	case List:
 		for i, c := range n.Items {
 			c.parent, c.index = n, int32(i)
+			flags |= c.flags
 		}
 	case Map:
 		n.fn = callOf(n)
+		if n.fn != fnNone {
+			flags = holdsCall
+		}
 		for i := range n.Fields {
-			v := n.Fields[i].Value
-			v.parent, v.index = n, int32(i)
+			f := &n.Fields[i]
+			f.Value.parent, f.Value.index = n, int32(i)
+			flags |= f.Value.flags
+			if len(f.Key) == len("Fn::Transform") && f.Key == "Fn::Transform" {
+				flags |= holdsTransform
+			}
 		}
 	}
+	n.flags = flags
 }
 
 // Literal returns the node as a plain JSON value, without evaluating any

@@ -143,7 +143,7 @@ func (p *jsonParser) value(depth int) *Node {
 		n = p.a.node(Bool, "false", start)
 	case c == 'n':
 		p.literal("null")
-		return p.a.node(Null, "", start)
+		n = p.a.node(Null, "", start)
 	default:
 		r, _ := utf8.DecodeRune(p.src[p.off:])
 		p.fail("unexpected character %q", r)

@@ -61,6 +61,9 @@ func (b *builder) noFnTransform(n *Node) bool {
 // findFnTransform reports every Fn::Transform under n (not those inside
 // one reported) and tells whether there was none.
 func (b *builder) findFnTransform(n *Node) bool {
+	if n.flags&holdsTransform == 0 {
+		return true
+	}
 	ok := true
 	switch n.Kind {
 	case Map:

@@ -152,6 +152,9 @@ func (w *walker) addRef(n *Node, ref Reference) {
 }
 
 func (w *walker) walk(n *Node) {
+	if n.flags&holdsCall == 0 {
+		return // nothing to check or to refer to below
+	}
 	switch n.Kind {
 	case List:
 		for _, c := range n.Items {
