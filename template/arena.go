@@ -1,5 +1,7 @@
 package template
 
+import "unsafe"
+
 // arena allocates the nodes of one tree and the backing arrays of their
 // Fields and Items in blocks: a template has tens of thousands of small
 // nodes, and one allocation per node (and per member list) is most of the
@@ -9,6 +11,8 @@ type arena struct {
 	nodes  []Node
 	fields []Field
 	items  []*Node
+	text   []byte // never written again where a string points
+	recent [512]string
 	// hint sizes the first blocks from the body: about one node per 32
 	// bytes of JSON or YAML.
 	hint int
@@ -67,4 +71,40 @@ func (a *arena) itemList(buf []*Node) []*Node {
 	a.items = a.items[n:]
 	copy(out, buf)
 	return out
+}
+
+// textBlock is the size of the blocks the arena copies strings into.
+const textBlock = 64 << 10
+
+// str returns b as a string, copied into the arena's text blocks, so that
+// the strings of a tree are a few allocations that hold no pointers. A
+// short string is looked up first among the last ones of its hash: a
+// template repeats its keys (Type, Properties, Fn::Sub), its types and its
+// names.
+func (a *arena) str(b []byte) string {
+	n := len(b)
+	switch {
+	case n == 0:
+		return ""
+	case n <= 32:
+		h := (uint(n)*131 + uint(b[0])*31 + uint(b[n/2])*7 + uint(b[n-1])) % uint(len(a.recent))
+		if s := a.recent[h]; s == string(b) {
+			return s
+		}
+		s := a.copyText(b)
+		a.recent[h] = s
+		return s
+	case n > textBlock/8:
+		return string(b)
+	}
+	return a.copyText(b)
+}
+
+func (a *arena) copyText(b []byte) string {
+	if len(a.text)+len(b) > cap(a.text) {
+		a.text = make([]byte, 0, textBlock)
+	}
+	start := len(a.text)
+	a.text = append(a.text, b...)
+	return unsafe.String(&a.text[start], len(b))
 }

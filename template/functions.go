@@ -117,6 +117,9 @@ func callOf(n *Node) fnID {
 		return fnNone
 	}
 	k := n.Fields[0].Key
+	if k != "Ref" && k != "Condition" && !strings.HasPrefix(k, "Fn::") {
+		return fnNone // most maps: no lookup
+	}
 	if id, ok := fnByName[k]; ok {
 		return id
 	}

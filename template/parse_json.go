@@ -1,8 +1,8 @@
 package template
 
 import (
+	"encoding/binary"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -17,9 +17,9 @@ const maxDepth = 512
 // CloudFormation reports a malformed JSON template as
 // "Template format error: JSON not well-formed. (line L, column C)".
 //
-// It is a byte-level scanner that allocates per value only the node: the
-// strings without escapes, the member names and the numbers are substrings
-// of one copy of the body, and member and item lists come from an arena.
+// It is a byte-level scanner that allocates nothing per value: nodes,
+// member and item lists and the text of strings and numbers come from an
+// arena (a string with escapes is built on its own).
 // Positions come from offsets: newlines can only occur between tokens, so the
 // parser keeps the line number and the offset where the line starts, and the
 // column is the distance from there in characters (UTF-8 continuation bytes,
@@ -27,7 +27,6 @@ const maxDepth = 512
 type jsonParser struct {
 	file string
 	src  []byte
-	text string // src as a string: values are substrings of it
 	off  int
 
 	line      int // line of src[off], 1-based
@@ -46,7 +45,7 @@ type syntaxError struct {
 }
 
 func parseJSON(file string, src []byte) (root *Node, err *Error) {
-	p := &jsonParser{file: file, src: src, text: string(src), line: 1, a: newArena(len(src) / 2)}
+	p := &jsonParser{file: file, src: src, line: 1, a: newArena(len(src) / 2)}
 	defer func() {
 		if r := recover(); r != nil {
 			se, ok := r.(syntaxError)
@@ -104,7 +103,13 @@ func (p *jsonParser) skipSpace() {
 	src := p.src
 	for p.off < len(src) {
 		switch src[p.off] {
-		case ' ', '\t', '\r':
+		case ' ':
+			// Indentation comes in runs: eight spaces at a time.
+			p.off++
+			for p.off+8 <= len(src) && binary.LittleEndian.Uint64(src[p.off:]) == 0x2020202020202020 {
+				p.off += 8
+			}
+		case '\t', '\r':
 			p.off++
 		case '\n':
 			p.off++
@@ -154,7 +159,7 @@ func (p *jsonParser) value(depth int) *Node {
 
 func (p *jsonParser) literal(word string) {
 	end := p.off + len(word)
-	if end > len(p.src) || p.text[p.off:end] != word {
+	if end > len(p.src) || string(p.src[p.off:end]) != word {
 		p.fail("unrecognized token")
 	}
 	p.off = end
@@ -292,7 +297,7 @@ func (p *jsonParser) str() string {
 			p.cont += continuationBytes(src[start:i])
 		}
 		p.off++
-		return p.text[start:i]
+		return p.a.str(src[start:i])
 	}
 	p.off = i
 	return p.escaped(start)
@@ -375,9 +380,13 @@ func (p *jsonParser) hex4() rune {
 	if p.off+4 >= len(p.src) {
 		p.fail("truncated \\u escape")
 	}
-	v, err := strconv.ParseUint(p.text[p.off+1:p.off+5], 16, 32)
-	if err != nil {
-		p.fail("invalid \\u escape")
+	v := 0
+	for _, c := range p.src[p.off+1 : p.off+5] {
+		d := hexDigit(c)
+		if d < 0 {
+			p.fail("invalid \\u escape")
+		}
+		v = v<<4 | d
 	}
 	p.off += 4
 	return rune(v)
@@ -426,7 +435,7 @@ func (p *jsonParser) number() string {
 		}
 	}
 	p.off = i
-	return p.text[start:i]
+	return p.a.str(src[start:i])
 }
 
 func hasKey(fields []Field, key string) bool {

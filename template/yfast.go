@@ -26,9 +26,8 @@ import (
 // library's, with its position. Correctness never depends on the fast path:
 // FuzzYAMLFastPath checks that it gives the library path's tree or bails.
 type yfast struct {
-	src  []byte
-	text string // src as a string: plain values are substrings of it
-	off  int
+	src []byte
+	off int
 
 	line      int // line of src[off], 1-based
 	lineStart int // offset of the first byte of that line
@@ -57,7 +56,7 @@ func parseYAMLFast(src []byte) (root *Node, ok bool) {
 	if !clean {
 		return nil, false
 	}
-	p := &yfast{src: src, text: string(src), line: 1, ascii: ascii, a: newArena(len(src))}
+	p := &yfast{src: src, line: 1, ascii: ascii, a: newArena(len(src))}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, bail := r.(yBail); !bail {
@@ -209,7 +208,7 @@ func (p *yfast) document() *Node {
 		}
 		break
 	}
-	if p.off == p.lineStart && p.off+3 <= len(p.src) && p.text[p.off:p.off+3] == "---" && p.blankz(p.off+3) {
+	if p.off == p.lineStart && p.off+3 <= len(p.src) && string(p.src[p.off:p.off+3]) == "---" && p.blankz(p.off+3) {
 		p.off += 3
 		p.endLine()
 	}

@@ -39,7 +39,7 @@ func (p *yfast) tag() yTag {
 	if !p.blankz(i) {
 		p.bail()
 	}
-	t.name = p.text[start:i]
+	t.name = p.a.str(p.src[start:i])
 	if long, ok := shortTags[t.name]; ok {
 		t.long = long
 	} else if !standardTags[t.name] {

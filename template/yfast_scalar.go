@@ -7,9 +7,9 @@ import (
 // The scalars of the fast path. Each follows the YAML library's scanner
 // (go.yaml.in/yaml/v3, scannerc.go) step by step, for the characters the
 // fast path lets through (no tabs, no line breaks other than '\n'), so that
-// folding, escapes and chomping give the same values. A value that is one
-// run of the body is a substring of it; only folded or escaped values are
-// built.
+// folding, escapes and chomping give the same values. Values are copied
+// into the arena's text blocks; only folded or escaped values are built in
+// a scratch buffer first.
 
 // plain reads a plain scalar at p.off. flow tells flow context; indent is
 // the column a continuation line must reach in block context (the
@@ -102,10 +102,10 @@ func (p *yfast) plain(flow bool, indent int) (string, bool) {
 		p.bail() // an empty plain scalar: not one the fast path makes
 	}
 	if !multi {
-		return p.text[start:end], false
+		return p.a.str(src[start:end]), false
 	}
 	p.sb = sb
-	return string(sb), true
+	return p.a.str(sb), true
 }
 
 // quoted reads a single- or double-quoted scalar at p.off and returns its
@@ -126,7 +126,7 @@ func (p *yfast) quoted() string {
 	}
 	if i < len(src) && src[i] != '\n' && src[i] != '\\' && !(single && i+1 < len(src) && src[i+1] == '\'') {
 		p.off = i + 1
-		return p.text[start:i]
+		return p.a.str(src[start:i])
 	}
 	return p.quotedSlow(single)
 }
@@ -214,7 +214,7 @@ func (p *yfast) quotedSlow(single bool) string {
 	}
 	p.off++ // the closing quote
 	p.sb = sb
-	return string(sb)
+	return p.a.str(sb)
 }
 
 // escape appends the character of the escape at p.off (a backslash) to sb.
@@ -396,7 +396,7 @@ func (p *yfast) blockScalar(ind int) string {
 		}
 	}
 	p.sb = sb
-	return string(sb)
+	return p.a.str(sb)
 }
 
 // blockBreaks eats the indentation and the empty lines before a line of a
