@@ -1,6 +1,7 @@
 package template
 
 import (
+	"encoding/binary"
 	"unicode/utf8"
 )
 
@@ -73,7 +74,19 @@ func parseYAMLFast(src []byte) (root *Node, ok bool) {
 // noncharacter), and whether src is ASCII.
 func yamlPrecheck(src []byte) (ascii, ok bool) {
 	ascii = true
-	for i := 0; i < len(src); {
+	i := 0
+	for i < len(src) {
+		// Eight printable ASCII bytes at a time: no high bit, none below
+		// 0x20 (a line break goes the slow way), no DEL.
+		if i+8 <= len(src) {
+			w := binary.LittleEndian.Uint64(src[i:])
+			const ones, highs = 0x0101010101010101, 0x8080808080808080
+			del := w ^ 0x7F7F7F7F7F7F7F7F
+			if (w|(w-0x20*ones)|(del-ones)&^del)&highs == 0 {
+				i += 8
+				continue
+			}
+		}
 		b := src[i]
 		if b < utf8.RuneSelf {
 			if (b < 0x20 && b != '\n') || b == 0x7F {
@@ -121,6 +134,10 @@ func (p *yfast) column(i int) int {
 	if p.ascii {
 		return i - p.lineStart
 	}
+	return p.wideColumn(i)
+}
+
+func (p *yfast) wideColumn(i int) int {
 	if p.ccStart != p.lineStart || p.ccOff > i {
 		p.ccStart, p.ccOff, p.ccCol = p.lineStart, p.lineStart, 0
 	}

@@ -1,6 +1,7 @@
 package template
 
 import (
+	"strings"
 	"unicode/utf8"
 )
 
@@ -10,6 +11,17 @@ import (
 // folding, escapes and chomping give the same values. Values are copied
 // into the arena's text blocks; only folded or escaped values are built in
 // a scratch buffer first.
+
+// plainBlock and plainFlow mark the bytes that can neither end a plain
+// scalar nor start a run of blanks, in block and flow context (bytes of
+// UTF-8 sequences are ordinary: every indicator is ASCII).
+var plainBlock, plainFlow = func() (b, f [256]bool) {
+	for c := 0; c < 256; c++ {
+		b[c] = c != ' ' && c != '\n' && c != ':'
+		f[c] = b[c] && !strings.ContainsRune(",?[]{}", rune(c))
+	}
+	return b, f
+}()
 
 // plain reads a plain scalar at p.off. flow tells flow context; indent is
 // the column a continuation line must reach in block context (the
@@ -62,15 +74,21 @@ func (p *yfast) plain(flow bool, indent int) (string, bool) {
 				}
 				spaces = 0
 			}
-			// Copy the character.
-			w := 1
-			if c >= utf8.RuneSelf {
-				_, w = utf8.DecodeRune(src[i:])
+			// Copy the character and the ordinary ones after it.
+			j := i + 1
+			if flow {
+				for j < len(src) && plainFlow[src[j]] {
+					j++
+				}
+			} else {
+				for j < len(src) && plainBlock[src[j]] {
+					j++
+				}
 			}
 			if multi {
-				sb = append(sb, src[i:i+w]...)
+				sb = append(sb, src[i:j]...)
 			}
-			i += w
+			i = j
 			end = i
 		}
 		if !(i < len(src) && (src[i] == ' ' || src[i] == '\n')) {
