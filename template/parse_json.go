@@ -3,6 +3,7 @@ package template
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -101,25 +102,28 @@ func offsetPos(src []byte, off int) Pos {
 
 func (p *jsonParser) skipSpace() {
 	src := p.src
-	for p.off < len(src) {
-		switch src[p.off] {
+	i := p.off
+	if i >= len(src) || src[i] > ' ' {
+		p.off = i
+		return // most calls: no blank at all
+	}
+	for i < len(src) {
+		switch src[i] {
 		case ' ':
-			// Indentation comes in runs: eight spaces at a time.
-			p.off++
-			for p.off+8 <= len(src) && binary.LittleEndian.Uint64(src[p.off:]) == 0x2020202020202020 {
-				p.off += 8
-			}
+			i = spaceRun(src, i)
 		case '\t', '\r':
-			p.off++
+			i++
 		case '\n':
-			p.off++
+			i++
 			p.line++
-			p.lineStart = p.off
+			p.lineStart = i
 			p.cont = 0
 		default:
+			p.off = i
 			return
 		}
 	}
+	p.off = i
 }
 
 func (p *jsonParser) value(depth int) *Node {
@@ -177,7 +181,6 @@ func (p *jsonParser) object(depth int) *Node {
 		p.fields = append(p.fields, nil)
 	}
 	buf := p.fields[depth][:0]
-	defer func() { p.fields[depth] = buf[:0] }()
 	var seen map[string]bool
 	for {
 		p.skipSpace()
@@ -219,6 +222,7 @@ func (p *jsonParser) object(depth int) *Node {
 		case '}':
 			p.off++
 			n.Fields = p.a.fieldList(buf)
+			p.fields[depth] = buf[:0]
 			n.adopt()
 			return n
 		default:
@@ -239,7 +243,6 @@ func (p *jsonParser) array(depth int) *Node {
 		p.items = append(p.items, nil)
 	}
 	buf := p.items[depth][:0]
-	defer func() { p.items[depth] = buf[:0] }()
 	for {
 		p.skipSpace()
 		buf = append(buf, p.value(depth+1))
@@ -253,12 +256,50 @@ func (p *jsonParser) array(depth int) *Node {
 		case ']':
 			p.off++
 			n.Items = p.a.itemList(buf)
+			p.items[depth] = buf[:0]
 			n.adopt()
 			return n
 		default:
 			p.fail("expected ',' or ']' in an array")
 		}
 	}
+}
+
+// spaceRun returns the offset of the first byte at or after i that is not
+// a space, eight bytes at a time: indentation comes in runs.
+func spaceRun(src []byte, i int) int {
+	for i+8 <= len(src) {
+		x := binary.LittleEndian.Uint64(src[i:i+8]) ^ 0x2020202020202020
+		if x != 0 {
+			return i + bits.TrailingZeros64(x)>>3
+		}
+		i += 8
+	}
+	for i < len(src) && src[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// plainRun skips, eight bytes at a time, the bytes of a string that need
+// no attention: it stops at or before the first quote, backslash, control
+// or non-ASCII byte (the caller goes on byte by byte from there).
+func plainRun(src []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(src) {
+		w := binary.LittleEndian.Uint64(src[i : i+8])
+		q := w ^ 0x2222222222222222 // '"' becomes 0
+		b := w ^ 0x5C5C5C5C5C5C5C5C // '\\' becomes 0
+		special := (q - ones) &^ q
+		special |= (b - ones) &^ b
+		special |= w - 0x20*ones // a byte below 0x20 borrows into its high bit
+		special |= w             // a byte with its high bit set
+		if special&highs != 0 {
+			return i
+		}
+		i += 8
+	}
+	return i
 }
 
 // strPlain marks the bytes a string holds as they are: printable ASCII
@@ -279,6 +320,7 @@ func (p *jsonParser) str() string {
 	i := p.off
 	wide := false
 	for {
+		i = plainRun(src, i)
 		for i < len(src) && strPlain[src[i]] {
 			i++
 		}
