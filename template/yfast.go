@@ -76,13 +76,17 @@ func yamlPrecheck(src []byte) (ascii, ok bool) {
 	ascii = true
 	i := 0
 	for i < len(src) {
-		// Eight printable ASCII bytes at a time: no high bit, none below
-		// 0x20 (a line break goes the slow way), no DEL.
+		// Eight bytes at a time while they are printable ASCII or line
+		// breaks (each test is exact for every byte: no carries).
 		if i+8 <= len(src) {
 			w := binary.LittleEndian.Uint64(src[i:])
-			const ones, highs = 0x0101010101010101, 0x8080808080808080
-			del := w ^ 0x7F7F7F7F7F7F7F7F
-			if (w|(w-0x20*ones)|(del-ones)&^del)&highs == 0 {
+			const lows, highs = 0x7F7F7F7F7F7F7F7F, 0x8080808080808080
+			control := ^((w & lows) + 0x6060606060606060) // high bit: below 0x20
+			nl := w ^ 0x0A0A0A0A0A0A0A0A
+			nl = ^(((nl & lows) + lows) | nl) // high bit: a line break
+			del := w ^ lows
+			del = ^(((del & lows) + lows) | del) // high bit: DEL
+			if (w|(control&^nl)|del)&highs == 0 {
 				i += 8
 				continue
 			}

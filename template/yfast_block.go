@@ -18,12 +18,6 @@ type yTag struct {
 	nextLine bool   // the content starts on a later line than the tag
 }
 
-// standardTags are the !! tags the fast path types scalars by.
-var standardTags = map[string]bool{
-	"!!str": true, "!!int": true, "!!float": true, "!!bool": true, "!!null": true,
-	"!!binary": true, "!!timestamp": true,
-}
-
 // tag reads a tag at p.off: a short form or a standard scalar tag,
 // followed by a blank.
 func (p *yfast) tag() yTag {
@@ -39,10 +33,8 @@ func (p *yfast) tag() yTag {
 	if !p.blankz(i) {
 		p.bail()
 	}
-	t.name = p.a.str(p.src[start:i])
-	if long, ok := shortTags[t.name]; ok {
-		t.long = long
-	} else if !standardTags[t.name] {
+	t.name, t.long = tagNames(p.src[start:i])
+	if t.name == "" {
 		p.bail()
 	}
 	p.off = i

@@ -116,3 +116,50 @@ func TestYAMLFastPathCorpus(t *testing.T) {
 	}
 	t.Logf("fast path took %d of %d YAML templates; left to the library: %v", total-bailed, total, names)
 }
+
+func TestTagNames(t *testing.T) {
+	for tag, long := range shortTags {
+		if name, l := tagNames([]byte(tag)); name != tag || l != long {
+			t.Errorf("tagNames(%s) = %q %q, want %q", tag, name, l, long)
+		}
+	}
+	for _, tag := range []string{"!!str", "!!int", "!!float", "!!bool", "!!null", "!!binary", "!!timestamp"} {
+		if name, l := tagNames([]byte(tag)); name != tag || l != "" {
+			t.Errorf("tagNames(%s) = %q %q", tag, name, l)
+		}
+	}
+	for _, tag := range []string{"!", "!!", "!Foo", "!!seq", "!!map", "!ref", "!!merge"} {
+		if name, _ := tagNames([]byte(tag)); name != "" {
+			t.Errorf("tagNames(%s) = %q", tag, name)
+		}
+	}
+}
+
+// TestYAMLPrecheck puts every byte value at every offset of a word and
+// compares the eight-bytes-at-a-time check with the byte-by-byte rule.
+func TestYAMLPrecheck(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		want := c == '\n' || (c >= 0x20 && c < 0x7F)
+		for k := 0; k < 16; k++ {
+			b := []byte("abcdefgh\nijklmnopqrstuvwxyz")
+			b[k] = byte(c)
+			ascii, ok := yamlPrecheck(b)
+			if c >= 0x80 {
+				want = false // a lone byte of a UTF-8 sequence is invalid
+			}
+			if ok != want || (ok && !ascii) {
+				t.Fatalf("byte %#x at %d: ok %v ascii %v", c, k, ok, ascii)
+			}
+		}
+	}
+	for _, s := range []string{"é", "\u00a0", "日本", "😀"} {
+		if ascii, ok := yamlPrecheck([]byte("abcdefgh" + s + "ijklmnop")); !ok || ascii {
+			t.Errorf("%q: ok %v ascii %v", s, ok, ascii)
+		}
+	}
+	for _, s := range []string{"\u0085", "\u2028", "\u2029", "\ufeff", "\ufffe", "\x7f", "\t", "\r"} {
+		if _, ok := yamlPrecheck([]byte("abcdefgh" + s + "ijklmnop")); ok {
+			t.Errorf("%q accepted", s)
+		}
+	}
+}
