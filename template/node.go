@@ -175,6 +175,27 @@ func (n *Node) link() {
 	n.adopt()
 }
 
+// keyFlags are the flags a member name gives its map.
+func keyFlags(k string) treeFlags {
+	if len(k) == len("Fn::Transform") && k == "Fn::Transform" {
+		return holdsTransform
+	}
+	return 0
+}
+
+// finish completes a collection whose children already point at it (the
+// parsers set the parent of a child as they take it): it marks a call and
+// sets the flags, given those the children and keys bring.
+func (n *Node) finish(flags treeFlags) {
+	if n.Kind == Map {
+		n.fn = callOf(n)
+		if n.fn != fnNone {
+			flags |= holdsCall
+		}
+	}
+	n.flags = flags
+}
+
 // adopt does link's work for n alone, once its children are adopted: it
 // sets the parent pointers of a collection's children, marks a call and
 // sets the flags.

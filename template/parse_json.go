@@ -181,6 +181,7 @@ func (p *jsonParser) object(depth int) *Node {
 		p.fields = append(p.fields, nil)
 	}
 	buf := p.fields[depth][:0]
+	var flags treeFlags
 	var seen map[string]bool
 	for {
 		p.skipSpace()
@@ -211,6 +212,8 @@ func (p *jsonParser) object(depth int) *Node {
 		p.off++
 		p.skipSpace()
 		v := p.value(depth + 1)
+		v.parent, v.index = n, int32(len(buf))
+		flags |= v.flags | keyFlags(key)
 		buf = append(buf, Field{Key: key, KeyPos: keyPos, Value: v})
 		p.skipSpace()
 		if p.off >= len(p.src) {
@@ -223,7 +226,7 @@ func (p *jsonParser) object(depth int) *Node {
 			p.off++
 			n.Fields = p.a.fieldList(buf)
 			p.fields[depth] = buf[:0]
-			n.adopt()
+			n.finish(flags)
 			return n
 		default:
 			p.fail("expected ',' or '}' in an object")
@@ -243,9 +246,13 @@ func (p *jsonParser) array(depth int) *Node {
 		p.items = append(p.items, nil)
 	}
 	buf := p.items[depth][:0]
+	var flags treeFlags
 	for {
 		p.skipSpace()
-		buf = append(buf, p.value(depth+1))
+		v := p.value(depth + 1)
+		v.parent, v.index = n, int32(len(buf))
+		flags |= v.flags
+		buf = append(buf, v)
 		p.skipSpace()
 		if p.off >= len(p.src) {
 			p.fail("unexpected end of input in an array")
@@ -257,7 +264,7 @@ func (p *jsonParser) array(depth int) *Node {
 			p.off++
 			n.Items = p.a.itemList(buf)
 			p.items[depth] = buf[:0]
-			n.adopt()
+			n.finish(flags)
 			return n
 		default:
 			p.fail("expected ',' or ']' in an array")

@@ -78,18 +78,20 @@ func yamlPrecheck(src []byte) (ascii, ok bool) {
 	for i < len(src) {
 		// Eight bytes at a time while they are printable ASCII or line
 		// breaks (each test is exact for every byte: no carries).
-		if i+8 <= len(src) {
-			w := binary.LittleEndian.Uint64(src[i:])
+		for ; i+8 <= len(src); i += 8 {
+			w := binary.LittleEndian.Uint64(src[i : i+8])
 			const lows, highs = 0x7F7F7F7F7F7F7F7F, 0x8080808080808080
 			control := ^((w & lows) + 0x6060606060606060) // high bit: below 0x20
 			nl := w ^ 0x0A0A0A0A0A0A0A0A
 			nl = ^(((nl & lows) + lows) | nl) // high bit: a line break
 			del := w ^ lows
 			del = ^(((del & lows) + lows) | del) // high bit: DEL
-			if (w|(control&^nl)|del)&highs == 0 {
-				i += 8
-				continue
+			if (w|(control&^nl)|del)&highs != 0 {
+				break
 			}
+		}
+		if i >= len(src) {
+			break
 		}
 		b := src[i]
 		if b < utf8.RuneSelf {

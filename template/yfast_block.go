@@ -138,8 +138,9 @@ func (p *yfast) blockContent(ind, where, depth int, t yTag) *Node {
 	case '*', '&', '%', '@', '`', ',', ']', '}', '#', '!':
 		p.bail()
 	}
-	keyStart := p.off
+	keyStart, line := p.off, p.line
 	v, multi := p.plain(false, ind+1)
+	multi = multi || p.line != line // a key and its ':' are on one line
 	if p.peek() == ':' && p.blankz(p.off+1) {
 		if where == afterColon || (t.name != "" && !t.nextLine) || multi || p.off-keyStart > 1000 {
 			p.bail()
@@ -206,10 +207,10 @@ func (p *yfast) blockKey(col int) (string, bool) {
 		}
 		fallthrough
 	default:
-		var multi bool
-		key, multi = p.plain(false, col+1)
-		if multi {
-			p.bail()
+		line := p.line
+		key, _ = p.plain(false, col+1)
+		if p.line != line {
+			p.bail() // a key and its ':' are on one line
 		}
 		plain = true
 	}
@@ -225,6 +226,7 @@ func (p *yfast) blockMap(col int, pos Pos, key string, plainKey bool, depth int)
 	n := p.a.node(Map, "", pos)
 	buf := p.fieldBuf(depth)
 	var set map[string]struct{}
+	var flags treeFlags
 	keyPos := pos
 	for {
 		if (plainKey && key == "<<") || dupKey(buf, key, &set) {
@@ -249,6 +251,8 @@ func (p *yfast) blockMap(col int, pos Pos, key string, plainKey bool, depth int)
 		} else {
 			v = p.blockNode(col, afterColon, depth+1)
 		}
+		v.parent, v.index = n, int32(len(buf))
+		flags |= v.flags | keyFlags(key)
 		buf = append(buf, Field{Key: key, KeyPos: keyPos, Value: v})
 		p.skipToContent()
 		if p.eof() {
@@ -266,7 +270,7 @@ func (p *yfast) blockMap(col int, pos Pos, key string, plainKey bool, depth int)
 	}
 	p.fields[depth] = buf[:0]
 	n.Fields = p.a.fieldList(buf)
-	n.adopt()
+	n.finish(flags)
 	return n
 }
 
@@ -279,6 +283,7 @@ func (p *yfast) blockSeq(col, depth int, indentless bool) *Node {
 	}
 	n := p.a.node(List, "", p.pos())
 	buf := p.itemBuf(depth)
+	var flags treeFlags
 	for {
 		p.off++ // '-'
 		p.skipSpaces()
@@ -292,6 +297,8 @@ func (p *yfast) blockSeq(col, depth int, indentless bool) *Node {
 		} else {
 			v = p.blockNode(col, afterDash, depth+1)
 		}
+		v.parent, v.index = n, int32(len(buf))
+		flags |= v.flags
 		buf = append(buf, v)
 		p.skipToContent()
 		if p.eof() {
@@ -314,6 +321,6 @@ func (p *yfast) blockSeq(col, depth int, indentless bool) *Node {
 	}
 	p.items[depth] = buf[:0]
 	n.Items = p.a.itemList(buf)
-	n.adopt()
+	n.finish(flags)
 	return n
 }

@@ -20,13 +20,17 @@ func (p *yfast) flowSeq(ind, depth int) *Node {
 	n := p.a.node(List, "", p.pos())
 	p.off++ // '['
 	buf := p.itemBuf(depth)
+	var flags treeFlags
 	for {
 		p.flowSpace(ind)
 		if p.peek() == ']' {
 			p.off++
 			break
 		}
-		buf = append(buf, p.flowNode(ind, depth+1))
+		v := p.flowNode(ind, depth+1)
+		v.parent, v.index = n, int32(len(buf))
+		flags |= v.flags
+		buf = append(buf, v)
 		p.flowSpace(ind)
 		c := p.peek()
 		p.off++
@@ -39,7 +43,7 @@ func (p *yfast) flowSeq(ind, depth int) *Node {
 	}
 	p.items[depth] = buf[:0]
 	n.Items = p.a.itemList(buf)
-	n.adopt()
+	n.finish(flags)
 	return n
 }
 
@@ -48,6 +52,7 @@ func (p *yfast) flowMap(ind, depth int) *Node {
 	p.off++ // '{'
 	buf := p.fieldBuf(depth)
 	var set map[string]struct{}
+	var flags treeFlags
 	for {
 		p.flowSpace(ind)
 		if p.peek() == '}' {
@@ -86,6 +91,8 @@ func (p *yfast) flowMap(ind, depth int) *Node {
 		if (plain && key == "<<") || dupKey(buf, key, &set) {
 			p.bail()
 		}
+		v.parent, v.index = n, int32(len(buf))
+		flags |= v.flags | keyFlags(key)
 		buf = append(buf, Field{Key: key, KeyPos: keyPos, Value: v})
 		p.flowSpace(ind)
 		c := p.peek()
@@ -99,7 +106,7 @@ func (p *yfast) flowMap(ind, depth int) *Node {
 	}
 	p.fields[depth] = buf[:0]
 	n.Fields = p.a.fieldList(buf)
-	n.adopt()
+	n.finish(flags)
 	return n
 }
 
