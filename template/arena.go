@@ -13,18 +13,32 @@ type arena struct {
 	items  []*Node
 	text   []byte // never written again where a string points
 	recent [512]string
-	// hint sizes the first blocks from the body: about one node per 32
-	// bytes of JSON or YAML.
-	hint int
+	// The sizes of the first blocks: what the body is expected to need.
+	firstNodes, firstFields, firstItems int
 }
 
-func newArena(bodyLen int) *arena {
-	return &arena{hint: bodyLen / 32}
+// The sizes of the blocks after the first ones.
+const (
+	nodeBlock  = 4096
+	fieldBlock = 2048
+	itemBlock  = 2048
+)
+
+// newArena returns an arena whose first blocks hold the nodes, fields and
+// items a body is expected to need (estimated from it, see the parsers),
+// within a bound of the body's size; later blocks are of fixed sizes. One
+// block for the whole tree, allocated when parsing starts, wastes no
+// partly filled blocks and leaves the collector a young, mostly empty heap
+// to mark if the allocation starts a cycle.
+func newArena(bodyLen, nodes, fields, items int) *arena {
+	limit := bodyLen/8 + 64
+	return &arena{firstNodes: min(nodes, limit), firstFields: min(fields, limit), firstItems: min(items, limit)}
 }
 
 func (a *arena) new() *Node {
 	if len(a.nodes) == 0 {
-		a.nodes = make([]Node, a.block(64, 4096))
+		a.nodes = make([]Node, max(a.firstNodes, nodeBlock))
+		a.firstNodes = 0
 	}
 	n := &a.nodes[0]
 	a.nodes = a.nodes[1:]
@@ -38,11 +52,6 @@ func (a *arena) node(k Kind, value string, pos Pos) *Node {
 	return n
 }
 
-// block is the size of the next block: the hint, within [lo, hi].
-func (a *arena) block(lo, hi int) int {
-	return min(max(a.hint, lo), hi)
-}
-
 // fieldList returns a copy of buf backed by the arena.
 func (a *arena) fieldList(buf []Field) []Field {
 	n := len(buf)
@@ -50,7 +59,8 @@ func (a *arena) fieldList(buf []Field) []Field {
 		return nil
 	}
 	if len(a.fields) < n {
-		a.fields = make([]Field, max(n, a.block(64, 2048)))
+		a.fields = make([]Field, max(n, a.firstFields, fieldBlock))
+		a.firstFields = 0
 	}
 	out := a.fields[:n:n]
 	a.fields = a.fields[n:]
@@ -65,7 +75,8 @@ func (a *arena) itemList(buf []*Node) []*Node {
 		return nil
 	}
 	if len(a.items) < n {
-		a.items = make([]*Node, max(n, a.block(64, 2048)))
+		a.items = make([]*Node, max(n, a.firstItems, itemBlock))
+		a.firstItems = 0
 	}
 	out := a.items[:n:n]
 	a.items = a.items[n:]

@@ -123,7 +123,7 @@ func parseYAMLLibrary(file string, src []byte) (root *Node, err *Error) {
 		}
 		return nil, yamlError(file, src, next.Line, next.Column, "a template is a single YAML document")
 	}
-	c := &yamlConv{file: file, src: src, budget: 16*len(src) + 4096, nodes: newArena(len(src))}
+	c := &yamlConv{file: file, src: src, budget: 16*len(src) + 4096, nodes: newArena(len(src), 0, 0, 0)}
 	root = c.node(&doc, 0, false)
 	root.link()
 	return root, nil

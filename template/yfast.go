@@ -1,6 +1,7 @@
 package template
 
 import (
+	"bytes"
 	"encoding/binary"
 	"unicode/utf8"
 )
@@ -57,7 +58,7 @@ func parseYAMLFast(src []byte) (root *Node, ok bool) {
 	if !clean {
 		return nil, false
 	}
-	p := &yfast{src: src, line: 1, ascii: ascii, a: newArena(len(src))}
+	p := &yfast{src: src, line: 1, ascii: ascii, a: yamlArena(src)}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, bail := r.(yBail); !bail {
@@ -110,6 +111,18 @@ func yamlPrecheck(src []byte) (ascii, ok bool) {
 		i += size
 	}
 	return ascii, true
+}
+
+// yamlArena sizes an arena for a YAML body: a member follows a ':', an
+// item a '-' or a ',', and a short-form tag ('!') adds a member (and
+// !GetAtt two items); every node but the root is a member or an item.
+// Other uses of these characters make the counts upper bounds, which the
+// factors (those of real templates) correct.
+func yamlArena(src []byte) *arena {
+	colons, bangs := bytes.Count(src, []byte{':'}), bytes.Count(src, []byte{'!'})
+	items := bytes.Count(src, []byte{'-'}) + bytes.Count(src, []byte{','}) + 2*bangs
+	fields, items := (colons+bangs)*3/4, items/2
+	return newArena(len(src), fields+items+1, fields, items)
 }
 
 func (p *yfast) bail() { panic(yBail{}) }
