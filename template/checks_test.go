@@ -170,3 +170,16 @@ func FuzzIsResourceType(f *testing.F) {
 		}
 	})
 }
+
+func TestFnNamed(t *testing.T) {
+	for name, id := range fnByName {
+		if got := fnNamed(name); got != id {
+			t.Errorf("fnNamed(%s) = %d, want %d", name, got, id)
+		}
+	}
+	for _, name := range []string{"", "Fn::", "Fn::Foo", "ref", "Fn::ForEach::X"} {
+		if got := fnNamed(name); got != fnNone {
+			t.Errorf("fnNamed(%s) = %d", name, got)
+		}
+	}
+}

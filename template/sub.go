@@ -117,7 +117,9 @@ var pseudoParameters = map[string]bool{
 	"AWS::Region": true, "AWS::StackId": true, "AWS::StackName": true, "AWS::URLSuffix": true,
 }
 
-func isPseudo(name string) bool { return pseudoParameters[name] }
+func isPseudo(name string) bool {
+	return strings.HasPrefix(name, "AWS::") && pseudoParameters[name]
+}
 
 // selectIndex reads the index of Fn::Select.
 func selectIndex(s string) (int, bool) {
