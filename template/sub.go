@@ -34,10 +34,17 @@ func isSubVar(name string) bool {
 // returns false when a variable name holds a character CloudFormation
 // refuses.
 func parseSub(s string) ([]subPart, bool) {
+	return appendSub(nil, s)
+}
+
+// appendSub is parseSub appending to parts (nil: a new list).
+func appendSub(parts []subPart, s string) ([]subPart, bool) {
 	if !strings.Contains(s, "${") {
-		return []subPart{{text: s}}, true
+		return append(parts, subPart{text: s}), true
 	}
-	parts := make([]subPart, 0, 2*strings.Count(s, "${")+1)
+	if parts == nil {
+		parts = make([]subPart, 0, 2*strings.Count(s, "${")+1)
+	}
 	// The literal text between variables is usually one run of s: it is
 	// kept as a substring, and only built when ${!Name} splices text in.
 	var lit litText

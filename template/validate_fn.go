@@ -32,6 +32,8 @@ type walker struct {
 	block string
 	// policy and owner name the attribute and resource of ctxPolicy.
 	policy, owner string
+	// parts is scratch for the pieces of Fn::Sub strings.
+	parts []subPart
 }
 
 // functions checks every section that may hold functions.
@@ -56,9 +58,10 @@ func (b *builder) functions() {
 	// scratch list and kept in a block shared by all of them.
 	var scratch []Reference
 	var kept refBlock
+	w := &walker{} // one walker, reset for each resource and output
 	for _, r := range t.Resources {
 		scratch = scratch[:0]
-		w := &walker{b: b, ctx: ctxResource, base: r.Node, refs: &scratch, block: "Resources"}
+		*w = walker{b: b, ctx: ctxResource, base: r.Node, refs: &scratch, block: "Resources", under: w.under[:0], parts: w.parts}
 		if r.Condition != "" {
 			w.conditionRef(r.Node.Get("Condition"), r.Condition)
 		}
@@ -83,15 +86,15 @@ func (b *builder) functions() {
 			n    *Node
 		}{{"DeletionPolicy", r.deletionPolicyNode}, {"UpdateReplacePolicy", r.updateReplacePolicyNode}} {
 			if p.n != nil {
-				pw := &walker{b: b, ctx: ctxPolicy, base: r.Node, refs: &scratch, block: "Resources", policy: p.name, owner: r.LogicalID}
-				pw.walk(p.n)
+				*w = walker{b: b, ctx: ctxPolicy, base: r.Node, refs: &scratch, block: "Resources", policy: p.name, owner: r.LogicalID, under: w.under[:0], parts: w.parts}
+				w.walk(p.n)
 			}
 		}
 		r.refs = kept.keep(scratch)
 	}
 	for _, o := range t.Outputs {
 		scratch = scratch[:0]
-		w := &walker{b: b, ctx: ctxOutput, base: o.Node, refs: &scratch, block: "Outputs"}
+		*w = walker{b: b, ctx: ctxOutput, base: o.Node, refs: &scratch, block: "Outputs", under: w.under[:0], parts: w.parts}
 		if o.Condition != "" {
 			w.conditionRef(o.Node.Get("Condition"), o.Condition)
 		}
