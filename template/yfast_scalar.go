@@ -29,6 +29,9 @@ var plainBlock, plainFlow = func() (b, f [256]bool) {
 // whether it spans lines. p.off ends at the next token: after the blanks
 // and line breaks that follow the value.
 func (p *yfast) plain(flow bool, indent int) (string, bool) {
+	if v, ok := p.plainRun(flow, indent); ok {
+		return v, false
+	}
 	src := p.src
 	start := p.off
 	end := p.off // end of the value's last run
@@ -124,6 +127,63 @@ func (p *yfast) plain(flow bool, indent int) (string, bool) {
 	}
 	p.sb = sb
 	return p.a.str(sb), true
+}
+
+// plainRun is plain for the common scalar: one run of ordinary bytes
+// ended by ": ", a flow indicator or a line break after which the scalar
+// does not go on. It does what plain's loop would do, or nothing (ok is
+// false) when the scalar needs that loop.
+func (p *yfast) plainRun(flow bool, indent int) (string, bool) {
+	src := p.src
+	start := p.off
+	j := start
+	if flow {
+		for j < len(src) && plainFlow[src[j]] {
+			j++
+		}
+	} else {
+		for j < len(src) && plainBlock[src[j]] {
+			j++
+		}
+	}
+	if j == start || (start == p.lineStart && p.docMarker(start)) {
+		return "", false
+	}
+	if j == len(src) {
+		p.off = j
+		return p.a.str(src[start:j]), true
+	}
+	switch c := src[j]; {
+	case c == ':':
+		if !p.blankz(j + 1) {
+			return "", false
+		}
+	case c == '\n':
+		if flow {
+			return "", false
+		}
+		// The scalar ends if the next line with content is indented less
+		// than indent, is a comment or a document marker.
+		line, lineStart := p.line, p.lineStart
+		i := j
+		for i < len(src) && (src[i] == ' ' || src[i] == '\n') {
+			i++
+			if src[i-1] == '\n' {
+				p.newline(i)
+			}
+		}
+		if i < len(src) && i-p.lineStart >= indent && src[i] != '#' && !(i == p.lineStart && p.docMarker(i)) {
+			p.line, p.lineStart = line, lineStart // it goes on: plain's loop
+			return "", false
+		}
+		p.off = i
+		return p.a.str(src[start:j]), true
+	case c == ' ':
+		return "", false
+	}
+	// A flow indicator.
+	p.off = j
+	return p.a.str(src[start:j]), true
 }
 
 // quoted reads a single- or double-quoted scalar at p.off and returns its
