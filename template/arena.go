@@ -90,14 +90,13 @@ const textBlock = 64 << 10
 // str returns b as a string, copied into the arena's text blocks, so that
 // the strings of a tree are a few allocations that hold no pointers. A
 // short string is looked up first among the last ones of its hash: a
-// template repeats its keys (Type, Properties, Fn::Sub), its types and its
-// names.
+// template repeats its keys (Type, Properties, Fn::Sub) and its names.
 func (a *arena) str(b []byte) string {
 	n := len(b)
 	switch {
 	case n == 0:
 		return ""
-	case n <= 32:
+	case n <= 16:
 		h := (uint(n)*131 + uint(b[0])*31 + uint(b[n/2])*7 + uint(b[n-1])) % uint(len(a.recent))
 		if s := a.recent[h]; s == string(b) {
 			return s

@@ -186,6 +186,16 @@ func (p *yfast) plainRun(flow bool, indent int) (string, bool) {
 	return p.a.str(src[start:j]), true
 }
 
+// quotedSingle and quotedDouble mark the bytes a quoted scalar holds as
+// they are, on one line.
+var quotedSingle, quotedDouble = func() (s, d [256]bool) {
+	for c := 0; c < 256; c++ {
+		s[c] = c != '\n' && c != '\''
+		d[c] = c != '\n' && c != '"' && c != '\\'
+	}
+	return s, d
+}()
+
 // quoted reads a single- or double-quoted scalar at p.off and returns its
 // value; p.off ends after the closing quote.
 func (p *yfast) quoted() string {
@@ -193,14 +203,16 @@ func (p *yfast) quoted() string {
 	single := src[p.off] == '\''
 	p.off++
 	start := p.off
-	// Most quoted scalars are one line without escapes: a substring.
+	// Most quoted scalars are one line without escapes.
 	i := start
-	for i < len(src) {
-		c := src[i]
-		if c == '\n' || (single && c == '\'') || (!single && (c == '"' || c == '\\')) {
-			break
+	if single {
+		for i < len(src) && quotedSingle[src[i]] {
+			i++
 		}
-		i++
+	} else {
+		for i < len(src) && quotedDouble[src[i]] {
+			i++
+		}
 	}
 	if i < len(src) && src[i] != '\n' && src[i] != '\\' && !(single && i+1 < len(src) && src[i+1] == '\'') {
 		p.off = i + 1
