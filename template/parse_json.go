@@ -301,8 +301,9 @@ func spaceRun(src []byte, i int) int {
 }
 
 // plainRun skips, eight bytes at a time, the bytes of a string that need
-// no attention: it stops at or before the first quote, backslash, control
-// or non-ASCII byte (the caller goes on byte by byte from there).
+// no attention: it stops at the first quote, backslash, control or
+// non-ASCII byte, or in the last eight bytes of src (the caller goes on
+// byte by byte from there).
 func plainRun(src []byte, i int) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for i+8 <= len(src) {
@@ -313,8 +314,9 @@ func plainRun(src []byte, i int) int {
 		special |= (b - ones) &^ b
 		special |= w - 0x20*ones // a byte below 0x20 borrows into its high bit
 		special |= w             // a byte with its high bit set
-		if special&highs != 0 {
-			return i
+		if special &= highs; special != 0 {
+			// The lowest flagged byte is exact (no borrow reaches it).
+			return i + bits.TrailingZeros64(special)>>3
 		}
 		i += 8
 	}
