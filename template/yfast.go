@@ -198,14 +198,16 @@ func (p *yfast) skipToContent() {
 	for p.off < len(src) {
 		switch src[p.off] {
 		case ' ':
-			p.off++
+			p.off = spaceRun(src, p.off+1)
 		case '#':
 			if p.off > 0 && src[p.off-1] != ' ' && src[p.off-1] != '\n' {
 				// A comment glued to a token: leave it to the library.
 				p.bail()
 			}
-			for p.off < len(src) && src[p.off] != '\n' {
-				p.off++
+			if i := bytes.IndexByte(src[p.off:], '\n'); i >= 0 {
+				p.off += i
+			} else {
+				p.off = len(src)
 			}
 		case '\n':
 			p.off++
