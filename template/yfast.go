@@ -21,10 +21,13 @@ import (
 //
 // Whenever it meets anything else, or anything it is not certain about, it
 // bails out and the caller parses the body with the library instead:
-// anchors, aliases and merge keys; complex (`?`) keys; directives, several
-// documents, `...`; tabs, carriage returns and characters YAML treats
-// specially (NEL, LS, PS, BOM, controls); empty values; duplicate keys;
-// unknown tags; and every malformed body, so that a YAML error is always the
+// anchors, aliases and merge keys; complex (`?`) keys and keys that are
+// tagged, quoted over several lines or flow collections; directives,
+// several documents, `...`; tabs, carriage returns and characters YAML
+// treats specially (NEL, LS, PS, BOM, controls); empty values (a tag alone,
+// as in `AvailabilityZones: !GetAZs`, is taken); a block scalar or a flow
+// line less indented than the fast path expects; duplicate keys; unknown
+// tags; and every malformed body, so that a YAML error is always the
 // library's, with its position. Correctness never depends on the fast path:
 // FuzzYAMLFastPath checks that it gives the library path's tree or bails.
 type yfast struct {
