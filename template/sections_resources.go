@@ -62,24 +62,25 @@ func (b *builder) resources(sec *Node) {
 	}
 	for i := range sec.Fields {
 		f := &sec.Fields[i]
-		path := "/Resources/" + f.Key
 		def := f.Value
-		if b.forEachWithoutTransform(f, path) {
+		if strings.HasPrefix(f.Key, "Fn::ForEach::") && b.forEachWithoutTransform(f, resourcePath(f.Key)) {
 			continue
 		}
-		b.checkName(f, path, "Resource")
+		if !isAlnum(f.Key) || len(f.Key) > MaxNameLength {
+			b.checkName(f, resourcePath(f.Key), "Resource")
+		}
 		r := &block[i]
 		*r = Resource{LogicalID: f.Key, Pos: f.KeyPos, Node: def, index: len(b.t.Resources)}
 		if def.Kind != Map {
 			if def.Kind == Null {
 				b.claimed[def] = true
 			}
-			b.c.atPos(f.KeyPos, path, "Template format error: [%s] Every Resources object must contain a Type member.", path)
+			b.c.atPos(f.KeyPos, resourcePath(f.Key), "Template format error: [%s] Every Resources object must contain a Type member.", resourcePath(f.Key))
 			continue
 		}
 		for _, rf := range def.Fields {
 			if !resourceKeys[rf.Key] {
-				b.c.atPos(rf.KeyPos, path+"/"+rf.Key, "Invalid template resource property '%s'", rf.Key)
+				b.c.atPos(rf.KeyPos, resourcePath(f.Key)+"/"+rf.Key, "Invalid template resource property '%s'", rf.Key)
 			}
 		}
 		typ := def.Get("Type")
@@ -88,9 +89,9 @@ func (b *builder) resources(sec *Node) {
 			if typ != nil {
 				b.claimed[typ] = true
 			}
-			b.c.atPos(f.KeyPos, path, "Template format error: [%s] Every Resources object must contain a Type member.", path)
+			b.c.atPos(f.KeyPos, resourcePath(f.Key), "Template format error: [%s] Every Resources object must contain a Type member.", resourcePath(f.Key))
 		case typ.Kind != String:
-			b.c.at(typ, "Template format error: [%s/Type] Every Type member must be a string.", path)
+			b.c.at(typ, "Template format error: [%s/Type] Every Type member must be a string.", resourcePath(f.Key))
 		default:
 			r.Type = typ.Value
 			switch {
@@ -104,7 +105,7 @@ func (b *builder) resources(sec *Node) {
 		}
 		if v := def.Get("Properties"); v != nil && v.Kind != Null {
 			if v.Kind != Map {
-				b.c.at(v, "Template format error: [%s/Properties] Every Properties member must be an object.", path)
+				b.c.at(v, "Template format error: [%s/Properties] Every Properties member must be an object.", resourcePath(f.Key))
 			} else {
 				r.Properties = v
 			}
@@ -134,11 +135,11 @@ func (b *builder) resources(sec *Node) {
 				r.Condition = v.Value
 			}
 		}
-		r.DeletionPolicy, r.deletionPolicyNode = b.policy(def, "DeletionPolicy", path, f.Key, deletionPolicies)
-		r.UpdateReplacePolicy, r.updateReplacePolicyNode = b.policy(def, "UpdateReplacePolicy", path, f.Key, updateReplacePolicies)
-		r.Metadata = b.objectAttr(def, "Metadata", path)
-		r.CreationPolicy = b.objectAttr(def, "CreationPolicy", path)
-		r.UpdatePolicy = b.objectAttr(def, "UpdatePolicy", path)
+		r.DeletionPolicy, r.deletionPolicyNode = b.policy(def, "DeletionPolicy", f.Key, deletionPolicies)
+		r.UpdateReplacePolicy, r.updateReplacePolicyNode = b.policy(def, "UpdateReplacePolicy", f.Key, updateReplacePolicies)
+		r.Metadata = b.objectAttr(def, "Metadata", f.Key)
+		r.CreationPolicy = b.objectAttr(def, "CreationPolicy", f.Key)
+		r.UpdatePolicy = b.objectAttr(def, "UpdatePolicy", f.Key)
 		b.t.Resources = append(b.t.Resources, r)
 		b.t.resources[r.LogicalID] = r
 	}
@@ -147,7 +148,11 @@ func (b *builder) resources(sec *Node) {
 // policy reads DeletionPolicy or UpdateReplacePolicy. Under
 // AWS::LanguageExtensions the value may be an intrinsic function, resolved
 // when the template is bound.
-func (b *builder) policy(def *Node, key, path, id string, allowed map[string]bool) (string, *Node) {
+// resourcePath is the JSON pointer of a resource, for messages: built
+// when one is needed.
+func resourcePath(id string) string { return "/Resources/" + id }
+
+func (b *builder) policy(def *Node, key, id string, allowed map[string]bool) (string, *Node) {
 	v := def.Get(key)
 	if v == nil || v.Kind == Null {
 		return "", nil
@@ -165,13 +170,13 @@ func (b *builder) policy(def *Node, key, path, id string, allowed map[string]boo
 	return s, nil
 }
 
-func (b *builder) objectAttr(def *Node, key, path string) *Node {
+func (b *builder) objectAttr(def *Node, key, id string) *Node {
 	v := def.Get(key)
 	if v == nil || v.Kind == Null {
 		return nil
 	}
 	if v.Kind != Map {
-		b.c.at(v, "Template format error: [%s/%s] Every %s member must be an object.", path, key, key)
+		b.c.at(v, "Template format error: [%s/%s] Every %s member must be an object.", resourcePath(id), key, key)
 		return nil
 	}
 	return v
