@@ -5,13 +5,6 @@ import (
 	"strings"
 )
 
-var resourceKeys = map[string]bool{
-	"Type": true, "Properties": true, "DependsOn": true, "Condition": true, "DeletionPolicy": true,
-	"UpdateReplacePolicy": true, "Metadata": true, "CreationPolicy": true, "UpdatePolicy": true,
-	// Version is accepted on custom resources for historical reasons.
-	"Version": true,
-}
-
 var deletionPolicies = map[string]bool{"Delete": true, "Retain": true, "Snapshot": true, "RetainExceptOnCreate": true}
 var updateReplacePolicies = map[string]bool{"Delete": true, "Retain": true, "Snapshot": true}
 
@@ -78,12 +71,35 @@ func (b *builder) resources(sec *Node) {
 			b.c.atPos(f.KeyPos, resourcePath(f.Key), "Template format error: [%s] Every Resources object must contain a Type member.", resourcePath(f.Key))
 			continue
 		}
-		for _, rf := range def.Fields {
-			if !resourceKeys[rf.Key] {
+		// The attributes a resource may have, in one pass (a map has no
+		// duplicate keys); any other is refused.
+		var typ, props, dependsOn, cond, deletion, replace, metadata, creation, update *Node
+		for i := range def.Fields {
+			rf := &def.Fields[i]
+			switch rf.Key {
+			case "Type":
+				typ = rf.Value
+			case "Properties":
+				props = rf.Value
+			case "DependsOn":
+				dependsOn = rf.Value
+			case "Condition":
+				cond = rf.Value
+			case "DeletionPolicy":
+				deletion = rf.Value
+			case "UpdateReplacePolicy":
+				replace = rf.Value
+			case "Metadata":
+				metadata = rf.Value
+			case "CreationPolicy":
+				creation = rf.Value
+			case "UpdatePolicy":
+				update = rf.Value
+			case "Version": // accepted on custom resources for historical reasons
+			default:
 				b.c.atPos(rf.KeyPos, resourcePath(f.Key)+"/"+rf.Key, "Invalid template resource property '%s'", rf.Key)
 			}
 		}
-		typ := def.Get("Type")
 		switch {
 		case typ == nil || typ.Kind == Null:
 			if typ != nil {
@@ -103,14 +119,14 @@ func (b *builder) resources(sec *Node) {
 				e.err = ErrUnsupported
 			}
 		}
-		if v := def.Get("Properties"); v != nil && v.Kind != Null {
+		if v := props; v != nil && v.Kind != Null {
 			if v.Kind != Map {
 				b.c.at(v, "Template format error: [%s/Properties] Every Properties member must be an object.", resourcePath(f.Key))
 			} else {
 				r.Properties = v
 			}
 		}
-		if v := def.Get("DependsOn"); v != nil && v.Kind != Null {
+		if v := dependsOn; v != nil && v.Kind != Null {
 			switch v.Kind {
 			case String:
 				r.DependsOn = []string{v.Value}
@@ -128,18 +144,18 @@ func (b *builder) resources(sec *Node) {
 				b.c.at(v, "Template format error: DependsOn must be a string or list of strings.")
 			}
 		}
-		if v := def.Get("Condition"); v != nil && v.Kind != Null {
+		if v := cond; v != nil && v.Kind != Null {
 			if v.Kind != String {
 				b.c.at(v, "Template format error: Every Condition member must be a string.")
 			} else {
 				r.Condition = v.Value
 			}
 		}
-		r.DeletionPolicy, r.deletionPolicyNode = b.policy(def, "DeletionPolicy", f.Key, deletionPolicies)
-		r.UpdateReplacePolicy, r.updateReplacePolicyNode = b.policy(def, "UpdateReplacePolicy", f.Key, updateReplacePolicies)
-		r.Metadata = b.objectAttr(def, "Metadata", f.Key)
-		r.CreationPolicy = b.objectAttr(def, "CreationPolicy", f.Key)
-		r.UpdatePolicy = b.objectAttr(def, "UpdatePolicy", f.Key)
+		r.DeletionPolicy, r.deletionPolicyNode = b.policy(deletion, "DeletionPolicy", f.Key, deletionPolicies)
+		r.UpdateReplacePolicy, r.updateReplacePolicyNode = b.policy(replace, "UpdateReplacePolicy", f.Key, updateReplacePolicies)
+		r.Metadata = b.objectAttr(metadata, "Metadata", f.Key)
+		r.CreationPolicy = b.objectAttr(creation, "CreationPolicy", f.Key)
+		r.UpdatePolicy = b.objectAttr(update, "UpdatePolicy", f.Key)
 		b.t.Resources = append(b.t.Resources, r)
 		b.t.resources[r.LogicalID] = r
 	}
@@ -152,8 +168,7 @@ func (b *builder) resources(sec *Node) {
 // when one is needed.
 func resourcePath(id string) string { return "/Resources/" + id }
 
-func (b *builder) policy(def *Node, key, id string, allowed map[string]bool) (string, *Node) {
-	v := def.Get(key)
+func (b *builder) policy(v *Node, key, id string, allowed map[string]bool) (string, *Node) {
 	if v == nil || v.Kind == Null {
 		return "", nil
 	}
@@ -170,8 +185,7 @@ func (b *builder) policy(def *Node, key, id string, allowed map[string]bool) (st
 	return s, nil
 }
 
-func (b *builder) objectAttr(def *Node, key, id string) *Node {
-	v := def.Get(key)
+func (b *builder) objectAttr(v *Node, key, id string) *Node {
 	if v == nil || v.Kind == Null {
 		return nil
 	}
