@@ -17,11 +17,12 @@ type arena struct {
 	firstNodes, firstFields, firstItems int
 }
 
-// The sizes of the blocks after the first ones.
+// The sizes of the blocks after the first ones (a small template needs
+// only its first, small, blocks).
 const (
-	nodeBlock  = 4096
-	fieldBlock = 2048
-	itemBlock  = 2048
+	nodeBlock  = 1024
+	fieldBlock = 1024
+	itemBlock  = 1024
 )
 
 // newArena returns an arena whose first blocks hold the nodes, fields and
@@ -32,17 +33,27 @@ const (
 // to mark if the allocation starts a cycle.
 func newArena(bodyLen, nodes, fields, items int) *arena {
 	limit := bodyLen/8 + 64
-	return &arena{firstNodes: min(nodes, limit), firstFields: min(fields, limit), firstItems: min(items, limit)}
+	first := func(n int) int { return max(min(n, limit), 64) }
+	return &arena{firstNodes: first(nodes), firstFields: first(fields), firstItems: first(items)}
 }
 
 func (a *arena) new() *Node {
 	if len(a.nodes) == 0 {
-		a.nodes = make([]Node, max(a.firstNodes, nodeBlock))
-		a.firstNodes = 0
+		a.nodes = make([]Node, next(&a.firstNodes, nodeBlock))
 	}
 	n := &a.nodes[0]
 	a.nodes = a.nodes[1:]
 	return n
+}
+
+// next returns the size of the next block: *first the first time, then
+// size.
+func next(first *int, size int) int {
+	if n := *first; n > 0 {
+		*first = 0
+		return n
+	}
+	return size
 }
 
 // node returns a new node of a kind at a position.
@@ -59,8 +70,7 @@ func (a *arena) fieldList(buf []Field) []Field {
 		return nil
 	}
 	if len(a.fields) < n {
-		a.fields = make([]Field, max(n, a.firstFields, fieldBlock))
-		a.firstFields = 0
+		a.fields = make([]Field, max(n, next(&a.firstFields, fieldBlock)))
 	}
 	out := a.fields[:n:n]
 	a.fields = a.fields[n:]
@@ -75,8 +85,7 @@ func (a *arena) itemList(buf []*Node) []*Node {
 		return nil
 	}
 	if len(a.items) < n {
-		a.items = make([]*Node, max(n, a.firstItems, itemBlock))
-		a.firstItems = 0
+		a.items = make([]*Node, max(n, next(&a.firstItems, itemBlock)))
 	}
 	out := a.items[:n:n]
 	a.items = a.items[n:]
