@@ -8,11 +8,11 @@ import "unsafe"
 // cost of parsing it. A slice handed out has its capacity cut to its
 // length, so an append to it copies instead of writing into a neighbour.
 type arena struct {
-	nodes  []Node
-	fields []Field
-	items  []*Node
-	text   []byte // never written again where a string points
-	recent [512]string
+	nodes   []Node
+	fields  []Field
+	items   []*Node
+	textBlk []byte // never written again where a string points
+	recent  [512]string
 	// The sizes of the first blocks: what the body is expected to need.
 	firstNodes, firstFields, firstItems int
 }
@@ -110,20 +110,26 @@ func (a *arena) str(b []byte) string {
 		if s := a.recent[h]; s == string(b) {
 			return s
 		}
-		s := a.copyText(b)
+		s := a.text(b)
 		a.recent[h] = s
 		return s
-	case n > textBlock/8:
-		return string(b)
 	}
-	return a.copyText(b)
+	return a.text(b)
 }
 
-func (a *arena) copyText(b []byte) string {
-	if len(a.text)+len(b) > cap(a.text) {
-		a.text = make([]byte, 0, textBlock)
+// text returns b as a string, copied into the arena's text blocks (a long
+// one on its own).
+func (a *arena) text(b []byte) string {
+	switch {
+	case len(b) == 0:
+		return ""
+	case len(b) > textBlock/8:
+		return string(b)
 	}
-	start := len(a.text)
-	a.text = append(a.text, b...)
-	return unsafe.String(&a.text[start], len(b))
+	if len(a.textBlk)+len(b) > cap(a.textBlk) {
+		a.textBlk = make([]byte, 0, textBlock)
+	}
+	start := len(a.textBlk)
+	a.textBlk = append(a.textBlk, b...)
+	return unsafe.String(&a.textBlk[start], len(b))
 }

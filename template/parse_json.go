@@ -153,7 +153,7 @@ func (p *jsonParser) value(depth int) *Node {
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
-		n = p.a.node(String, p.str(), start)
+		n = p.a.node(String, p.str(false), start)
 	case c == '-' || (c >= '0' && c <= '9'):
 		n = p.a.node(Number, p.number(), start)
 	case c == 't':
@@ -204,7 +204,7 @@ func (p *jsonParser) object(depth int) *Node {
 			p.fail("expected a double-quoted member name")
 		}
 		keyPos := p.pos()
-		key := p.str()
+		key := p.str(true)
 		if len(buf) >= 8 && seen == nil {
 			seen = make(map[string]bool, 16)
 			for _, f := range buf {
@@ -332,9 +332,9 @@ var strPlain = func() (t [256]bool) {
 	return t
 }()
 
-// str reads a double-quoted string and returns its value: a substring of
-// the body when it holds no escape.
-func (p *jsonParser) str() string {
+// str reads a double-quoted string and returns its value; a member name
+// (key) is interned.
+func (p *jsonParser) str(key bool) string {
 	p.off++ // opening quote
 	start := p.off
 	src := p.src
@@ -360,7 +360,10 @@ func (p *jsonParser) str() string {
 			p.cont += continuationBytes(src[start:i])
 		}
 		p.off++
-		return p.a.str(src[start:i])
+		if key {
+			return p.a.str(src[start:i])
+		}
+		return p.a.text(src[start:i])
 	}
 	p.off = i
 	return p.escaped(start)
@@ -498,7 +501,7 @@ func (p *jsonParser) number() string {
 		}
 	}
 	p.off = i
-	return p.a.str(src[start:i])
+	return p.a.text(src[start:i])
 }
 
 func hasKey(fields []Field, key string) bool {

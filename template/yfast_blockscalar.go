@@ -97,7 +97,7 @@ func (p *yfast) blockScalar(ind int) string {
 		}
 	}
 	p.sb = sb
-	return p.a.str(sb)
+	return p.a.text(sb)
 }
 
 // blockBreaks eats the indentation and the empty lines before a line of a

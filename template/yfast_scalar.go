@@ -126,7 +126,7 @@ func (p *yfast) plain(flow bool, indent int) (string, bool) {
 		return p.a.str(src[start:end]), false
 	}
 	p.sb = sb
-	return p.a.str(sb), true
+	return p.a.text(sb), true
 }
 
 // plainRun is plain for the common scalar: one run of ordinary bytes
@@ -216,7 +216,7 @@ func (p *yfast) quoted() string {
 	}
 	if i < len(src) && src[i] != '\n' && src[i] != '\\' && !(single && i+1 < len(src) && src[i+1] == '\'') {
 		p.off = i + 1
-		return p.a.str(src[start:i])
+		return p.a.text(src[start:i])
 	}
 	return p.quotedSlow(single)
 }
@@ -304,7 +304,7 @@ func (p *yfast) quotedSlow(single bool) string {
 	}
 	p.off++ // the closing quote
 	p.sb = sb
-	return p.a.str(sb)
+	return p.a.text(sb)
 }
 
 // escape appends the character of the escape at p.off (a backslash) to sb.
