@@ -54,13 +54,13 @@ func (b *builder) functions() {
 			w.walk(a.Assert)
 		}
 	}
-	// The references of each resource and output are gathered in one
-	// scratch list and kept in a block shared by all of them.
+	// The references of each resource and output are gathered straight
+	// into a block shared by all of them.
 	var scratch []Reference
 	var kept refBlock
 	w := &walker{} // one walker, reset for each resource and output
 	for _, r := range t.Resources {
-		scratch = scratch[:0]
+		scratch = kept.start()
 		*w = walker{b: b, ctx: ctxResource, base: r.Node, refs: &scratch, block: "Resources", under: w.under[:0], parts: w.parts}
 		if r.Condition != "" {
 			w.conditionRef(r.Node.Get("Condition"), r.Condition)
@@ -93,7 +93,7 @@ func (b *builder) functions() {
 		r.refs = kept.keep(scratch)
 	}
 	for _, o := range t.Outputs {
-		scratch = scratch[:0]
+		scratch = kept.start()
 		*w = walker{b: b, ctx: ctxOutput, base: o.Node, refs: &scratch, block: "Outputs", under: w.under[:0], parts: w.parts}
 		if o.Condition != "" {
 			w.conditionRef(o.Node.Get("Condition"), o.Condition)
@@ -109,23 +109,30 @@ func (b *builder) functions() {
 	b.reportUnresolved()
 }
 
-// refBlock hands out lists of references from shared blocks.
+// refBlock hands out lists of references from shared blocks: a list is
+// appended to in the block's free space (start), then kept there.
 type refBlock struct{ free []Reference }
 
-// keep returns a copy of refs (nil when empty), its capacity cut to its
-// length.
+// start returns an empty list whose appends go to the block's free space.
+func (k *refBlock) start() []Reference {
+	if cap(k.free) < 32 {
+		k.free = make([]Reference, 0, 1024)
+	}
+	return k.free[:0]
+}
+
+// keep returns refs (nil when empty), its capacity cut to its length. When
+// refs grew in the block, the block's free space moves past it; when it
+// outgrew the block, append had copied it away and the space stays free.
 func (k *refBlock) keep(refs []Reference) []Reference {
 	n := len(refs)
 	if n == 0 {
 		return nil
 	}
-	if len(k.free) < n {
-		k.free = make([]Reference, max(n, 256))
+	if &refs[0] == &k.free[:1][0] {
+		k.free = k.free[n:n:cap(k.free)]
 	}
-	out := k.free[:n:n]
-	k.free = k.free[n:]
-	copy(out, refs)
-	return out
+	return refs[:n:n]
 }
 
 func (w *walker) errorf(n *Node, format string, args ...any) *Error {
