@@ -66,8 +66,7 @@
 //     are always the library's). FuzzYAMLFastPath holds the two paths equal.
 //   - Both build into an arena (arena.go) sized from the body: nodes,
 //     member and item lists in blocks, strings copied into pointer-free
-//     text blocks. A scalar is boxed when evaluated by pointing at its
-//     node, without allocating. Nodes carry what their subtree holds
+//     text blocks. Nodes carry what their subtree holds
 //     (nulls, calls, Fn::Transform), so the checks skip what cannot concern
 //     them.
 //
