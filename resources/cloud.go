@@ -2,6 +2,7 @@ package resources
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"sync"
 )
@@ -20,6 +21,32 @@ type Object struct {
 	StackID      string
 	LogicalID    string
 	RequestToken string
+
+	// answer is Model as the provider that made the object answers it
+	// (writeOnly properties removed), made once when it was made; it holds
+	// only while Model is the very map it was made from, under the same
+	// schema (models are never changed in place: see Cloud).
+	answer       map[string]any
+	answerOf     map[string]any
+	answerSchema *Schema
+	// lastStep is the callback context of the last step of a simulated
+	// duration for this object ({"id": ID, "remaining": 0}), made once and
+	// shared by its create, update and delete (contexts are never changed
+	// in place either).
+	lastStep map[string]any
+}
+
+// answerFor is o's cached answer under s, or nil and false.
+func (o *Object) answerFor(s *Schema) (map[string]any, bool) {
+	if o.answerSchema != s || o.answerOf == nil || !sameMap(o.answerOf, o.Model) {
+		return nil, false
+	}
+	return o.answer, true
+}
+
+// sameMap reports whether a and b are the same map (not equal ones).
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // Clone returns a deep copy of o.
@@ -34,13 +61,22 @@ func (o *Object) Clone() *Object {
 
 // Cloud is the simulated cloud's store: objects keyed by type and physical
 // id. The engine implements it on its go-memdb store; MemCloud is a plain
-// in-memory one. Implementations copy what they are given and what they
-// return, and List answers in ascending ID order, so that providers stay
+// in-memory one. List answers in ascending ID order, so that providers stay
 // deterministic.
+//
+// Ownership: what crosses this interface is immutable. The *Object given to
+// Put, with its Model, belongs to the Cloud from then on (the caller
+// changes neither); the *Object that Get and List return, with its Model,
+// may be the very one the Cloud stores, and is read only. To change an
+// object, Put a new one, copying what changes (a model is a value: build a
+// new map rather than change one, CopyModel or a copy of the path that
+// changes). Implementations may share (MemCloud keeps and returns what it
+// is given) or copy (always correct, only slower).
 type Cloud interface {
 	// Get returns the object, or nil (and no error) when there is none.
 	Get(typeName, id string) (*Object, error)
-	// Put stores an object, replacing one with the same type and id.
+	// Put stores an object, replacing one with the same type and id. The
+	// Cloud owns obj and obj.Model from then on.
 	Put(obj *Object) error
 	// Delete removes an object and reports whether it was there.
 	Delete(typeName, id string) (bool, error)
@@ -48,7 +84,9 @@ type Cloud interface {
 	List(typeName string) ([]*Object, error)
 }
 
-// MemCloud is an in-memory Cloud, safe for concurrent use.
+// MemCloud is an in-memory Cloud, safe for concurrent use. It keeps the
+// objects it is given and returns them as they are, never copying (see
+// Cloud).
 type MemCloud struct {
 	mu      sync.RWMutex
 	objects map[string]map[string]*Object
@@ -61,7 +99,7 @@ func NewMemCloud() *MemCloud { return &MemCloud{objects: map[string]map[string]*
 func (c *MemCloud) Get(typeName, id string) (*Object, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return c.objects[typeName][id].Clone(), nil
+	return c.objects[typeName][id], nil
 }
 
 // Put implements Cloud.
@@ -76,7 +114,7 @@ func (c *MemCloud) Put(obj *Object) error {
 		byID = map[string]*Object{}
 		c.objects[obj.Type] = byID
 	}
-	byID[obj.ID] = obj.Clone()
+	byID[obj.ID] = obj
 	return nil
 }
 
@@ -96,7 +134,7 @@ func (c *MemCloud) List(typeName string) ([]*Object, error) {
 	byID := c.objects[typeName]
 	out := make([]*Object, 0, len(byID))
 	for _, o := range byID {
-		out = append(out, o.Clone())
+		out = append(out, o)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil

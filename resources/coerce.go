@@ -117,6 +117,28 @@ func (s *Schema) Coerce(model map[string]any) map[string]any {
 	return out
 }
 
+// coerceWithRoom is Coerce into a new map made big enough for room more
+// keys (a nil model gives an empty map).
+func (s *Schema) coerceWithRoom(model map[string]any, room int) map[string]any {
+	root := s.shapeTree()
+	out := make(map[string]any, len(model)+room)
+	for k, e := range model {
+		out[k] = coerceValue(root.member(k), e)
+	}
+	return out
+}
+
+// member is the shape of an object's member k (nil when n is).
+func (n *shape) member(k string) *shape {
+	if n == nil {
+		return nil
+	}
+	if p, ok := n.props[k]; ok {
+		return p
+	}
+	return n.additional
+}
+
 func coerceValue(n *shape, v any) any {
 	switch t := v.(type) {
 	case map[string]any:

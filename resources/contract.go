@@ -93,7 +93,8 @@ func ParsePhase(s string) (Phase, error) {
 
 // Request is what a handler receives. The JSON names are those of the public
 // plugins; the fields tagged `json:"-"` are what the engine knows besides the
-// contract, for wrappers to select on and providers to use.
+// contract, for wrappers to select on and providers to use. Its maps are
+// read only for the handler (models are values: see the package doc).
 type Request struct {
 	Action                    Action            `json:"action"`
 	ClientRequestToken        string            `json:"clientRequestToken"`
@@ -149,7 +150,10 @@ func copyTags(m map[string]string) map[string]string {
 	return c
 }
 
-// ProgressEvent is what a handler answers, with the public plugins' JSON names.
+// ProgressEvent is what a handler answers, with the public plugins' JSON
+// names. Its maps are read only for whoever receives it, and may be shared
+// with the handler's own state (models are values: see the package doc);
+// Clone before changing one.
 type ProgressEvent struct {
 	Status               OperationStatus  `json:"status"`
 	ErrorCode            HandlerErrorCode `json:"errorCode,omitempty"`

@@ -29,6 +29,25 @@
 //   - Get, Set, Delete, Has and GetAll address a model with the schemas'
 //     JSON pointers ("/properties/A/*/B").
 //
+// # Models are values: who may change a map
+//
+// A model (and a callback context) is never changed in place once it has
+// been handed over: once it is in a Request, in a ProgressEvent, given to
+// Cloud.Put or returned by Cloud.Get or Cloud.List, nobody (engine,
+// wrapper, handler, cloud) writes to it or to the maps and slices inside
+// it. Whoever wants a different model builds a new one: CopyModel, or a
+// copy of the containers on the path it changes (the rest shared). The
+// maps may therefore be shared freely, and they are: the generic
+// provider's answers share maps with the Cloud's objects and with each
+// other (an object's answer and its last callback context are made once),
+// MemCloud keeps and returns what it is given, Drive hands an event's model
+// back as the next request's when it holds every key of the last one, and
+// faults clone an event before they change it. The only maps a party may
+// change are those it has just made and not yet handed over (the generic
+// provider builds a new model from the coerced request, then stores it).
+// An implementation of Cloud that copies (the engine's store does) stays
+// correct, only slower.
+//
 // # Providers
 //
 // A type is served by, in order: a registered Go handler or handler process;

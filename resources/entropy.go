@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"strings"
 )
 
 // Generated names and identifiers are derived, never drawn from a shared
@@ -17,61 +18,68 @@ import (
 type entropyKey [32]byte
 
 func requestKey(seed int64, stackID, logicalID, token string) entropyKey {
-	h := sha256.New()
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], uint64(seed))
-	h.Write(b[:])
-	for _, s := range []string{stackID, logicalID, token} {
-		binary.BigEndian.PutUint64(b[:], uint64(len(s)))
-		h.Write(b[:])
-		h.Write([]byte(s))
+	// One buffer, hashed at once: the same bytes as writing each piece to
+	// a running hash, without its allocations.
+	var arr [256]byte
+	b := binary.BigEndian.AppendUint64(arr[:0], uint64(seed))
+	for _, s := range [...]string{stackID, logicalID, token} {
+		b = binary.BigEndian.AppendUint64(b, uint64(len(s)))
+		b = append(b, s...)
 	}
-	var k entropyKey
-	h.Sum(k[:0])
-	return k
+	return sha256.Sum256(b)
 }
 
-// byteStream yields bytes of sha256(key || purpose || counter).
+// byteStream yields bytes of sha256(key || purpose || counter); the
+// purpose is kept in two parts (their concatenation is what is hashed), so
+// that callers need not join them.
 type byteStream struct {
 	key     entropyKey
 	purpose string
+	more    string
 	counter uint64
-	buf     []byte
+	block   [sha256.Size]byte
+	used    int // bytes of block already handed out
 }
 
 func (k entropyKey) stream(purpose string) *byteStream {
-	return &byteStream{key: k, purpose: purpose}
+	return &byteStream{key: k, purpose: purpose, used: sha256.Size}
+}
+
+// stream2 is stream(purpose + more) without the concatenation.
+func (k entropyKey) stream2(purpose, more string) *byteStream {
+	return &byteStream{key: k, purpose: purpose, more: more, used: sha256.Size}
 }
 
 func (s *byteStream) next() byte {
-	if len(s.buf) == 0 {
-		h := sha256.New()
-		h.Write(s.key[:])
-		h.Write([]byte(s.purpose))
-		var b [8]byte
-		binary.BigEndian.PutUint64(b[:], s.counter)
-		h.Write(b[:])
+	if s.used == len(s.block) {
+		var arr [128]byte
+		b := append(arr[:0], s.key[:]...)
+		b = append(b, s.purpose...)
+		b = append(b, s.more...)
+		b = binary.BigEndian.AppendUint64(b, s.counter)
 		s.counter++
-		s.buf = h.Sum(nil)
+		s.block = sha256.Sum256(b)
+		s.used = 0
 	}
-	c := s.buf[0]
-	s.buf = s.buf[1:]
+	c := s.block[s.used]
+	s.used++
 	return c
 }
 
 // pick returns n characters of alphabet, uniformly (rejection sampling).
 func (s *byteStream) pick(alphabet string, n int) string {
-	out := make([]byte, n)
+	var b strings.Builder
+	b.Grow(n)
 	limit := 256 - 256%len(alphabet)
 	for i := 0; i < n; {
 		c := int(s.next())
 		if c >= limit {
 			continue
 		}
-		out[i] = alphabet[c%len(alphabet)]
+		b.WriteByte(alphabet[c%len(alphabet)])
 		i++
 	}
-	return string(out)
+	return b.String()
 }
 
 // uuid returns a version-4 UUID.
@@ -82,8 +90,17 @@ func (s *byteStream) uuid() string {
 	}
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	var h [36]byte
+	hex.Encode(h[0:8], b[0:4])
+	h[8] = '-'
+	hex.Encode(h[9:13], b[4:6])
+	h[13] = '-'
+	hex.Encode(h[14:18], b[6:8])
+	h[18] = '-'
+	hex.Encode(h[19:23], b[8:10])
+	h[23] = '-'
+	hex.Encode(h[24:36], b[10:16])
+	return string(h[:])
 }
 
 const (

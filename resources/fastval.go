@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 )
@@ -23,16 +22,16 @@ type fastNode struct {
 	unsupported bool
 	types       uint8
 	enum        []any
+	enumStrings *nameIndex[struct{}] // the strings of enum (set with enum)
 	constV      any
 	hasConst    bool
 
 	minLen, maxLen     int
 	pattern            *regexp.Regexp
 	patternUnsupported bool
-	// matched remembers strings that matched pattern (models repeat the
-	// same ARNs event after event); bounded by patternMemoSize.
-	matched     sync.Map
-	matchedSize atomic.Int32
+	// matched remembers strings that matched pattern lately (models
+	// repeat the same names and ARNs event after event); made on first use.
+	matched atomic.Pointer[patternMemo]
 
 	// numeric bounds; math.Inf when absent (float64 is exact for the
 	// integers and decimals schemas use; a value beyond 2^53 goes to v6)
@@ -144,6 +143,13 @@ func (b *fastBuilder) object(m map[string]any, depth int) *fastNode {
 	}
 	if e, ok := m["enum"].([]any); ok {
 		n.enum = e
+		strs := map[string]struct{}{}
+		for _, x := range e {
+			if str, isStr := x.(string); isStr {
+				strs[str] = struct{}{}
+			}
+		}
+		n.enumStrings = newNameIndex(strs)
 	}
 	if c, ok := m["const"]; ok {
 		n.constV, n.hasConst = c, true
@@ -253,17 +259,8 @@ func (n *fastNode) valid(v any) bool {
 	if n.hasConst && !Equal(n.constV, v) {
 		return false
 	}
-	if n.enum != nil {
-		found := false
-		for _, e := range n.enum {
-			if Equal(e, v) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
+	if n.enum != nil && !n.inEnum(v) {
+		return false
 	}
 	switch t := v.(type) {
 	case map[string]any:
@@ -313,19 +310,72 @@ func (n *fastNode) valid(v any) bool {
 	return n.number(num)
 }
 
-const patternMemoSize = 256
+const patternMemoSize = 64
+
+// smallInteger parses the common case of a number, a few decimal digits
+// with an optional "-", exactly as ParseFloat would (up to 15 digits every
+// integer is exact in a float64); ok is false for anything else.
+func smallInteger(s string) (float64, bool) {
+	neg := false
+	if len(s) > 0 && s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	if len(s) == 0 || len(s) > 15 {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		return -float64(v), true
+	}
+	return float64(v), true
+}
+
+// inEnum reports whether v equals a member of enum: a string only a string
+// member (Equal), found in the index; anything else member by member.
+func (n *fastNode) inEnum(v any) bool {
+	if s, ok := v.(string); ok {
+		_, found := n.enumStrings.get(s)
+		return found
+	}
+	for _, e := range n.enum {
+		if Equal(e, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// patternMemo is a direct-mapped cache of strings that matched a pattern:
+// a slot per hash, the latest string wins. A hit is a string that matched
+// before (regexps are deterministic); a miss runs the regexp.
+type patternMemo struct {
+	slots [patternMemoSize]atomic.Pointer[string]
+}
 
 func (n *fastNode) matches(s string) bool {
-	if _, ok := n.matched.Load(s); ok {
-		return true
+	memo := n.matched.Load()
+	slot := nameHash(s) % patternMemoSize
+	if memo != nil {
+		if p := memo.slots[slot].Load(); p != nil && *p == s {
+			return true
+		}
 	}
 	if !n.pattern.MatchString(s) {
 		return false
 	}
-	if n.matchedSize.Load() < patternMemoSize {
-		n.matchedSize.Add(1)
-		n.matched.Store(s, struct{}{})
+	if memo == nil {
+		n.matched.CompareAndSwap(nil, new(patternMemo))
+		memo = n.matched.Load()
 	}
+	kept := s // its own variable: only a miss allocates
+	memo.slots[slot].Store(&kept)
 	return true
 }
 
@@ -334,9 +384,13 @@ func (n *fastNode) has(bit uint8) bool {
 }
 
 func (n *fastNode) number(num json.Number) bool {
-	f, err := strconv.ParseFloat(string(num), 64)
-	if err != nil || math.Abs(f) > 1<<53 {
-		return false // v6 decides, exactly
+	f, ok := smallInteger(string(num))
+	if !ok {
+		var err error
+		f, err = strconv.ParseFloat(string(num), 64)
+		if err != nil || math.Abs(f) > 1<<53 {
+			return false // v6 decides, exactly
+		}
 	}
 	integral := f == math.Trunc(f)
 	if !(n.has(tNumber) || integral && n.types&tInteger != 0) {
@@ -386,10 +440,176 @@ func (n *fastNode) object(m map[string]any) bool {
 // copyFrom fills n (a placeholder for a $ref, already shared by recursive
 // references) with what m holds.
 func (n *fastNode) copyFrom(m *fastNode) {
-	n.unsupported, n.types, n.enum, n.constV, n.hasConst = m.unsupported, m.types, m.enum, m.constV, m.hasConst
+	n.unsupported, n.types, n.enum, n.enumStrings, n.constV, n.hasConst = m.unsupported, m.types, m.enum, m.enumStrings, m.constV, m.hasConst
 	n.minLen, n.maxLen, n.pattern, n.patternUnsupported = m.minLen, m.maxLen, m.pattern, m.patternUnsupported
 	n.min, n.max, n.exMin, n.exMax = m.min, m.max, m.exMin, m.exMax
 	n.minItems, n.maxItems, n.unique, n.items = m.minItems, m.maxItems, m.unique, m.items
 	n.props, n.patterns, n.additional, n.noExtra = m.props, m.patterns, m.additional, m.noExtra
 	n.required, n.minProps, n.maxProps = m.required, m.minProps, m.maxProps
+}
+
+// validShaped is the contract's model checks in one walk: it reports that
+// v holds no null and that v, coerced as sh says (Coerce), certainly
+// conforms to n — what n.valid(coerceValue(sh, v)) && no null anywhere
+// would say, without the copy. False means "not certain": the caller asks
+// the exact checks. It is conservative where coercion could change what a
+// keyword sees (const, enum or uniqueItems over containers).
+func (n *fastNode) validShaped(sh *shape, v any) bool {
+	if n == nil {
+		return noNull(v)
+	}
+	if n.unsupported {
+		return false
+	}
+	switch t := v.(type) {
+	case nil:
+		return false
+	case map[string]any:
+		if n.hasConst || n.enum != nil || !n.has(tObject) {
+			return false
+		}
+		if n.minProps >= 0 && len(t) < n.minProps || n.maxProps >= 0 && len(t) > n.maxProps {
+			return false
+		}
+		for _, r := range n.required {
+			if _, ok := t[r]; !ok {
+				return false
+			}
+		}
+		for k, e := range t {
+			sub := sh.member(k)
+			matched := false
+			if p, ok := n.props[k]; ok {
+				matched = true
+				if !p.validShaped(sub, e) {
+					return false
+				}
+			}
+			for _, pn := range n.patterns {
+				if pn.re.MatchString(k) {
+					matched = true
+					if !pn.node.validShaped(sub, e) {
+						return false
+					}
+				}
+			}
+			if matched {
+				continue
+			}
+			if n.noExtra || !n.additional.validShaped(sub, e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		if n.hasConst || n.enum != nil || !n.has(tArray) {
+			return false
+		}
+		if n.minItems >= 0 && len(t) < n.minItems || n.maxItems >= 0 && len(t) > n.maxItems {
+			return false
+		}
+		var sub *shape
+		if sh != nil {
+			sub = sh.items
+		}
+		for _, e := range t {
+			if !n.items.validShaped(sub, e) {
+				return false
+			}
+		}
+		if n.unique {
+			if needsCoerce(sub, t) {
+				return false
+			}
+			for i := range t {
+				for j := i + 1; j < len(t); j++ {
+					if Equal(t[i], t[j]) {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	case string:
+		if sh != nil && len(sh.types) > 0 && !sh.has("string") {
+			return n.validCoercedString(sh, t, v)
+		}
+		return n.valid(v)
+	case bool, json.Number:
+		return n.valid(v)
+	default:
+		return n.valid(coerceValue(sh, v)) // a Go number
+	}
+}
+
+// validCoercedString is n.valid(coerceValue(sh, t)) for a string that the
+// shape may coerce (v is t, boxed), without boxing the coerced number.
+func (n *fastNode) validCoercedString(sh *shape, t string, v any) bool {
+	if sh.has("boolean") && (t == "true" || t == "false") {
+		return n.valid(t == "true")
+	}
+	if sh.has("integer") {
+		if _, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return n.validNumber(json.Number(t))
+		}
+	}
+	if sh.has("number") {
+		if _, err := strconv.ParseFloat(t, 64); err == nil && isJSONNumber(t) {
+			return n.validNumber(json.Number(t))
+		}
+	}
+	return n.valid(v)
+}
+
+// validString is n.valid(v) for v, the string t boxed, straight to the
+// string keywords.
+func (n *fastNode) validString(t string, v any) bool {
+	if n.unsupported {
+		return false
+	}
+	if n.hasConst || n.enum != nil {
+		return n.valid(v)
+	}
+	if !n.has(tString) {
+		return false
+	}
+	if n.minLen >= 0 || n.maxLen >= 0 {
+		c := utf8.RuneCountInString(t)
+		if n.minLen >= 0 && c < n.minLen || n.maxLen >= 0 && c > n.maxLen {
+			return false
+		}
+	}
+	return n.pattern == nil || n.matches(t)
+}
+
+// validNumber is n.valid(num) without boxing num when no keyword needs it.
+func (n *fastNode) validNumber(num json.Number) bool {
+	if n.unsupported {
+		return false
+	}
+	if n.hasConst || n.enum != nil {
+		return n.valid(num)
+	}
+	return n.number(num)
+}
+
+// noNull reports whether v holds no null anywhere.
+func noNull(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return false
+	case map[string]any:
+		for _, e := range t {
+			if !noNull(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if !noNull(e) {
+				return false
+			}
+		}
+	}
+	return true
 }

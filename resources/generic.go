@@ -2,6 +2,7 @@ package resources
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -13,6 +14,11 @@ import (
 // delete and list against the Cloud, with names, identifiers and read-only
 // attributes made as AWS makes them, and each action taking the type's
 // simulated duration (IN_PROGRESS callbacks, then SUCCESS).
+//
+// Models: the generic provider never changes a model it did not build in
+// the current call. What it stores it hands to the Cloud, and the models it
+// answers may share maps with the Cloud's objects (see Cloud); a model it
+// changes is a fresh one (the request's properties coerced).
 type generic struct {
 	// mu makes each action's look-then-write on the Cloud atomic for this
 	// type (two creates of one name cannot both succeed).
@@ -23,6 +29,56 @@ type generic struct {
 	seed     int64
 	now      func() time.Time
 	pageSize int
+	// createRoom and updateRoom are how many keys an action may add to the
+	// request's properties (names, defaults, values, kept createOnly and
+	// readOnly values): models are made that big at once, never grown.
+	createRoom, updateRoom int
+	// The simulation, compiled: its pointers split once, its durations in
+	// seconds by action.
+	defaults, values []compiledSpec
+	suffixWhen       []string
+	seconds          [3]int64 // create, update, delete
+	templates        map[string]*template
+	// seq is g.sequence, bound once.
+	seq func(path, group string, model map[string]any) (int64, error)
+}
+
+// topLevelNames counts the distinct properties that pointers start at.
+func topLevelNames(lists ...[]string) int {
+	seen := map[string]bool{}
+	for _, list := range lists {
+		for _, p := range list {
+			if segs := SplitPointer(p); len(segs) > 0 {
+				seen[segs[0]] = true
+			}
+		}
+	}
+	return len(seen)
+}
+
+func specPaths(specs []valueSpec) []string {
+	out := make([]string, len(specs))
+	for i, v := range specs {
+		out[i] = v.Path
+	}
+	return out
+}
+
+// compiledSpec is a value or default with its pointers split.
+type compiledSpec struct {
+	*valueSpec
+	path, when []string
+}
+
+func compileSpecs(s *Schema, specs []valueSpec) []compiledSpec {
+	out := make([]compiledSpec, len(specs))
+	for i := range specs {
+		out[i] = compiledSpec{valueSpec: &specs[i], path: s.split(specs[i].Path)}
+		if specs[i].When != "" {
+			out[i].when = s.split(specs[i].When)
+		}
+	}
+	return out
 }
 
 // GenericOptions configure NewGeneric.
@@ -56,10 +112,29 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 	if sim == nil {
 		sim = inferSimulation(s)
 	}
-	return &generic{schema: s, sim: sim, cloud: opts.Cloud, seed: opts.Seed, now: opts.Now, pageSize: opts.PageSize}
+	g := &generic{schema: s, sim: sim, cloud: opts.Cloud, seed: opts.Seed, now: opts.Now, pageSize: opts.PageSize}
+	var named []string
+	if sim.Name != nil {
+		named = []string{"/properties/" + sim.Name.Property}
+	}
+	g.createRoom = topLevelNames(named, specPaths(sim.Defaults), specPaths(sim.Values))
+	g.updateRoom = topLevelNames(s.CreateOnlyProperties, s.ReadOnlyProperties, specPaths(sim.Defaults), specPaths(sim.Values))
+	g.defaults, g.values = compileSpecs(s, sim.Defaults), compileSpecs(s, sim.Values)
+	g.seq = g.sequence
+	g.templates = compileTemplates(sim.Values, sim.Defaults)
+	if sim.Name != nil && sim.Name.Suffix != nil {
+		g.suffixWhen = SplitPointer(sim.Name.Suffix.When)
+	}
+	for i, a := range [...]Action{ActionCreate, ActionUpdate, ActionDelete} {
+		g.seconds[i] = int64(sim.duration(a) / time.Second)
+	}
+	return g
 }
 
 const stabilizeKey = "stacksimStabilize"
+
+// jsonZero is json.Number("0") boxed once (a stabilization's last step).
+var jsonZero any = json.Number("0")
 
 func (g *generic) TypeName() string { return g.schema.TypeName }
 func (g *generic) Schema() *Schema  { return g.schema }
@@ -73,16 +148,44 @@ func (g *generic) PhysicalID(model map[string]any) (string, error) {
 // PrimaryIdentifierValue is the physical id of a model under a schema: the
 // primary identifier's values, stringified, joined with "|".
 func PrimaryIdentifierValue(s *Schema, model map[string]any) (string, error) {
-	parts := make([]string, 0, len(s.PrimaryIdentifier))
-	for _, p := range s.PrimaryIdentifier {
-		v, ok := getSegs(model, s.split(p))
-		str, isScalar := scalarString(v)
-		if !ok || !isScalar || str == "" {
-			return "", fmt.Errorf("the %s model has no primary identifier %s", s.TypeName, p)
+	if id, ok := PrimaryIdentifierOf(s, model); ok {
+		return id, nil
+	}
+	for _, p := range s.lists().primary {
+		if _, ok := identifierPart(model, p.segs); !ok {
+			return "", fmt.Errorf("the %s model has no primary identifier %s", s.TypeName, p.text)
+		}
+	}
+	return "", fmt.Errorf("the %s model has no primary identifier", s.TypeName)
+}
+
+// PrimaryIdentifierOf is PrimaryIdentifierValue without the error: ok is
+// false when the model lacks a part. It allocates nothing for a single
+// identifier, one string for a composite one.
+func PrimaryIdentifierOf(s *Schema, model map[string]any) (id string, ok bool) {
+	primary := s.lists().primary
+	if len(primary) == 1 {
+		return identifierPart(model, primary[0].segs)
+	}
+	var arr [4]string
+	parts := arr[:0]
+	for _, p := range primary {
+		str, ok := identifierPart(model, p.segs)
+		if !ok {
+			return "", false
 		}
 		parts = append(parts, str)
 	}
-	return strings.Join(parts, "|"), nil
+	return strings.Join(parts, "|"), len(parts) > 0
+}
+
+func identifierPart(model map[string]any, segs []string) (string, bool) {
+	v, ok := getSegs(model, segs)
+	str, isScalar := scalarString(v)
+	if !ok || !isScalar || str == "" {
+		return "", false
+	}
+	return str, true
 }
 
 func (g *generic) Ref(model map[string]any) (any, error) {
@@ -116,17 +219,30 @@ func getAttFromModel(s *Schema, model map[string]any, attribute string) (any, er
 	return v, nil
 }
 
-// output is a stored model as a handler answers it: writeOnly properties
-// removed (stored models are in the schema's types already). It copies.
-func (g *generic) output(model map[string]any) map[string]any {
-	return g.owned(CopyModel(model))
+// answer is a stored object's model as a handler answers it: made when the
+// object was (put), or now for an object this provider did not make.
+func (g *generic) answer(obj *Object) map[string]any {
+	if out, ok := obj.answerFor(g.schema); ok {
+		return out
+	}
+	return g.output(obj.Model)
 }
 
-// owned is output for a model the caller owns (a copy the Cloud returned):
-// the writeOnly properties are removed in place.
-func (g *generic) owned(model map[string]any) map[string]any {
-	stripWriteOnly(g.schema, model)
-	return model
+// put stores a new object and returns its answer, which it keeps with it.
+func (g *generic) put(obj *Object) (map[string]any, error) {
+	out := g.output(obj.Model)
+	obj.answer, obj.answerOf, obj.answerSchema = out, obj.Model, g.schema
+	if obj.lastStep == nil && g.seconds != [3]int64{} {
+		obj.lastStep = stabilizeContext(obj.ID, jsonZero)
+	}
+	return out, g.cloud.Put(obj)
+}
+
+// output is a stored model as a handler answers it: writeOnly properties
+// removed (stored models are in the schema's types already). model is not
+// changed; the answer shares what it does not change with it.
+func (g *generic) output(model map[string]any) map[string]any {
+	return withoutWriteOnly(g.schema, model)
 }
 
 func (g *generic) notFound(id string) *ProgressEvent {
@@ -137,16 +253,13 @@ func (g *generic) notFound(id string) *ProgressEvent {
 // request's model's primary identifier, else the engine's current physical
 // id, else the previous model's identifier.
 func (g *generic) locate(req *Request) (string, bool) {
-	if id, err := PrimaryIdentifierValue(g.schema, req.DesiredResourceState); err == nil {
+	if id, ok := PrimaryIdentifierOf(g.schema, req.DesiredResourceState); ok {
 		return id, true
 	}
 	if req.PhysicalResourceID != "" {
 		return req.PhysicalResourceID, true
 	}
-	if id, err := PrimaryIdentifierValue(g.schema, req.PreviousResourceState); err == nil {
-		return id, true
-	}
-	return "", false
+	return PrimaryIdentifierOf(g.schema, req.PreviousResourceState)
 }
 
 // stabilizing reads the generic provider's own callback context.
@@ -159,14 +272,23 @@ func stabilizing(req *Request) (id string, remaining int64, ok bool) {
 	if n, isNum := numberOf(st["remaining"]); isNum {
 		remaining, _ = n.Int64()
 	} else if s, isStr := st["remaining"].(string); isStr {
-		fmt.Sscan(s, &remaining)
+		var r int64
+		fmt.Sscan(s, &r)
+		remaining = r
 	}
 	return id, remaining, id != ""
 }
 
+// stabilizeContext is the callback context of a step: the object's id and
+// the seconds left after it.
+func stabilizeContext(id string, remaining any) map[string]any {
+	return map[string]any{stabilizeKey: map[string]any{"id": id, "remaining": remaining}}
+}
+
 // step answers IN_PROGRESS for the next part of a simulated duration, or
-// nil when none is left.
-func (g *generic) step(id string, remaining int64, model map[string]any) *ProgressEvent {
+// nil when none is left. obj, when known, is the object whose last step's
+// context can be reused.
+func (g *generic) step(obj *Object, id string, remaining int64, model map[string]any) *ProgressEvent {
 	if remaining <= 0 {
 		return nil
 	}
@@ -175,8 +297,13 @@ func (g *generic) step(id string, remaining int64, model map[string]any) *Progre
 		poll = 30
 	}
 	delay := min(remaining, poll)
-	ctx := map[string]any{stabilizeKey: map[string]any{"id": id, "remaining": numberFromInt(remaining - delay)}}
-	return InProgress(model, ctx, delay)
+	if remaining > delay {
+		return InProgress(model, stabilizeContext(id, numberFromInt(remaining-delay)), delay)
+	}
+	if obj != nil && obj.lastStep != nil && obj.ID == id {
+		return InProgress(model, obj.lastStep, delay)
+	}
+	return InProgress(model, stabilizeContext(id, jsonZero), delay)
 }
 
 func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, error) {
@@ -185,44 +312,45 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 	if id, remaining, ok := stabilizing(req); ok {
 		return g.finish(id, remaining)
 	}
-	desired := g.schema.Coerce(req.DesiredResourceState)
-	if desired == nil {
-		desired = map[string]any{}
+	desired := g.schema.coerceWithRoom(req.DesiredResourceState, g.createRoom)
+	for _, p := range g.schema.lists().readOnly {
+		deleteSegs(desired, p.segs)
 	}
-	for _, p := range g.schema.ReadOnlyProperties {
-		deleteSegs(desired, g.schema.split(p))
-	}
-	if err := g.schema.ValidateInput(desired); err != nil {
+	if err := g.schema.validateInputCoerced(desired); err != nil {
 		return g.invalid(req, err), nil
 	}
-	e := newEnv(req, g.seed, g.now(), desired)
-	e.seq = g.sequence
-	if err := g.fillCreate(e); err != nil {
+	e := makeEnv(req, g.seed, g.now(), desired)
+	e.templates = g.templates
+	e.seq = g.seq
+	if err := g.fillCreate(&e); err != nil {
 		return nil, err
 	}
 	model := e.model
-	id, err := PrimaryIdentifierValue(g.schema, model)
-	if err != nil {
+	id, ok := PrimaryIdentifierOf(g.schema, model)
+	if !ok {
+		_, err := PrimaryIdentifierValue(g.schema, model)
 		return nil, fmt.Errorf("simulate %s: %w", g.schema.TypeName, err)
 	}
 	existing, err := g.cloud.Get(g.schema.TypeName, id)
 	if err != nil {
 		return nil, err
 	}
+	var out map[string]any
+	obj := existing
 	if existing != nil {
 		sameRequest := existing.RequestToken == req.ClientRequestToken && existing.StackID == req.StackID && existing.LogicalID == req.LogicalResourceIdentifier
 		if !sameRequest {
 			return Failed(ErrAlreadyExists, "Resource of type '%s' with identifier '%s' already exists.", g.schema.TypeName, id), nil
 		}
-		model = existing.Model // an idempotent retry: the same resource again
+		out = g.answer(existing) // an idempotent retry: the same resource again
 	} else {
-		obj := &Object{Type: g.schema.TypeName, ID: id, Model: model, StackID: req.StackID, LogicalID: req.LogicalResourceIdentifier, RequestToken: req.ClientRequestToken}
-		if err := g.cloud.Put(obj); err != nil {
+		// model is the Cloud's from now on: read, never changed
+		obj = &Object{Type: g.schema.TypeName, ID: id, Model: model, StackID: req.StackID, LogicalID: req.LogicalResourceIdentifier, RequestToken: req.ClientRequestToken}
+		if out, err = g.put(obj); err != nil {
 			return nil, err
 		}
 	}
-	out := g.owned(model) // the Cloud kept its own copy
-	if ev := g.step(id, int64(g.sim.duration(ActionCreate)/time.Second), out); ev != nil {
+	if ev := g.step(obj, id, g.seconds[0], out); ev != nil {
 		return ev, nil
 	}
 	return Success(out), nil
@@ -237,10 +365,11 @@ func (g *generic) finish(id string, remaining int64) (*ProgressEvent, error) {
 	if obj == nil {
 		return Failed(ErrNotStabilized, "Resource of type '%s' with identifier '%s' disappeared while it stabilized.", g.schema.TypeName, id), nil
 	}
-	if ev := g.step(id, remaining, g.owned(obj.Model)); ev != nil {
+	out := g.answer(obj)
+	if ev := g.step(obj, id, remaining, out); ev != nil {
 		return ev, nil
 	}
-	return Success(g.owned(obj.Model)), nil
+	return Success(out), nil
 }
 
 func (g *generic) invalid(req *Request, err error) *ProgressEvent {
@@ -258,7 +387,7 @@ func (g *generic) fillCreate(e *env) error {
 		if _, ok := e.model[n.Property]; !ok {
 			suffix := ""
 			if n.Suffix != nil {
-				if v, ok := Get(e.model, n.Suffix.When); ok && LooseEqual(v, true) {
+				if v, ok := getSegs(e.model, g.suffixWhen); ok && LooseEqual(v, true) {
 					suffix = n.Suffix.Value
 				}
 			}
@@ -272,18 +401,18 @@ func (g *generic) fillCreate(e *env) error {
 }
 
 func (g *generic) applyDefaults(e *env) error {
-	for _, d := range g.sim.Defaults {
-		if d.When != "" && !hasSegs(e.model, g.schema.split(d.When)) {
+	for _, d := range g.defaults {
+		if d.when != nil && !hasSegs(e.model, d.when) {
 			continue
 		}
-		if hasSegs(e.model, g.schema.split(d.Path)) {
+		if hasSegs(e.model, d.path) {
 			continue
 		}
 		v, err := e.expand(d.Value, d.Path)
 		if err != nil {
 			return fmt.Errorf("%s default %s: %w", g.schema.TypeName, d.Path, err)
 		}
-		if err := setSegs(e.model, g.schema.split(d.Path), v, d.Path); err != nil {
+		if err := setSegs(e.model, d.path, v, d.Path); err != nil {
 			return err
 		}
 	}
@@ -291,14 +420,14 @@ func (g *generic) applyDefaults(e *env) error {
 }
 
 func (g *generic) applyValues(e *env, update bool) error {
-	for _, v := range g.sim.Values {
+	for _, v := range g.values {
 		if update && !v.OnUpdate {
 			continue
 		}
-		if v.When != "" && !hasSegs(e.model, g.schema.split(v.When)) {
+		if v.when != nil && !hasSegs(e.model, v.when) {
 			continue
 		}
-		if !update && hasSegs(e.model, g.schema.split(v.Path)) {
+		if !update && hasSegs(e.model, v.path) {
 			continue
 		}
 		e.curPath = v.Path
@@ -306,7 +435,7 @@ func (g *generic) applyValues(e *env, update bool) error {
 		if err != nil {
 			return fmt.Errorf("%s value %s: %w", g.schema.TypeName, v.Path, err)
 		}
-		if err := setSegs(e.model, g.schema.split(v.Path), x, v.Path); err != nil {
+		if err := setSegs(e.model, v.path, x, v.Path); err != nil {
 			return err
 		}
 	}
@@ -325,7 +454,7 @@ func (g *generic) Read(ctx context.Context, req *Request) (*ProgressEvent, error
 	if obj == nil {
 		return g.notFound(id), nil
 	}
-	return Success(g.owned(obj.Model)), nil
+	return Success(g.answer(obj)), nil
 }
 
 func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, error) {
@@ -345,58 +474,58 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	if obj == nil {
 		return g.notFound(id), nil
 	}
-	desired := g.schema.Coerce(req.DesiredResourceState)
-	if desired == nil {
-		desired = map[string]any{}
-	}
-	for _, p := range g.schema.ReadOnlyProperties {
-		deleteSegs(desired, g.schema.split(p))
+	desired := g.schema.coerceWithRoom(req.DesiredResourceState, g.updateRoom)
+	for _, p := range g.schema.lists().readOnly {
+		deleteSegs(desired, p.segs)
 	}
 	var changed []string
-	for _, p := range g.schema.CreateOnlyProperties {
-		segs := g.schema.split(p)
-		if hasSegs(desired, segs) && !LooseEqual(getAllSegs(desired, segs), getAllSegs(obj.Model, segs)) {
-			changed = append(changed, p)
+	for _, p := range g.schema.lists().createOnly {
+		if hasSegs(desired, p.segs) && !sameAt(desired, obj.Model, p.segs) {
+			changed = append(changed, p.text)
 		}
 	}
 	if len(changed) > 0 {
 		sort.Strings(changed)
 		return Failed(ErrNotUpdatable, "Invalid patch update: createOnlyProperties [%s] cannot be updated", strings.Join(changed, ", ")), nil
 	}
-	if err := g.schema.ValidateInput(desired); err != nil {
+	if err := g.schema.validateInputCoerced(desired); err != nil {
 		return g.invalid(req, err), nil
 	}
 	// createOnly values the template left out (generated names) and every
 	// read-only value stay as they are.
-	for _, list := range [][]string{g.schema.CreateOnlyProperties, g.schema.ReadOnlyProperties} {
+	lists := g.schema.lists()
+	for _, list := range [2][]pointer{lists.createOnly, lists.readOnly} {
 		for _, p := range list {
-			segs := g.schema.split(p)
-			if contains(segs, "*") || hasSegs(desired, segs) {
+			if contains(p.segs, "*") || hasSegs(desired, p.segs) {
 				continue
 			}
-			if v, ok := getSegs(obj.Model, segs); ok {
-				// v is the Cloud's copy, ours to keep; an error means its parent
-				// is not an object in the new model, and the value goes.
-				_ = setSegs(desired, segs, v, p)
+			if v, ok := getSegs(obj.Model, p.segs); ok {
+				// v is the Cloud's: copied, as values below may fill it. An
+				// error means its parent is not an object in the new model,
+				// and the value goes.
+				_ = setSegs(desired, p.segs, copyValue(v), p.text)
 			}
 		}
 	}
-	e := newEnv(req, g.seed, g.now(), desired)
-	if err := g.applyDefaults(e); err != nil {
+	e := makeEnv(req, g.seed, g.now(), desired)
+	e.templates = g.templates
+	if err := g.applyDefaults(&e); err != nil {
 		return nil, err
 	}
-	if err := g.applyValues(e, true); err != nil {
+	if err := g.applyValues(&e, true); err != nil {
 		return nil, err
 	}
-	if newID, err := PrimaryIdentifierValue(g.schema, desired); err != nil || newID != id {
+	if newID, ok := PrimaryIdentifierOf(g.schema, desired); !ok || newID != id {
 		return nil, fmt.Errorf("simulate %s update: the primary identifier changed from %q", g.schema.TypeName, id)
 	}
-	obj.Model = desired
-	if err := g.cloud.Put(obj); err != nil {
+	// obj is the Cloud's: read only. desired is the Cloud's from now on.
+	next := *obj
+	next.Model = desired
+	out, err := g.put(&next)
+	if err != nil {
 		return nil, err
 	}
-	out := g.owned(desired) // the Cloud kept its own copy
-	if ev := g.step(id, int64(g.sim.duration(ActionUpdate)/time.Second), out); ev != nil {
+	if ev := g.step(&next, id, g.seconds[1], out); ev != nil {
 		return ev, nil
 	}
 	return Success(out), nil
@@ -407,7 +536,7 @@ func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, err
 	defer g.mu.Unlock()
 	if id, remaining, ok := stabilizing(req); ok {
 		if remaining > 0 {
-			return g.step(id, remaining, nil), nil
+			return g.step(nil, id, remaining, nil), nil
 		}
 		if _, err := g.cloud.Delete(g.schema.TypeName, id); err != nil {
 			return nil, err
@@ -425,7 +554,7 @@ func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, err
 	if obj == nil {
 		return g.notFound(id), nil
 	}
-	if ev := g.step(id, int64(g.sim.duration(ActionDelete)/time.Second), nil); ev != nil {
+	if ev := g.step(obj, id, g.seconds[2], nil); ev != nil {
 		return ev, nil
 	}
 	if _, err := g.cloud.Delete(g.schema.TypeName, id); err != nil {
@@ -461,7 +590,7 @@ func (g *generic) List(ctx context.Context, req *Request) (*ProgressEvent, error
 			next = encodeListToken(objs[i-1].ID)
 			break
 		}
-		models = append(models, g.owned(objs[i].Model))
+		models = append(models, g.answer(objs[i]))
 	}
 	return &ProgressEvent{Status: StatusSuccess, ResourceModels: models, NextToken: next}, nil
 }
@@ -489,6 +618,20 @@ func (g *generic) sequence(path, group string, model map[string]any) (int64, err
 		}
 	}
 	return max + 1, nil
+}
+
+// sameAt is LooseEqual(getAllSegs(a, segs), getAllSegs(b, segs)) without
+// the slices when segs has no "*".
+func sameAt(a, b map[string]any, segs []string) bool {
+	if contains(segs, "*") {
+		return LooseEqual(getAllSegs(a, segs), getAllSegs(b, segs))
+	}
+	x, okA := getSegs(a, segs)
+	y, okB := getSegs(b, segs)
+	if okA != okB {
+		return false
+	}
+	return !okA || LooseEqual(x, y)
 }
 
 func matchesFilter(model, filter map[string]any) bool {

@@ -166,7 +166,7 @@ func Drive(ctx context.Context, h Handler, req *Request, maxCalls int) (DriveRes
 	if maxCalls <= 0 {
 		maxCalls = 1000
 	}
-	var res DriveResult
+	res := DriveResult{Events: make([]*ProgressEvent, 0, 4)}
 	cp := *req // Drive replaces the request's maps, never changes them
 	r := &cp
 	if r.Attempt == 0 {
@@ -191,9 +191,21 @@ func Drive(ctx context.Context, h Handler, req *Request, maxCalls int) (DriveRes
 	return res, fmt.Errorf("drive: still IN_PROGRESS after %d calls", maxCalls)
 }
 
-// mergeModels returns a new map: base's top-level keys with over's laid on
-// top (values are shared, not copied).
+// mergeModels returns base's top-level keys with over's laid on top
+// (values are shared, not copied): a new map, or over itself when it has
+// every key of base (models are never changed in place, so sharing is
+// safe).
 func mergeModels(base, over map[string]any) map[string]any {
+	covered := true
+	for k := range base {
+		if _, ok := over[k]; !ok {
+			covered = false
+			break
+		}
+	}
+	if covered {
+		return over
+	}
 	out := make(map[string]any, len(base)+len(over))
 	for k, v := range base {
 		out[k] = v

@@ -113,9 +113,41 @@ func Has(model map[string]any, pointer string) bool {
 }
 
 func hasSegs(model map[string]any, segs []string) bool {
-	found := false
-	walkPointer(model, segs, func(any) { found = true })
-	return found
+	return hasIn(model, segs)
+}
+
+// hasIn is walkPointer that stops at the first value (no closure, no
+// allocation).
+func hasIn(cur any, segs []string) bool {
+	for len(segs) > 0 {
+		s := segs[0]
+		segs = segs[1:]
+		switch t := cur.(type) {
+		case map[string]any:
+			v, ok := t[s]
+			if !ok {
+				return false
+			}
+			cur = v
+		case []any:
+			if s == "*" {
+				for _, e := range t {
+					if hasIn(e, segs) {
+						return true
+					}
+				}
+				return false
+			}
+			i, err := strconv.Atoi(s)
+			if err != nil || i < 0 || i >= len(t) {
+				return false
+			}
+			cur = t[i]
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Set stores v at a pointer, making the objects on the way. With "*" it sets

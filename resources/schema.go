@@ -44,17 +44,82 @@ type Schema struct {
 	doc        map[string]any
 	decodeErr  error
 
-	valOnce   sync.Once
-	input     validator
-	contract  validator
-	valErr    error
-	shapeOnce sync.Once
-	shape     *shape
-	attrOnce  sync.Once
-	attrs     []string
+	valOnce  sync.Once
+	input    validator
+	contract validator
+	// modelCheck is the contract validator's fast node paired with the
+	// coercion shapes (ModelCertainlyValid).
+	modelCheck *checkNode
+	valErr     error
+	shapeOnce  sync.Once
+	shape      *shape
+	attrOnce   sync.Once
+	attrs      []string
+	ptrOnce    sync.Once
+	ptrs       pointerLists
 	// segs caches the split form of every pointer the schema lists
 	// (filled at parse time, read-only after).
 	segs map[string][]string
+}
+
+// pointer is a pointer the schema lists, split once.
+type pointer struct {
+	text string
+	segs []string
+}
+
+// pointerLists are the schema's property classes, split, and the writeOnly
+// pointers as a tree (for copying only what stripping them changes).
+type pointerLists struct {
+	primary, createOnly, readOnly, writeOnly []pointer
+	writeOnlyTrie                            segTrie
+	// topLevel are the names that a readOnly or writeOnly pointer of one
+	// segment removes from a model; nestedTop those that longer ones start
+	// at.
+	topLevel, nestedTop *nameIndex[struct{}]
+}
+
+// lists compiles the property classes on first use. A Schema is read-only
+// once made (ParseSchema, or a literal in tests): these, like the
+// validators, are never recompiled.
+func (s *Schema) lists() *pointerLists {
+	s.ptrOnce.Do(func() {
+		split := func(list []string) []pointer {
+			out := make([]pointer, len(list))
+			for i, p := range list {
+				out[i] = pointer{text: p, segs: s.split(p)}
+			}
+			return out
+		}
+		s.ptrs = pointerLists{primary: split(s.PrimaryIdentifier), createOnly: split(s.CreateOnlyProperties),
+			readOnly: split(s.ReadOnlyProperties), writeOnly: split(s.WriteOnlyProperties)}
+		t := segTrie{}
+		for _, p := range s.ptrs.writeOnly {
+			n := t
+			for _, seg := range p.segs {
+				c, ok := n[seg]
+				if !ok {
+					c = segTrie{}
+					n[seg] = c
+				}
+				n = c
+			}
+		}
+		s.ptrs.writeOnlyTrie = t
+		top, nested := map[string]struct{}{}, map[string]struct{}{}
+		for _, list := range [2][]pointer{s.ptrs.readOnly, s.ptrs.writeOnly} {
+			for _, p := range list {
+				switch {
+				case len(p.segs) == 1:
+					top[p.segs[0]] = struct{}{}
+				case len(p.segs) > 1:
+					nested[p.segs[0]] = struct{}{}
+				}
+			}
+		}
+		s.ptrs.topLevel, s.ptrs.nestedTop = newNameIndex(top), newNameIndex(nested)
+	})
+	return &s.ptrs
 }
 
 // split returns the segments of a pointer, from the cache when the schema

@@ -56,6 +56,9 @@ func (s *Schema) compile() {
 		if s.valErr == nil {
 			s.contract, s.valErr = s.compileVariant(contractDrop)
 		}
+		if s.valErr == nil {
+			s.modelCheck = compileCheck(s.contract.fast, s.shapeTree(), map[checkKey]*checkNode{})
+		}
 	})
 }
 
@@ -150,6 +153,28 @@ func (s *Schema) ValidateModel(model map[string]any) error {
 		return s.valErr
 	}
 	return s.validate(s.contract, s.coerced(model))
+}
+
+// ModelCertainlyValid is the contract checker's quick path: true means
+// that model holds no null value anywhere and that ValidateModel accepts
+// it, found in one walk that neither copies nor allocates; false means "not
+// certain" (the caller asks ValidateModel, and looks for nulls, itself).
+func (s *Schema) ModelCertainlyValid(model map[string]any) bool {
+	s.compile()
+	if s.valErr != nil || model == nil {
+		return false
+	}
+	return s.modelCheck.valid(model)
+}
+
+// validateInputCoerced is ValidateInput for a model Coerce made (coercing
+// again would change nothing).
+func (s *Schema) validateInputCoerced(model map[string]any) error {
+	s.compile()
+	if s.valErr != nil {
+		return s.valErr
+	}
+	return s.validate(s.input, model)
 }
 
 // CompileError reports whether the schema's validators compile.

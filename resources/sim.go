@@ -94,8 +94,13 @@ func (s *simulation) duration(a Action) time.Duration {
 
 // env is what templates see.
 type env struct {
-	model     map[string]any
+	model map[string]any
+	// key is the request's entropy key, hashed on first use (an update
+	// that generates nothing needs none): see entropy.
 	key       entropyKey
+	keyMade   bool
+	req       *Request
+	seed      int64
 	region    string
 	account   string
 	partition string
@@ -107,12 +112,22 @@ type env struct {
 	// model's (Lambda versions count up per function).
 	seq     func(path, group string, model map[string]any) (int64, error)
 	curPath string
+	// templates are the simulation's value templates, compiled (nil: each
+	// is compiled when used).
+	templates map[string]*template
 }
 
 func newEnv(req *Request, seed int64, now time.Time, model map[string]any) *env {
-	e := &env{
+	e := makeEnv(req, seed, now, model)
+	return &e
+}
+
+// makeEnv is newEnv by value, so that callers can keep it on their stack.
+func makeEnv(req *Request, seed int64, now time.Time, model map[string]any) env {
+	e := env{
 		model:     model,
-		key:       requestKey(seed, req.StackID, req.LogicalResourceIdentifier, req.ClientRequestToken),
+		req:       req,
+		seed:      seed,
 		region:    req.Region,
 		account:   req.AWSAccountID,
 		partition: req.AWSPartition,
@@ -133,6 +148,16 @@ func newEnv(req *Request, seed int64, now time.Time, model map[string]any) *env 
 		e.logicalID = "Resource"
 	}
 	return e
+}
+
+// entropy is the request's key: requestKey(seed, stack id, logical id,
+// client request token).
+func (e *env) entropy() *entropyKey {
+	if !e.keyMade {
+		e.key = requestKey(e.seed, e.req.StackID, e.req.LogicalResourceIdentifier, e.req.ClientRequestToken)
+		e.keyMade = true
+	}
+	return &e.key
 }
 
 func (e *env) urlSuffix() string {
@@ -193,33 +218,145 @@ func (e *env) expandString(s, purpose string) (string, error) {
 	if !strings.Contains(s, "{") {
 		return s, nil
 	}
-	var b strings.Builder
-	n := 0
+	t := e.templates[s]
+	if t == nil {
+		t = compileTemplate(s)
+	}
+	return t.fill(e, purpose)
+}
+
+// template is a value template split once: literal text and placeholders,
+// each parsed. Filling it answers what scanning the text would, errors
+// included, in the same order.
+type template struct {
+	segs []templateSeg
+	// unclosed, when set, is the text from where a "{" has no "}" on: an
+	// error once the segments before it are filled.
+	unclosed *string
+	size     int // the literal text's length
+}
+
+type templateSeg struct {
+	lit string
+	ph  *placeholderSpec // nil for literal text
+}
+
+func compileTemplate(s string) *template {
+	t := &template{}
 	for {
 		i := strings.IndexByte(s, '{')
 		if i < 0 {
-			b.WriteString(s)
-			return b.String(), nil
+			t.segs = append(t.segs, templateSeg{lit: s})
+			t.size += len(s)
+			return t
 		}
 		j := strings.IndexByte(s[i:], '}')
 		if j < 0 {
-			return "", fmt.Errorf("template %q: unclosed {", s)
+			rest := s
+			t.unclosed = &rest
+			return t
 		}
-		b.WriteString(s[:i])
-		val, err := e.placeholder(s[i+1:i+j], purpose+"#"+strconv.Itoa(n))
+		t.segs = append(t.segs, templateSeg{lit: s[:i]}, templateSeg{ph: parsePlaceholder(s[i+1 : i+j])})
+		t.size += i
+		s = s[i+j+1:]
+	}
+}
+
+// compileTemplates finds every template among the values of specs.
+func compileTemplates(specs ...[]valueSpec) map[string]*template {
+	out := map[string]*template{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case string:
+			if strings.Contains(t, "{") {
+				out[t] = compileTemplate(t)
+			}
+		case []any:
+			for _, x := range t {
+				walk(x)
+			}
+		case map[string]any:
+			for _, x := range t {
+				walk(x)
+			}
+		}
+	}
+	for _, list := range specs {
+		for _, v := range list {
+			walk(v.Value)
+		}
+	}
+	return out
+}
+
+func (t *template) fill(e *env, purpose string) (string, error) {
+	var b strings.Builder
+	b.Grow(t.size + 64)
+	n := 0
+	for i := range t.segs {
+		sg := &t.segs[i]
+		if sg.ph == nil {
+			b.WriteString(sg.lit)
+			continue
+		}
+		val, err := e.fill(sg.ph, purpose, n)
 		if err != nil {
 			return "", err
 		}
 		b.WriteString(val)
 		n++
-		s = s[i+j+1:]
 	}
+	if t.unclosed != nil {
+		return "", fmt.Errorf("template %q: unclosed {", *t.unclosed)
+	}
+	return b.String(), nil
 }
 
-func (e *env) placeholder(p, purpose string) (string, error) {
+// placeholderSpec is one {...} of a template, parsed.
+type placeholderSpec struct {
+	raw string // what stood between the braces
+	// {$name:arg}
+	dollar    bool
+	name, arg string
+	length    int    // arg as a length, 0 when it is not one
+	alphabet  string // of a random placeholder
+	// {ref|fallback!filter}
+	ref, fallback, filter string
+	hasFallback           bool
+	refSegs               []string // ref as a pointer, nil for a plain key
+}
+
+func parsePlaceholder(p string) *placeholderSpec {
+	ph := &placeholderSpec{raw: p}
 	if strings.HasPrefix(p, "$") {
-		name, arg, _ := strings.Cut(p[1:], ":")
-		switch name {
+		ph.dollar = true
+		ph.name, ph.arg, _ = strings.Cut(p[1:], ":")
+		if n, err := strconv.Atoi(ph.arg); err == nil && n > 0 && n <= 256 {
+			ph.length = n
+		}
+		ph.alphabet = alphabetNamed(ph.name)
+		return ph
+	}
+	ref, filter, _ := strings.Cut(p, "!")
+	ph.ref, ph.fallback, ph.hasFallback = strings.Cut(ref, "|")
+	ph.filter = filter
+	if strings.ContainsAny(ph.ref, "/~") {
+		ph.refSegs = SplitPointer("/" + ph.ref)
+	}
+	return ph
+}
+
+// placeholder fills one {...} of a template; the n-th placeholder of a
+// value keyed by purpose draws its randomness from purpose#n.
+func (e *env) placeholder(p, purpose string, n int) (string, error) {
+	return e.fill(parsePlaceholder(p), purpose, n)
+}
+
+func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
+	p := ph.raw
+	if ph.dollar {
+		switch ph.name {
 		case "Region":
 			return e.region, nil
 		case "AccountId":
@@ -235,49 +372,45 @@ func (e *env) placeholder(p, purpose string) (string, error) {
 		case "Now":
 			return e.now.UTC().Format("2006-01-02T15:04:05.000Z"), nil
 		case "uuid":
-			return e.key.stream(purpose).uuid(), nil
+			return e.placeholderStream(purpose, n).uuid(), nil
 		case "octet":
-			return strconv.Itoa(1 + int(e.key.stream(purpose).next())%254), nil
+			return strconv.Itoa(1 + int(e.placeholderStream(purpose, n).next())%254), nil
 		case "seq":
-			if e.seq == nil || arg == "" {
+			if e.seq == nil || ph.arg == "" {
 				return "", fmt.Errorf("placeholder {%s}: want a group property, as in {$seq:FunctionName}", p)
 			}
-			n, err := e.seq(e.curPath, arg, e.model)
+			n, err := e.seq(e.curPath, ph.arg, e.model)
 			if err != nil {
 				return "", err
 			}
 			return strconv.FormatInt(n, 10), nil
 		}
-		n, err := strconv.Atoi(arg)
-		if err != nil || n <= 0 || n > 256 {
+		if ph.length == 0 {
 			return "", fmt.Errorf("placeholder {%s}: want a length, as in {$hex:17}", p)
 		}
-		alphabet := map[string]string{"hex": alphaHex, "upper": alphaUpperNum, "lower": alphaLowerNum, "mixed": alphaMixedNum, "digits": alphaDigits}[name]
-		if alphabet == "" {
+		if ph.alphabet == "" {
 			return "", fmt.Errorf("unknown placeholder {%s}", p)
 		}
-		return e.key.stream(purpose).pick(alphabet, n), nil
+		return e.placeholderStream(purpose, n).pick(ph.alphabet, ph.length), nil
 	}
-	ref, filter, _ := strings.Cut(p, "!")
-	ref, fallback, hasFallback := strings.Cut(ref, "|")
 	var v any
 	var ok bool
-	if strings.ContainsAny(ref, "/~") {
-		v, ok = Get(e.model, "/"+ref)
+	if ph.refSegs != nil {
+		v, ok = getSegs(e.model, ph.refSegs)
 	} else {
-		v, ok = e.model[ref]
+		v, ok = e.model[ph.ref]
 	}
 	var s string
 	if ok {
 		s, ok = scalarString(v)
 	}
 	if !ok {
-		if !hasFallback {
-			return "", fmt.Errorf("placeholder {%s}: the model has no scalar at /properties/%s", p, ref)
+		if !ph.hasFallback {
+			return "", fmt.Errorf("placeholder {%s}: the model has no scalar at /properties/%s", p, ph.ref)
 		}
-		s = fallback
+		s = ph.fallback
 	}
-	switch filter {
+	switch ph.filter {
 	case "":
 	case "dash":
 		s = strings.ReplaceAll(s, ".", "-")
@@ -292,9 +425,32 @@ func (e *env) placeholder(p, purpose string) (string, error) {
 			}
 		}
 	default:
-		return "", fmt.Errorf("placeholder {%s}: unknown filter %q (dash, lower, tail)", p, filter)
+		return "", fmt.Errorf("placeholder {%s}: unknown filter %q (dash, lower, tail)", p, ph.filter)
 	}
 	return s, nil
+}
+
+// placeholderStream is the random stream of the n-th placeholder of a
+// value: key and purpose#n.
+func (e *env) placeholderStream(purpose string, n int) *byteStream {
+	var arr [24]byte
+	return e.entropy().stream2(purpose, string(strconv.AppendInt(append(arr[:0], '#'), int64(n), 10)))
+}
+
+func alphabetNamed(name string) string {
+	switch name {
+	case "hex":
+		return alphaHex
+	case "upper":
+		return alphaUpperNum
+	case "lower":
+		return alphaLowerNum
+	case "mixed":
+		return alphaMixedNum
+	case "digits":
+		return alphaDigits
+	}
+	return ""
 }
 
 // generateName makes a physical name as CloudFormation does:
@@ -307,23 +463,40 @@ func (e *env) generateName(n *nameSpec, suffix string) string {
 	if rl == 0 {
 		rl = 13
 	}
-	random := e.key.stream("name:"+n.Property).pick(alphaUpperNum, rl)
+	random := e.entropy().stream2("name:", n.Property).pick(alphaUpperNum, rl)
 	max := n.MaxLength
 	if max == 0 {
 		max = 255
 	}
+	var arr [2]string
 	var parts []string
 	switch n.Style {
 	case "ssm":
-		parts = []string{"CFN", e.logicalID}
+		arr[0], arr[1] = "CFN", e.logicalID
+		parts = arr[:2]
 	case "logical":
-		parts = []string{e.logicalID}
+		arr[0] = e.logicalID
+		parts = arr[:1]
 	default:
-		parts = []string{e.stackName, e.logicalID}
+		arr[0], arr[1] = e.stackName, e.logicalID
+		parts = arr[:2]
 	}
 	budget := max - len(random) - len(suffix) - len(parts) // one "-" after each part
 	parts = shorten(parts, budget)
-	name := strings.Join(append(parts, random), "-") + suffix
+	// parts joined by "-", then "-", random and suffix
+	size := len(parts) + len(random) + len(suffix)
+	for _, p := range parts {
+		size += len(p)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, p := range parts {
+		b.WriteString(p)
+		b.WriteByte('-')
+	}
+	b.WriteString(random)
+	b.WriteString(suffix)
+	name := b.String()
 	if n.Lower {
 		name = strings.ToLower(name)
 	}

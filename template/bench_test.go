@@ -169,3 +169,41 @@ func mustTree(tb testing.TB, body []byte) *Node {
 	}
 	return root
 }
+
+// BenchmarkParseTree is the parsing half of ParseValidate: the body read
+// into a linked tree of Nodes, no checks.
+func BenchmarkParseTree(b *testing.B) {
+	for _, format := range []string{"json", "yaml"} {
+		body := bigTemplate(500)
+		if format == "json" {
+			body = bigTemplateJSON(b, 500)
+		}
+		b.Run("500/"+format, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(body)))
+			for i := 0; i < b.N; i++ {
+				if _, err := parseBody("bench."+format, body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkValidate is the other half: the checks of Parse on a parsed
+// tree (the tree is parsed again outside the timer, since the checks mark
+// it).
+func BenchmarkValidate(b *testing.B) {
+	body := bigTemplate(500)
+	b.Run("500", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			root := mustTree(b, body)
+			b.StartTimer()
+			if _, err := build("bench.yaml", root, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

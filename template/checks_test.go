@@ -158,3 +158,28 @@ func TestUnsupportedTransforms(t *testing.T) {
 		t.Errorf("Transform = %v", tpl.Transform)
 	}
 }
+
+func FuzzIsResourceType(f *testing.F) {
+	for _, s := range []string{"AWS::SQS::Queue", "AWS::SQS::Queue::MODULE", "Custom::My-Res_1.@", "Custom::", "A::B", "A::B::C::D",
+		"A:::B::C", "A::B::C::MODULE::MODULE", "Custom::A::B", "Custom::a:b", "::B::C", "A::B::", "A::B::C::MODUL"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := isResourceType(s), typeRE.MatchString(s); got != want {
+			t.Fatalf("isResourceType(%q) = %v, typeRE says %v", s, got, want)
+		}
+	})
+}
+
+func TestFnNamed(t *testing.T) {
+	for name, id := range fnByName {
+		if got := fnNamed(name); got != id {
+			t.Errorf("fnNamed(%s) = %d, want %d", name, got, id)
+		}
+	}
+	for _, name := range []string{"", "Fn::", "Fn::Foo", "ref", "Fn::ForEach::X"} {
+		if got := fnNamed(name); got != fnNone {
+			t.Errorf("fnNamed(%s) = %d", name, got)
+		}
+	}
+}

@@ -43,7 +43,11 @@ func (p Pos) String() string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(
 // Nodes are never shared: a YAML alias is expanded into a copy, so every
 // node has one parent and one path.
 type Node struct {
-	Kind Kind
+	Kind  Kind
+	fn    fnID      // the intrinsic function this map calls, if it is a call
+	flags treeFlags // what the subtree of this node holds (see link)
+	// index is the index of this node in its parent's Items or Fields.
+	index int32
 	// Value is the text of a scalar: the string itself, the literal of a
 	// number exactly as written, "true" or "false".
 	Value string
@@ -58,9 +62,6 @@ type Node struct {
 	Tag string
 
 	parent *Node
-	index  int  // the index of this node in its parent's Items or Fields
-	fn     fnID // the intrinsic function this map calls, if it is a call
-	boxed  any  // the value of a scalar, boxed once
 }
 
 // key returns the key of a node in its parent map.
@@ -130,7 +131,7 @@ func (n *Node) Path() string {
 	var segs []string
 	for m := n; m.parent != nil; m = m.parent {
 		if m.parent.Kind == List {
-			segs = append(segs, strconv.Itoa(m.index))
+			segs = append(segs, strconv.Itoa(int(m.index)))
 		} else {
 			segs = append(segs, m.key())
 		}
@@ -146,30 +147,83 @@ func (n *Node) Path() string {
 // Parent returns the node that holds n, or nil for the root.
 func (n *Node) Parent() *Node { return n.parent }
 
-// link sets the parent pointers of the children of n, recursively, boxes
-// the values of scalars once and marks the maps that call an intrinsic
-// function: one pass over a new tree.
+// treeFlags say what a subtree holds, so that the checks skip the
+// subtrees that cannot concern them.
+type treeFlags uint8
+
+const (
+	holdsNull      treeFlags = 1 << iota // a Null node
+	holdsCall                            // a map that calls a function
+	holdsTransform                       // a member named Fn::Transform
+)
+
+// link sets the parent pointers of the children of n, recursively, marks
+// the maps that call an intrinsic function and sets what each subtree
+// holds: one pass over a new tree, children first. The parsers do the same
+// node by node as they build (adopt), and skip this pass.
 func (n *Node) link() {
 	switch n.Kind {
-	case String:
-		n.boxed = n.Value
-	case Number:
-		n.boxed = jsonNumber(n.Value)
-	case Bool:
-		n.boxed = n.Value == "true"
 	case List:
-		for i, c := range n.Items {
-			c.parent, c.index = n, i
+		for _, c := range n.Items {
 			c.link()
 		}
 	case Map:
-		n.fn = callOf(n)
 		for i := range n.Fields {
-			v := n.Fields[i].Value
-			v.parent, v.index = n, i
-			v.link()
+			n.Fields[i].Value.link()
 		}
 	}
+	n.adopt()
+}
+
+// keyFlags are the flags a member name gives its map.
+func keyFlags(k string) treeFlags {
+	if len(k) == len("Fn::Transform") && k == "Fn::Transform" {
+		return holdsTransform
+	}
+	return 0
+}
+
+// finish completes a collection whose children already point at it (the
+// parsers set the parent of a child as they take it): it marks a call and
+// sets the flags, given those the children and keys bring.
+func (n *Node) finish(flags treeFlags) {
+	if n.Kind == Map {
+		n.fn = callOf(n)
+		if n.fn != fnNone {
+			flags |= holdsCall
+		}
+	}
+	n.flags = flags
+}
+
+// adopt does link's work for n alone, once its children are adopted: it
+// sets the parent pointers of a collection's children, marks a call and
+// sets the flags.
+func (n *Node) adopt() {
+	var flags treeFlags
+	switch n.Kind {
+	case Null:
+		flags = holdsNull
+	case List:
+		for i, c := range n.Items {
+			c.parent, c.index = n, int32(i)
+			flags |= c.flags
+		}
+	case Map:
+		n.fn = callOf(n)
+		if n.fn != fnNone {
+			flags = holdsCall
+		}
+		for i := range n.Fields {
+			f := &n.Fields[i]
+			f.Value.parent, f.Value.index = n, int32(i)
+			flags |= f.Value.flags
+			if len(f.Key) == len("Fn::Transform") && f.Key == "Fn::Transform" {
+				flags |= holdsTransform
+			}
+		}
+	}
+	n.flags = flags
 }
 
 // Literal returns the node as a plain JSON value, without evaluating any

@@ -33,7 +33,8 @@ func Parse(name string, body []byte) (*Template, error) {
 // parseBody turns a body into a tree. As CloudFormation does, it reads the
 // body as JSON first and, when that fails, as YAML; a body that is neither
 // gets the JSON error when it looks like JSON (it starts with '{'), the
-// YAML error otherwise.
+// YAML error otherwise. The tree comes back linked (parents set,
+// calls marked).
 func parseBody(name string, body []byte) (*Node, *Error) {
 	body = bytes.TrimPrefix(body, utf8BOM)
 	var (
@@ -53,7 +54,6 @@ func parseBody(name string, body []byte) (*Node, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	root.link()
 	return root, nil
 }
 

@@ -1,8 +1,10 @@
 package template
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
-	"strconv"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -16,52 +18,26 @@ const maxDepth = 512
 // jsonParser is a small JSON parser that keeps the position of every value.
 // CloudFormation reports a malformed JSON template as
 // "Template format error: JSON not well-formed. (line L, column C)".
+//
+// It is a byte-level scanner that allocates nothing per value: nodes,
+// member and item lists and the text of strings and numbers come from an
+// arena (a string with escapes is built on its own).
+// Positions come from offsets: newlines can only occur between tokens, so the
+// parser keeps the line number and the offset where the line starts, and the
+// column is the distance from there in characters (UTF-8 continuation bytes,
+// which only strings hold, are counted as they are scanned).
 type jsonParser struct {
 	file string
 	src  []byte
 	off  int
-	line int
-	col  int // column of src[off], 1-based, counted in characters
 
-	nodes  nodeSlab
+	line      int // line of src[off], 1-based
+	lineStart int // offset of the first byte of the line
+	cont      int // UTF-8 continuation bytes between lineStart and off
+
+	a      *arena
 	fields [][]Field // scratch, by depth
 	items  [][]*Node // scratch, by depth
-	keys   map[string]string
-}
-
-// intern returns one string for the member names a template repeats (Type,
-// Properties, Fn::Sub ...).
-func (p *jsonParser) intern(b []byte) string {
-	if s, ok := p.keys[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if p.keys == nil {
-		p.keys = make(map[string]string, 64)
-	}
-	if len(p.keys) < 4096 {
-		p.keys[s] = s
-	}
-	return s
-}
-
-// nodeSlab allocates nodes in blocks: a template has many small nodes.
-type nodeSlab struct{ block []Node }
-
-func (s *nodeSlab) new() *Node {
-	if len(s.block) == 0 {
-		s.block = make([]Node, 256)
-	}
-	n := &s.block[0]
-	s.block = s.block[1:]
-	return n
-}
-
-// node returns a new node of a kind at a position.
-func (s *nodeSlab) node(k Kind, value string, pos Pos) *Node {
-	n := s.new()
-	n.Kind, n.Value, n.Pos = k, value, pos
-	return n
 }
 
 // syntaxError is a malformed body: the message AWS gives, at a position.
@@ -71,7 +47,7 @@ type syntaxError struct {
 }
 
 func parseJSON(file string, src []byte) (root *Node, err *Error) {
-	p := &jsonParser{file: file, src: src, line: 1, col: 1}
+	p := &jsonParser{file: file, src: src, line: 1, a: jsonArena(src)}
 	defer func() {
 		if r := recover(); r != nil {
 			se, ok := r.(syntaxError)
@@ -95,39 +71,71 @@ func parseJSON(file string, src []byte) (root *Node, err *Error) {
 	return root, nil
 }
 
-func (p *jsonParser) pos() Pos { return Pos{p.line, p.col} }
-
-func (p *jsonParser) fail(format string, args ...any) {
-	panic(syntaxError{pos: p.pos(), detail: fmt.Sprintf(format, args...)})
+// pos is the position of src[off] on the happy path, where every byte
+// before off on its line has been scanned.
+// jsonArena sizes an arena for a JSON body: a value follows a ':' (a
+// member), a '[' or a ',' (an item), and every node but the root is one
+// of them. Strings hold more of these characters; the factors (those of
+// real templates) correct for them.
+func jsonArena(src []byte) *arena {
+	colons := bytes.Count(src, []byte{':'})
+	items := bytes.Count(src, []byte{','}) + bytes.Count(src, []byte{'['})
+	fields, items := colons*55/100, items*65/100
+	return newArena(len(src), fields+items+1, fields, items)
 }
 
-// advance moves past one byte, keeping line and column.
-func (p *jsonParser) advance() {
-	b := p.src[p.off]
-	p.off++
-	switch {
-	case b == '\n':
-		p.line++
-		p.col = 1
-	case b&0xC0 != 0x80: // not a UTF-8 continuation byte
-		p.col++
+func (p *jsonParser) pos() Pos { return Pos{p.line, p.off - p.lineStart - p.cont + 1} }
+
+func (p *jsonParser) fail(format string, args ...any) {
+	panic(syntaxError{pos: offsetPos(p.src, p.off), detail: fmt.Sprintf(format, args...)})
+}
+
+// offsetPos computes the position of src[off] from scratch: lines end at
+// '\n', and a column counts every byte that is not a UTF-8 continuation
+// byte. Errors use it, so their positions do not depend on how far the
+// scanner's bookkeeping got.
+func offsetPos(src []byte, off int) Pos {
+	off = min(off, len(src))
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		if src[i] == '\n' {
+			line++
+			start = i + 1
+		}
 	}
+	col := 1
+	for _, b := range src[start:off] {
+		if b&0xC0 != 0x80 {
+			col++
+		}
+	}
+	return Pos{line, col}
 }
 
 func (p *jsonParser) skipSpace() {
-	for p.off < len(p.src) {
-		switch p.src[p.off] {
-		case ' ', '\t', '\r':
-			p.off++
-			p.col++
+	src := p.src
+	i := p.off
+	if i >= len(src) || src[i] > ' ' {
+		p.off = i
+		return // most calls: no blank at all
+	}
+	for i < len(src) {
+		switch src[i] {
+		case ' ':
+			i = spaceRun(src, i)
+		case '\t', '\r':
+			i++
 		case '\n':
-			p.off++
+			i++
 			p.line++
-			p.col = 1
+			p.lineStart = i
+			p.cont = 0
 		default:
+			p.off = i
 			return
 		}
 	}
+	p.off = i
 }
 
 func (p *jsonParser) value(depth int) *Node {
@@ -138,54 +146,54 @@ func (p *jsonParser) value(depth int) *Node {
 		p.fail("unexpected end of input")
 	}
 	start := p.pos()
+	var n *Node
 	switch c := p.src[p.off]; {
 	case c == '{':
 		return p.object(depth)
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
-		s := p.str()
-		return p.nodes.node(String, s, start)
+		n = p.a.node(String, p.str(false), start)
 	case c == '-' || (c >= '0' && c <= '9'):
-		return p.nodes.node(Number, p.number(), start)
+		n = p.a.node(Number, p.number(), start)
 	case c == 't':
 		p.literal("true")
-		return p.nodes.node(Bool, "true", start)
+		n = p.a.node(Bool, "true", start)
 	case c == 'f':
 		p.literal("false")
-		return p.nodes.node(Bool, "false", start)
+		n = p.a.node(Bool, "false", start)
 	case c == 'n':
 		p.literal("null")
-		return p.nodes.node(Null, "", start)
+		n = p.a.node(Null, "", start)
 	default:
 		r, _ := utf8.DecodeRune(p.src[p.off:])
 		p.fail("unexpected character %q", r)
 	}
-	return nil
+	n.adopt()
+	return n
 }
 
 func (p *jsonParser) literal(word string) {
-	if !strings.HasPrefix(string(p.src[p.off:min(len(p.src), p.off+len(word))]), word) {
+	end := p.off + len(word)
+	if end > len(p.src) || string(p.src[p.off:end]) != word {
 		p.fail("unrecognized token")
 	}
-	for range word {
-		p.advance()
-	}
+	p.off = end
 }
 
 func (p *jsonParser) object(depth int) *Node {
-	n := p.nodes.node(Map, "", p.pos())
-	p.advance() // {
+	n := p.a.node(Map, "", p.pos())
+	p.off++ // {
 	p.skipSpace()
 	if p.off < len(p.src) && p.src[p.off] == '}' {
-		p.advance()
+		p.off++
 		return n
 	}
 	for len(p.fields) <= depth {
 		p.fields = append(p.fields, nil)
 	}
 	buf := p.fields[depth][:0]
-	defer func() { p.fields[depth] = buf[:0] }()
+	var flags treeFlags
 	var seen map[string]bool
 	for {
 		p.skipSpace()
@@ -196,7 +204,7 @@ func (p *jsonParser) object(depth int) *Node {
 			p.fail("expected a double-quoted member name")
 		}
 		keyPos := p.pos()
-		key := p.strKey(true)
+		key := p.str(true)
 		if len(buf) >= 8 && seen == nil {
 			seen = make(map[string]bool, 16)
 			for _, f := range buf {
@@ -213,9 +221,11 @@ func (p *jsonParser) object(depth int) *Node {
 		if p.off >= len(p.src) || p.src[p.off] != ':' {
 			p.fail("expected ':' after member name %q", key)
 		}
-		p.advance()
+		p.off++
 		p.skipSpace()
 		v := p.value(depth + 1)
+		v.parent, v.index = n, int32(len(buf))
+		flags |= v.flags | keyFlags(key)
 		buf = append(buf, Field{Key: key, KeyPos: keyPos, Value: v})
 		p.skipSpace()
 		if p.off >= len(p.src) {
@@ -223,10 +233,12 @@ func (p *jsonParser) object(depth int) *Node {
 		}
 		switch p.src[p.off] {
 		case ',':
-			p.advance()
+			p.off++
 		case '}':
-			p.advance()
-			n.Fields = append(make([]Field, 0, len(buf)), buf...)
+			p.off++
+			n.Fields = p.a.fieldList(buf)
+			p.fields[depth] = buf[:0]
+			n.finish(flags)
 			return n
 		default:
 			p.fail("expected ',' or '}' in an object")
@@ -235,31 +247,36 @@ func (p *jsonParser) object(depth int) *Node {
 }
 
 func (p *jsonParser) array(depth int) *Node {
-	n := p.nodes.node(List, "", p.pos())
-	p.advance() // [
+	n := p.a.node(List, "", p.pos())
+	p.off++ // [
 	p.skipSpace()
 	if p.off < len(p.src) && p.src[p.off] == ']' {
-		p.advance()
+		p.off++
 		return n
 	}
 	for len(p.items) <= depth {
 		p.items = append(p.items, nil)
 	}
 	buf := p.items[depth][:0]
-	defer func() { p.items[depth] = buf[:0] }()
+	var flags treeFlags
 	for {
 		p.skipSpace()
-		buf = append(buf, p.value(depth+1))
+		v := p.value(depth + 1)
+		v.parent, v.index = n, int32(len(buf))
+		flags |= v.flags
+		buf = append(buf, v)
 		p.skipSpace()
 		if p.off >= len(p.src) {
 			p.fail("unexpected end of input in an array")
 		}
 		switch p.src[p.off] {
 		case ',':
-			p.advance()
+			p.off++
 		case ']':
-			p.advance()
-			n.Items = append(make([]*Node, 0, len(buf)), buf...)
+			p.off++
+			n.Items = p.a.itemList(buf)
+			p.items[depth] = buf[:0]
+			n.finish(flags)
 			return n
 		default:
 			p.fail("expected ',' or ']' in an array")
@@ -267,44 +284,97 @@ func (p *jsonParser) array(depth int) *Node {
 	}
 }
 
-// str reads a double-quoted string and returns its value.
-func (p *jsonParser) str() string { return p.strKey(false) }
-
-// strKey reads a string; a member name is interned.
-func (p *jsonParser) strKey(key bool) string {
-	p.advance() // opening quote
-	start := p.off
-	// Fast path: no escapes.
-	for p.off < len(p.src) {
-		b := p.src[p.off]
-		if b == '"' {
-			raw := p.src[start:p.off]
-			if !utf8.Valid(raw) {
-				p.fail("invalid UTF-8 in a string")
-			}
-			var s string
-			if key {
-				s = p.intern(raw)
-			} else {
-				s = string(raw)
-			}
-			p.off++
-			p.col++
-			return s
+// spaceRun returns the offset of the first byte at or after i that is not
+// a space, eight bytes at a time: indentation comes in runs.
+func spaceRun(src []byte, i int) int {
+	for i+8 <= len(src) {
+		x := binary.LittleEndian.Uint64(src[i:i+8]) ^ 0x2020202020202020
+		if x != 0 {
+			return i + bits.TrailingZeros64(x)>>3
 		}
-		if b == '\\' {
+		i += 8
+	}
+	for i < len(src) && src[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// plainRun skips, eight bytes at a time, the bytes of a string that need
+// no attention: it stops at the first quote, backslash, control or
+// non-ASCII byte, or in the last eight bytes of src (the caller goes on
+// byte by byte from there).
+func plainRun(src []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(src) {
+		w := binary.LittleEndian.Uint64(src[i : i+8])
+		q := w ^ 0x2222222222222222 // '"' becomes 0
+		b := w ^ 0x5C5C5C5C5C5C5C5C // '\\' becomes 0
+		special := (q - ones) &^ q
+		special |= (b - ones) &^ b
+		special |= w - 0x20*ones // a byte below 0x20 borrows into its high bit
+		special |= w             // a byte with its high bit set
+		if special &= highs; special != 0 {
+			// The lowest flagged byte is exact (no borrow reaches it).
+			return i + bits.TrailingZeros64(special)>>3
+		}
+		i += 8
+	}
+	return i
+}
+
+// strPlain marks the bytes a string holds as they are: printable ASCII
+// other than the quote and the backslash.
+var strPlain = func() (t [256]bool) {
+	for b := 0x20; b < 0x80; b++ {
+		t[b] = b != '"' && b != '\\'
+	}
+	return t
+}()
+
+// str reads a double-quoted string and returns its value; a member name
+// (key) is interned.
+func (p *jsonParser) str(key bool) string {
+	p.off++ // opening quote
+	start := p.off
+	src := p.src
+	i := p.off
+	wide := false
+	for {
+		i = plainRun(src, i)
+		for i < len(src) && strPlain[src[i]] {
+			i++
+		}
+		if i >= len(src) || src[i] < 0x80 {
 			break
 		}
-		if b < 0x20 {
-			p.fail("control character in a string")
+		wide = true
+		i++
+	}
+	if i < len(src) && src[i] == '"' {
+		p.off = i
+		if wide {
+			if !utf8.Valid(src[start:i]) {
+				p.fail("invalid UTF-8 in a string")
+			}
+			p.cont += continuationBytes(src[start:i])
 		}
 		p.off++
-		if b&0xC0 != 0x80 {
-			p.col++
+		if key {
+			return p.a.str(src[start:i])
 		}
+		return p.a.text(src[start:i])
 	}
+	p.off = i
+	return p.escaped(start)
+}
+
+// escaped reads the rest of a string that holds an escape (or is
+// malformed), from start, the offset after the opening quote.
+func (p *jsonParser) escaped(start int) string {
 	var sb strings.Builder
 	sb.Write(p.src[start:p.off])
+	defer func() { p.cont += continuationBytes(p.src[start:min(p.off, len(p.src))]) }()
 	for {
 		if p.off >= len(p.src) {
 			p.fail("unterminated string")
@@ -312,14 +382,14 @@ func (p *jsonParser) strKey(key bool) string {
 		b := p.src[p.off]
 		switch {
 		case b == '"':
-			p.advance()
+			p.off++
 			s := sb.String()
 			if !utf8.ValidString(s) {
 				p.fail("invalid UTF-8 in a string")
 			}
 			return s
 		case b == '\\':
-			p.advance()
+			p.off++
 			if p.off >= len(p.src) {
 				p.fail("unterminated string")
 			}
@@ -342,8 +412,7 @@ func (p *jsonParser) strKey(key bool) string {
 				if utf16.IsSurrogate(r) {
 					r2 := rune(-1)
 					if p.off+2 < len(p.src) && p.src[p.off+1] == '\\' && p.src[p.off+2] == 'u' {
-						p.advance()
-						p.advance()
+						p.off += 2
 						r2 = p.hex4()
 					}
 					r = utf16.DecodeRune(r, r2)
@@ -352,14 +421,24 @@ func (p *jsonParser) strKey(key bool) string {
 			default:
 				p.fail("invalid escape \\%c", e)
 			}
-			p.advance()
+			p.off++
 		case b < 0x20:
 			p.fail("control character in a string")
 		default:
 			sb.WriteByte(b)
-			p.advance()
+			p.off++
 		}
 	}
+}
+
+func continuationBytes(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c&0xC0 == 0x80 {
+			n++
+		}
+	}
+	return n
 }
 
 // hex4 reads the four hex digits after \u; it leaves off on the last one.
@@ -367,54 +446,62 @@ func (p *jsonParser) hex4() rune {
 	if p.off+4 >= len(p.src) {
 		p.fail("truncated \\u escape")
 	}
-	v, err := strconv.ParseUint(string(p.src[p.off+1:p.off+5]), 16, 32)
-	if err != nil {
-		p.fail("invalid \\u escape")
+	v := 0
+	for _, c := range p.src[p.off+1 : p.off+5] {
+		d := hexDigit(c)
+		if d < 0 {
+			p.fail("invalid \\u escape")
+		}
+		v = v<<4 | d
 	}
-	for i := 0; i < 4; i++ {
-		p.advance()
-	}
+	p.off += 4
 	return rune(v)
 }
 
 // number reads a JSON number and returns its literal.
 func (p *jsonParser) number() string {
+	src := p.src
 	start := p.off
-	if p.src[p.off] == '-' {
-		p.advance()
+	i := p.off
+	if src[i] == '-' {
+		i++
 	}
 	digits := func() int {
-		n := 0
-		for p.off < len(p.src) && p.src[p.off] >= '0' && p.src[p.off] <= '9' {
-			p.advance()
-			n++
+		s := i
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
 		}
-		return n
+		return i - s
 	}
-	if p.off < len(p.src) && p.src[p.off] == '0' {
-		p.advance()
-		if p.off < len(p.src) && p.src[p.off] >= '0' && p.src[p.off] <= '9' {
-			p.fail("leading zero in a number")
+	fail := func(msg string) {
+		p.off = i
+		p.fail("%s", msg)
+	}
+	if i < len(src) && src[i] == '0' {
+		i++
+		if i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			fail("leading zero in a number")
 		}
 	} else if digits() == 0 {
-		p.fail("expected a digit")
+		fail("expected a digit")
 	}
-	if p.off < len(p.src) && p.src[p.off] == '.' {
-		p.advance()
+	if i < len(src) && src[i] == '.' {
+		i++
 		if digits() == 0 {
-			p.fail("expected a digit after the decimal point")
+			fail("expected a digit after the decimal point")
 		}
 	}
-	if p.off < len(p.src) && (p.src[p.off] == 'e' || p.src[p.off] == 'E') {
-		p.advance()
-		if p.off < len(p.src) && (p.src[p.off] == '+' || p.src[p.off] == '-') {
-			p.advance()
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
 		}
 		if digits() == 0 {
-			p.fail("expected a digit in the exponent")
+			fail("expected a digit in the exponent")
 		}
 	}
-	return string(p.src[start:p.off])
+	p.off = i
+	return p.a.text(src[start:i])
 }
 
 func hasKey(fields []Field, key string) bool {

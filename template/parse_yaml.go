@@ -21,7 +21,7 @@ type yamlConv struct {
 	file   string
 	src    []byte
 	budget int // nodes left to create; bounds alias expansion
-	nodes  nodeSlab
+	nodes  *arena
 	lines  []int        // offsets of the starts of lines, computed on first use
 	ascii  map[int]bool // whether a line is ASCII, by line, computed on use
 }
@@ -84,7 +84,18 @@ func (c *yamlConv) contentPos(y *yaml.Node) Pos {
 
 var yamlLineRE = regexp.MustCompile(`line (\d+): (.*)$`)
 
-func parseYAML(file string, src []byte) (root *Node, err *Error) {
+// parseYAML reads a YAML body: on the fast path (yfast.go) when it takes
+// the body, with the YAML library otherwise.
+func parseYAML(file string, src []byte) (*Node, *Error) {
+	if root, ok := parseYAMLFast(src); ok {
+		return root, nil
+	}
+	return parseYAMLLibrary(file, src)
+}
+
+// parseYAMLLibrary reads a YAML body with go.yaml.in/yaml/v3 and converts
+// its node tree.
+func parseYAMLLibrary(file string, src []byte) (root *Node, err *Error) {
 	var doc yaml.Node
 	defer func() {
 		if r := recover(); r != nil {
@@ -99,7 +110,9 @@ func parseYAML(file string, src []byte) (root *Node, err *Error) {
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if derr := dec.Decode(&doc); derr != nil {
 		if errors.Is(derr, io.EOF) {
-			return &Node{Kind: Null, Pos: Pos{1, 1}}, nil
+			root = &Node{Kind: Null, Pos: Pos{1, 1}}
+			root.link()
+			return root, nil
 		}
 		return nil, yamlSyntaxError(file, src, derr)
 	}
@@ -110,8 +123,10 @@ func parseYAML(file string, src []byte) (root *Node, err *Error) {
 		}
 		return nil, yamlError(file, src, next.Line, next.Column, "a template is a single YAML document")
 	}
-	c := &yamlConv{file: file, src: src, budget: 16*len(src) + 4096}
-	return c.node(&doc, 0, false), nil
+	c := &yamlConv{file: file, src: src, budget: 16*len(src) + 4096, nodes: newArena(len(src), 0, 0, 0)}
+	root = c.node(&doc, 0, false)
+	root.link()
+	return root, nil
 }
 
 // yamlSyntaxError turns the library's error ("yaml: line 5: did not find
@@ -225,49 +240,20 @@ func (c *yamlConv) shortForm(y *yaml.Node, depth int, pos Pos) *Node {
 	}
 	inner := c.node(y, depth+1, true)
 	inner.Pos = c.contentPos(y)
-	if y.Tag == "!GetAtt" && inner.Kind == String {
-		// !GetAtt Resource.Attribute: the attribute may itself hold dots
-		// (Endpoint.Address, Outputs.Name), so split on the first one.
-		if i := strings.IndexByte(inner.Value, '.'); i > 0 {
-			attrPos := inner.Pos
-			if y.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && !strings.Contains(inner.Value, "\n") {
-				attrPos.Col += i + 1
-			}
-			inner = &Node{Kind: List, Pos: inner.Pos, Items: []*Node{
-				{Kind: String, Value: inner.Value[:i], Pos: inner.Pos},
-				{Kind: String, Value: inner.Value[i+1:], Pos: attrPos},
-			}}
-		}
-	}
-	return &Node{Kind: Map, Pos: pos, Tag: y.Tag, Fields: []Field{{Key: key, KeyPos: pos, Value: inner}}}
+	quoted := y.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
+	return longForm(c.nodes, y.Tag, key, pos, inner, quoted)
 }
 
 func (c *yamlConv) scalar(y *yaml.Node, ignoreTag bool, pos Pos) *Node {
 	quoted := y.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
+	tag := ""
 	if !ignoreTag && y.Style&yaml.TaggedStyle != 0 {
-		switch y.Tag {
-		case "!!str", "!!binary", "!!timestamp":
-			return c.nodes.node(String, y.Value, pos)
-		case "!!int", "!!float":
-			if isJSONNumber(y.Value) {
-				return c.nodes.node(Number, y.Value, pos)
-			}
-			return c.nodes.node(String, y.Value, pos)
-		case "!!bool":
-			if b, ok := yamlBool(y.Value); ok {
-				return c.nodes.node(Bool, b, pos)
-			}
-			c.fail(y, "%q is not a boolean", y.Value)
-		case "!!null":
-			return c.nodes.node(Null, "", pos)
-		default:
-			c.fail(y, "tag %s is not supported on a scalar", y.Tag)
-		}
+		tag = y.Tag
 	}
-	if quoted {
-		return c.nodes.node(String, y.Value, pos)
+	k, v, msg := typeScalar(tag, quoted, y.Value)
+	if msg != "" {
+		c.fail(y, "%s", msg)
 	}
-	k, v := resolvePlain(y.Value)
 	return c.nodes.node(k, v, pos)
 }
 

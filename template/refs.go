@@ -82,17 +82,25 @@ func resourceCycleErrors(file string, resources []*Resource, live func(*Resource
 	for i, r := range resources {
 		index[r.LogicalID] = i
 	}
+	// The edges of all resources share one backing array.
+	n := 0
+	for _, r := range resources {
+		n += len(r.refs)
+	}
+	all := make([]int, 0, n)
 	edges := make([][]int, len(resources))
 	for i, r := range resources {
+		start := len(all)
 		for k := range r.refs {
 			ref := &r.refs[k]
 			if !ref.IsResource() || !live(r, ref) {
 				continue
 			}
 			if j, ok := index[ref.Target]; ok {
-				edges[i] = append(edges[i], j)
+				all = append(all, j)
 			}
 		}
+		edges[i] = all[start:len(all):len(all)]
 	}
 	var out []*Error
 	for _, scc := range cycles(len(resources), edges) {
@@ -122,15 +130,16 @@ func cycles(n int, edges [][]int) [][]int {
 	for i := range index {
 		index[i] = unvisited
 	}
-	var stack []int
+	var stack, scc []int
 	var out [][]int
 	next := 0
 	type frame struct{ v, edge int }
+	var call []frame
 	for root := 0; root < n; root++ {
 		if index[root] != unvisited {
 			continue
 		}
-		call := []frame{{root, 0}}
+		call = append(call[:0], frame{root, 0})
 		index[root], low[root] = next, next
 		next++
 		stack = append(stack, root)
@@ -161,7 +170,7 @@ func cycles(n int, edges [][]int) [][]int {
 			if low[v] != index[v] {
 				continue
 			}
-			var scc []int
+			scc = scc[:0]
 			for {
 				w := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
@@ -172,8 +181,9 @@ func cycles(n int, edges [][]int) [][]int {
 				}
 			}
 			if len(scc) > 1 || selfLoop(v, edges) {
-				sort.Ints(scc)
-				out = append(out, scc)
+				found := append([]int(nil), scc...)
+				sort.Ints(found)
+				out = append(out, found)
 			}
 		}
 	}

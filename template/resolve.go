@@ -55,10 +55,7 @@ func (e *evaluator) callError(n *Node, cause error, format string, args ...any) 
 func (e *evaluator) eval(n *Node) (any, error) {
 	switch n.Kind {
 	case String, Number, Bool:
-		if n.boxed != nil {
-			return n.boxed, nil
-		}
-		return n.Literal(), nil
+		return n.value(), nil
 	case Null:
 		return nil, e.fail(n, "[%s] 'null' values are not allowed in templates", n.Path())
 	case List:

@@ -145,6 +145,9 @@ func (b *builder) model(root *Node) {
 
 // nulls refuses every null value the sections did not already report.
 func (b *builder) nulls(n *Node) {
+	if n.flags&holdsNull == 0 {
+		return
+	}
 	switch n.Kind {
 	case Null:
 		if !b.claimed[n] {

@@ -5,19 +5,29 @@ import (
 	"strings"
 )
 
-var resourceKeys = map[string]bool{
-	"Type": true, "Properties": true, "DependsOn": true, "Condition": true, "DeletionPolicy": true,
-	"UpdateReplacePolicy": true, "Metadata": true, "CreationPolicy": true, "UpdatePolicy": true,
-	// Version is accepted on custom resources for historical reasons.
-	"Version": true,
-}
-
 var deletionPolicies = map[string]bool{"Delete": true, "Retain": true, "Snapshot": true, "RetainExceptOnCreate": true}
 var updateReplacePolicies = map[string]bool{"Delete": true, "Retain": true, "Snapshot": true}
 
 // typeRE is the shape of a resource type name: Org::Service::Type (and
 // modules' ::MODULE suffix), or Custom::Name.
 var typeRE = regexp.MustCompile(`^(?:[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+(?:::MODULE)?|Custom::[A-Za-z0-9_@.\-]+)$`)
+
+// isResourceType is typeRE.MatchString without the regexp (it runs once
+// per resource); TestIsResourceType holds them equal.
+func isResourceType(s string) bool {
+	if rest, ok := strings.CutPrefix(s, "Custom::"); ok && rest != "" && strings.Trim(rest, customTypeChars) == "" {
+		return true
+	}
+	a, rest, ok1 := strings.Cut(s, "::")
+	b, c, ok2 := strings.Cut(rest, "::")
+	if !ok1 || !ok2 {
+		return false
+	}
+	c = strings.TrimSuffix(c, "::MODULE")
+	return isAlnum(a) && isAlnum(b) && isAlnum(c)
+}
+
+const customTypeChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@.-"
 
 func (b *builder) resources(sec *Node) {
 	empty := sec == nil || sec.Kind == Null || (sec.Kind == Map && len(sec.Fields) == 0)
@@ -38,40 +48,70 @@ func (b *builder) resources(sec *Node) {
 	if !b.section(sec, "Resources", "resources", MaxResources) {
 		return
 	}
+	block := make([]Resource, len(sec.Fields)) // one allocation for all
+	b.t.Resources = make([]*Resource, 0, len(sec.Fields))
+	if len(b.t.resources) == 0 {
+		b.t.resources = make(map[string]*Resource, len(sec.Fields))
+	}
 	for i := range sec.Fields {
 		f := &sec.Fields[i]
-		path := "/Resources/" + f.Key
 		def := f.Value
-		if b.forEachWithoutTransform(f, path) {
+		if strings.HasPrefix(f.Key, "Fn::ForEach::") && b.forEachWithoutTransform(f, resourcePath(f.Key)) {
 			continue
 		}
-		b.checkName(f, path, "Resource")
-		r := &Resource{LogicalID: f.Key, Pos: f.KeyPos, Node: def, index: len(b.t.Resources)}
+		if !isAlnum(f.Key) || len(f.Key) > MaxNameLength {
+			b.checkName(f, resourcePath(f.Key), "Resource")
+		}
+		r := &block[i]
+		*r = Resource{LogicalID: f.Key, Pos: f.KeyPos, Node: def, index: len(b.t.Resources)}
 		if def.Kind != Map {
 			if def.Kind == Null {
 				b.claimed[def] = true
 			}
-			b.c.atPos(f.KeyPos, path, "Template format error: [%s] Every Resources object must contain a Type member.", path)
+			b.c.atPos(f.KeyPos, resourcePath(f.Key), "Template format error: [%s] Every Resources object must contain a Type member.", resourcePath(f.Key))
 			continue
 		}
-		for _, rf := range def.Fields {
-			if !resourceKeys[rf.Key] {
-				b.c.atPos(rf.KeyPos, path+"/"+rf.Key, "Invalid template resource property '%s'", rf.Key)
+		// The attributes a resource may have, in one pass (a map has no
+		// duplicate keys); any other is refused.
+		var typ, props, dependsOn, cond, deletion, replace, metadata, creation, update *Node
+		for i := range def.Fields {
+			rf := &def.Fields[i]
+			switch rf.Key {
+			case "Type":
+				typ = rf.Value
+			case "Properties":
+				props = rf.Value
+			case "DependsOn":
+				dependsOn = rf.Value
+			case "Condition":
+				cond = rf.Value
+			case "DeletionPolicy":
+				deletion = rf.Value
+			case "UpdateReplacePolicy":
+				replace = rf.Value
+			case "Metadata":
+				metadata = rf.Value
+			case "CreationPolicy":
+				creation = rf.Value
+			case "UpdatePolicy":
+				update = rf.Value
+			case "Version": // accepted on custom resources for historical reasons
+			default:
+				b.c.atPos(rf.KeyPos, resourcePath(f.Key)+"/"+rf.Key, "Invalid template resource property '%s'", rf.Key)
 			}
 		}
-		typ := def.Get("Type")
 		switch {
 		case typ == nil || typ.Kind == Null:
 			if typ != nil {
 				b.claimed[typ] = true
 			}
-			b.c.atPos(f.KeyPos, path, "Template format error: [%s] Every Resources object must contain a Type member.", path)
+			b.c.atPos(f.KeyPos, resourcePath(f.Key), "Template format error: [%s] Every Resources object must contain a Type member.", resourcePath(f.Key))
 		case typ.Kind != String:
-			b.c.at(typ, "Template format error: [%s/Type] Every Type member must be a string.", path)
+			b.c.at(typ, "Template format error: [%s/Type] Every Type member must be a string.", resourcePath(f.Key))
 		default:
 			r.Type = typ.Value
 			switch {
-			case !typeRE.MatchString(r.Type):
+			case !isResourceType(r.Type):
 				b.c.at(typ, "Template format error: Unrecognized resource types: [%s]", r.Type)
 			case strings.HasSuffix(r.Type, "::MODULE"):
 				e := b.c.at(typ, "Template format error: module %s is not supported by stacksim", r.Type)
@@ -79,14 +119,14 @@ func (b *builder) resources(sec *Node) {
 				e.err = ErrUnsupported
 			}
 		}
-		if v := def.Get("Properties"); v != nil && v.Kind != Null {
+		if v := props; v != nil && v.Kind != Null {
 			if v.Kind != Map {
-				b.c.at(v, "Template format error: [%s/Properties] Every Properties member must be an object.", path)
+				b.c.at(v, "Template format error: [%s/Properties] Every Properties member must be an object.", resourcePath(f.Key))
 			} else {
 				r.Properties = v
 			}
 		}
-		if v := def.Get("DependsOn"); v != nil && v.Kind != Null {
+		if v := dependsOn; v != nil && v.Kind != Null {
 			switch v.Kind {
 			case String:
 				r.DependsOn = []string{v.Value}
@@ -104,18 +144,18 @@ func (b *builder) resources(sec *Node) {
 				b.c.at(v, "Template format error: DependsOn must be a string or list of strings.")
 			}
 		}
-		if v := def.Get("Condition"); v != nil && v.Kind != Null {
+		if v := cond; v != nil && v.Kind != Null {
 			if v.Kind != String {
 				b.c.at(v, "Template format error: Every Condition member must be a string.")
 			} else {
 				r.Condition = v.Value
 			}
 		}
-		r.DeletionPolicy, r.deletionPolicyNode = b.policy(def, "DeletionPolicy", path, f.Key, deletionPolicies)
-		r.UpdateReplacePolicy, r.updateReplacePolicyNode = b.policy(def, "UpdateReplacePolicy", path, f.Key, updateReplacePolicies)
-		r.Metadata = b.objectAttr(def, "Metadata", path)
-		r.CreationPolicy = b.objectAttr(def, "CreationPolicy", path)
-		r.UpdatePolicy = b.objectAttr(def, "UpdatePolicy", path)
+		r.DeletionPolicy, r.deletionPolicyNode = b.policy(deletion, "DeletionPolicy", f.Key, deletionPolicies)
+		r.UpdateReplacePolicy, r.updateReplacePolicyNode = b.policy(replace, "UpdateReplacePolicy", f.Key, updateReplacePolicies)
+		r.Metadata = b.objectAttr(metadata, "Metadata", f.Key)
+		r.CreationPolicy = b.objectAttr(creation, "CreationPolicy", f.Key)
+		r.UpdatePolicy = b.objectAttr(update, "UpdatePolicy", f.Key)
 		b.t.Resources = append(b.t.Resources, r)
 		b.t.resources[r.LogicalID] = r
 	}
@@ -124,8 +164,11 @@ func (b *builder) resources(sec *Node) {
 // policy reads DeletionPolicy or UpdateReplacePolicy. Under
 // AWS::LanguageExtensions the value may be an intrinsic function, resolved
 // when the template is bound.
-func (b *builder) policy(def *Node, key, path, id string, allowed map[string]bool) (string, *Node) {
-	v := def.Get(key)
+// resourcePath is the JSON pointer of a resource, for messages: built
+// when one is needed.
+func resourcePath(id string) string { return "/Resources/" + id }
+
+func (b *builder) policy(v *Node, key, id string, allowed map[string]bool) (string, *Node) {
 	if v == nil || v.Kind == Null {
 		return "", nil
 	}
@@ -142,13 +185,12 @@ func (b *builder) policy(def *Node, key, path, id string, allowed map[string]boo
 	return s, nil
 }
 
-func (b *builder) objectAttr(def *Node, key, path string) *Node {
-	v := def.Get(key)
+func (b *builder) objectAttr(v *Node, key, id string) *Node {
 	if v == nil || v.Kind == Null {
 		return nil
 	}
 	if v.Kind != Map {
-		b.c.at(v, "Template format error: [%s/%s] Every %s member must be an object.", path, key, key)
+		b.c.at(v, "Template format error: [%s/%s] Every %s member must be an object.", resourcePath(id), key, key)
 		return nil
 	}
 	return v

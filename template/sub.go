@@ -34,29 +34,38 @@ func isSubVar(name string) bool {
 // returns false when a variable name holds a character CloudFormation
 // refuses.
 func parseSub(s string) ([]subPart, bool) {
+	return appendSub(nil, s)
+}
+
+// appendSub is parseSub appending to parts (nil: a new list).
+func appendSub(parts []subPart, s string) ([]subPart, bool) {
 	if !strings.Contains(s, "${") {
-		return []subPart{{text: s}}, true
+		return append(parts, subPart{text: s}), true
 	}
-	var parts []subPart
-	var lit strings.Builder
+	if parts == nil {
+		parts = make([]subPart, 0, 2*strings.Count(s, "${")+1)
+	}
+	// The literal text between variables is usually one run of s: it is
+	// kept as a substring, and only built when ${!Name} splices text in.
+	var lit litText
 	for {
 		i := strings.Index(s, "${")
 		if i < 0 {
-			lit.WriteString(s)
+			lit.add(s)
 			break
 		}
 		j := strings.IndexByte(s[i+2:], '}')
 		if j < 0 {
-			lit.WriteString(s)
+			lit.add(s)
 			break
 		}
-		lit.WriteString(s[:i])
+		lit.add(s[:i])
 		name := s[i+2 : i+2+j]
 		s = s[i+3+j:]
 		if strings.HasPrefix(name, "!") {
-			lit.WriteString("${")
-			lit.WriteString(name[1:])
-			lit.WriteString("}")
+			lit.add("${")
+			lit.add(name[1:])
+			lit.add("}")
 			continue
 		}
 		// CloudFormation reads "${ Name }" as "${Name}".
@@ -64,16 +73,49 @@ func parseSub(s string) ([]subPart, bool) {
 		if !isSubVar(name) {
 			return nil, false
 		}
-		if lit.Len() > 0 {
-			parts = append(parts, subPart{text: lit.String()})
-			lit.Reset()
+		if t := lit.take(); t != "" {
+			parts = append(parts, subPart{text: t})
 		}
 		parts = append(parts, subPart{text: name, isVar: true})
 	}
-	if lit.Len() > 0 {
-		parts = append(parts, subPart{text: lit.String()})
+	if t := lit.take(); t != "" {
+		parts = append(parts, subPart{text: t})
 	}
 	return parts, true
+}
+
+// litText gathers literal text: one piece as it is, more joined.
+type litText struct {
+	one   string
+	b     strings.Builder
+	multi bool
+}
+
+func (l *litText) add(s string) {
+	switch {
+	case s == "":
+	case l.multi:
+		l.b.WriteString(s)
+	case l.one == "":
+		l.one = s
+	default:
+		l.b.WriteString(l.one)
+		l.b.WriteString(s)
+		l.multi = true
+	}
+}
+
+// take returns the text gathered and starts again.
+func (l *litText) take() string {
+	if !l.multi {
+		t := l.one
+		l.one = ""
+		return t
+	}
+	t := l.b.String()
+	l.b = strings.Builder{}
+	l.one, l.multi = "", false
+	return t
 }
 
 // pseudoParameters are the names Ref and Fn::Sub know without a declaration.
@@ -82,7 +124,9 @@ var pseudoParameters = map[string]bool{
 	"AWS::Region": true, "AWS::StackId": true, "AWS::StackName": true, "AWS::URLSuffix": true,
 }
 
-func isPseudo(name string) bool { return pseudoParameters[name] }
+func isPseudo(name string) bool {
+	return strings.HasPrefix(name, "AWS::") && pseudoParameters[name]
+}
 
 // selectIndex reads the index of Fn::Select.
 func selectIndex(s string) (int, bool) {

@@ -55,42 +55,57 @@ func (b *builder) transforms(root *Node) bool {
 
 // noFnTransform refuses Fn::Transform (a macro or AWS::Include in place).
 func (b *builder) noFnTransform(n *Node) bool {
+	return b.findFnTransform(n)
+}
+
+// findFnTransform reports every Fn::Transform under n (not those inside
+// one reported) and tells whether there was none.
+func (b *builder) findFnTransform(n *Node) bool {
+	if n.flags&holdsTransform == 0 {
+		return true
+	}
 	ok := true
-	var walk func(*Node)
-	walk = func(n *Node) {
-		switch n.Kind {
-		case Map:
-			if n.fn == fnTransform || (n.Kind == Map && n.Get("Fn::Transform") != nil) {
-				at := n
-				if n.fn != fnTransform {
-					at = n.Get("Fn::Transform")
-				}
-				name := "a macro"
-				arg := at
-				if n.fn == fnTransform {
-					arg = n.arg()
-				}
-				if arg.Kind == List && len(arg.Items) > 0 {
-					arg = arg.Items[0]
-				}
-				if nm := arg.Get("Name"); nm != nil {
-					name = nodeText(nm)
-				}
-				e := b.c.at(at, "Template format error: Fn::Transform (%s) is not supported by stacksim", name)
-				e.Detail = "expand the transform first and give stacksim the processed template"
-				e.err = ErrUnsupported
+	switch n.Kind {
+	case Map:
+		for i := range n.Fields {
+			if k := n.Fields[i].Key; len(k) == len("Fn::Transform") && k == "Fn::Transform" {
+				b.fnTransformError(n)
+				return false
+			}
+		}
+		for i := range n.Fields {
+			if v := n.Fields[i].Value; v.Kind >= List && !b.findFnTransform(v) {
 				ok = false
-				return
 			}
-			for _, f := range n.Fields {
-				walk(f.Value)
-			}
-		case List:
-			for _, c := range n.Items {
-				walk(c)
+		}
+	case List:
+		for _, c := range n.Items {
+			if c.Kind >= List && !b.findFnTransform(c) {
+				ok = false
 			}
 		}
 	}
-	walk(n)
 	return ok
+}
+
+// fnTransformError reports the Fn::Transform of map n.
+func (b *builder) fnTransformError(n *Node) {
+	at := n
+	if n.fn != fnTransform {
+		at = n.Get("Fn::Transform")
+	}
+	name := "a macro"
+	arg := at
+	if n.fn == fnTransform {
+		arg = n.arg()
+	}
+	if arg.Kind == List && len(arg.Items) > 0 {
+		arg = arg.Items[0]
+	}
+	if nm := arg.Get("Name"); nm != nil {
+		name = nodeText(nm)
+	}
+	e := b.c.at(at, "Template format error: Fn::Transform (%s) is not supported by stacksim", name)
+	e.Detail = "expand the transform first and give stacksim the processed template"
+	e.err = ErrUnsupported
 }

@@ -147,7 +147,8 @@ func (w *walker) sub(n, arg *Node) {
 			w.walk(f.Value)
 		}
 	}
-	parts, ok := parseSub(text.Value)
+	parts, ok := appendSub(w.parts[:0], text.Value)
+	w.parts = parts
 	if !ok {
 		w.errorf(text, msgSubVarName)
 		return

@@ -32,6 +32,8 @@ type walker struct {
 	block string
 	// policy and owner name the attribute and resource of ctxPolicy.
 	policy, owner string
+	// parts is scratch for the pieces of Fn::Sub strings.
+	parts []subPart
 }
 
 // functions checks every section that may hold functions.
@@ -52,8 +54,14 @@ func (b *builder) functions() {
 			w.walk(a.Assert)
 		}
 	}
+	// The references of each resource and output are gathered straight
+	// into a block shared by all of them.
+	var scratch []Reference
+	var kept refBlock
+	w := &walker{} // one walker, reset for each resource and output
 	for _, r := range t.Resources {
-		w := &walker{b: b, ctx: ctxResource, base: r.Node, refs: &r.refs, block: "Resources"}
+		scratch = kept.start()
+		*w = walker{b: b, ctx: ctxResource, base: r.Node, refs: &scratch, block: "Resources", under: w.under[:0], parts: w.parts}
 		if r.Condition != "" {
 			w.conditionRef(r.Node.Get("Condition"), r.Condition)
 		}
@@ -78,13 +86,15 @@ func (b *builder) functions() {
 			n    *Node
 		}{{"DeletionPolicy", r.deletionPolicyNode}, {"UpdateReplacePolicy", r.updateReplacePolicyNode}} {
 			if p.n != nil {
-				pw := &walker{b: b, ctx: ctxPolicy, base: r.Node, refs: &r.refs, block: "Resources", policy: p.name, owner: r.LogicalID}
-				pw.walk(p.n)
+				*w = walker{b: b, ctx: ctxPolicy, base: r.Node, refs: &scratch, block: "Resources", policy: p.name, owner: r.LogicalID, under: w.under[:0], parts: w.parts}
+				w.walk(p.n)
 			}
 		}
+		r.refs = kept.keep(scratch)
 	}
 	for _, o := range t.Outputs {
-		w := &walker{b: b, ctx: ctxOutput, base: o.Node, refs: &o.refs, block: "Outputs"}
+		scratch = kept.start()
+		*w = walker{b: b, ctx: ctxOutput, base: o.Node, refs: &scratch, block: "Outputs", under: w.under[:0], parts: w.parts}
 		if o.Condition != "" {
 			w.conditionRef(o.Node.Get("Condition"), o.Condition)
 		}
@@ -94,8 +104,35 @@ func (b *builder) functions() {
 		if o.ExportName != nil {
 			w.walk(o.ExportName)
 		}
+		o.refs = kept.keep(scratch)
 	}
 	b.reportUnresolved()
+}
+
+// refBlock hands out lists of references from shared blocks: a list is
+// appended to in the block's free space (start), then kept there.
+type refBlock struct{ free []Reference }
+
+// start returns an empty list whose appends go to the block's free space.
+func (k *refBlock) start() []Reference {
+	if cap(k.free) < 32 {
+		k.free = make([]Reference, 0, 1024)
+	}
+	return k.free[:0]
+}
+
+// keep returns refs (nil when empty), its capacity cut to its length. When
+// refs grew in the block, the block's free space moves past it; when it
+// outgrew the block, append had copied it away and the space stays free.
+func (k *refBlock) keep(refs []Reference) []Reference {
+	n := len(refs)
+	if n == 0 {
+		return nil
+	}
+	if &refs[0] == &k.free[:1][0] {
+		k.free = k.free[n:n:cap(k.free)]
+	}
+	return refs[:n:n]
 }
 
 func (w *walker) errorf(n *Node, format string, args ...any) *Error {
@@ -125,6 +162,9 @@ func (w *walker) addRef(n *Node, ref Reference) {
 }
 
 func (w *walker) walk(n *Node) {
+	if n.flags&holdsCall == 0 {
+		return // nothing to check or to refer to below
+	}
 	switch n.Kind {
 	case List:
 		for _, c := range n.Items {

@@ -10,8 +10,9 @@ import (
 	"github.com/stacksim/stacksim/resources"
 )
 
-// check applies every rule to one event.
-func (c *Checker) check(req *resources.Request, original map[string]any, ev *resources.ProgressEvent) []Violation {
+// check applies every rule to one event. in is what remember kept: the
+// input view of the action's desired state (create and update).
+func (c *Checker) check(req *resources.Request, in map[string]any, ev *resources.ProgressEvent) []Violation {
 	var out []Violation
 	add := func(rule, format string, args ...any) {
 		out = append(out, Violation{Rule: rule, Message: fmt.Sprintf(format, args...), Request: req, Event: ev})
@@ -22,7 +23,7 @@ func (c *Checker) check(req *resources.Request, original map[string]any, ev *res
 	}
 	s := c.inner.Schema()
 	a := req.Action
-	custom := resources.IsCustomType(c.inner.TypeName())
+	custom := c.custom
 
 	switch ev.Status {
 	case resources.StatusFailed:
@@ -74,25 +75,24 @@ func (c *Checker) check(req *resources.Request, original map[string]any, ev *res
 		add(RuleDeleteSuccessModel, "delete SUCCESS with a model; it answers none")
 	}
 
-	models := []map[string]any{}
-	if ev.ResourceModel != nil {
-		models = append(models, ev.ResourceModel)
-	}
-	models = append(models, ev.ResourceModels...)
-	for i, m := range models {
-		where := "resourceModel"
+	nModels := len(ev.ResourceModels) + boolInt(ev.ResourceModel != nil)
+	for i := 0; i < nModels; i++ {
+		m, where := ev.ResourceModel, "resourceModel"
 		if ev.ResourceModel == nil || i > 0 {
-			where = fmt.Sprintf("resourceModels[%d]", i-boolInt(ev.ResourceModel != nil))
+			j := i - boolInt(ev.ResourceModel != nil)
+			m, where = ev.ResourceModels[j], fmt.Sprintf("resourceModels[%d]", j)
 		}
-		if p := findNull(m, ""); p != "" {
-			add(RuleModelNull, "%s holds null at %s; leave out properties without a value", where, p)
-		}
-		if err := s.ValidateModel(m); err != nil {
-			var ve *resources.ValidationError
-			if errors.As(err, &ve) {
-				add(RuleModelSchema, "%s does not conform to the schema: %s", where, strings.Join(ve.Problems, "; "))
-			} else {
-				add(RuleModelSchema, "%s: %v", where, err)
+		if !s.ModelCertainlyValid(m) { // else neither a null nor a schema problem
+			if p := findNull(m, ""); p != "" {
+				add(RuleModelNull, "%s holds null at %s; leave out properties without a value", where, p)
+			}
+			if err := s.ValidateModel(m); err != nil {
+				var ve *resources.ValidationError
+				if errors.As(err, &ve) {
+					add(RuleModelSchema, "%s does not conform to the schema: %s", where, strings.Join(ve.Problems, "; "))
+				} else {
+					add(RuleModelSchema, "%s: %v", where, err)
+				}
 			}
 		}
 		if ev.Status == resources.StatusSuccess {
@@ -100,6 +100,25 @@ func (c *Checker) check(req *resources.Request, original map[string]any, ev *res
 				add(RuleWriteOnlyReturned, "%s holds writeOnly %s", where, strings.Join(wo, ", "))
 			}
 		}
+	}
+
+	// The identifiers of the event's model and of the request, each found
+	// once (PhysicalID and requestID are functions of what they read).
+	var evID, reqID string
+	var evIDErr error
+	evIDDone, reqIDDone := false, false
+	eventID := func() (string, error) {
+		if !evIDDone {
+			evID, evIDErr = c.inner.PhysicalID(ev.ResourceModel)
+			evIDDone = true
+		}
+		return evID, evIDErr
+	}
+	requestID := func() string {
+		if !reqIDDone {
+			reqID, reqIDDone = c.requestID(req), true
+		}
+		return reqID
 	}
 
 	// The primary identifier.
@@ -111,7 +130,7 @@ func (c *Checker) check(req *resources.Request, original map[string]any, ev *res
 		needsID = ev.Status == resources.StatusSuccess
 	}
 	if needsID {
-		if _, err := c.inner.PhysicalID(ev.ResourceModel); err != nil {
+		if _, err := eventID(); err != nil {
 			add(RulePrimaryIdentifierMissing, "%s %s model lacks the primary identifier %s", a, ev.Status, strings.Join(s.PrimaryIdentifier, ", "))
 		}
 	}
@@ -123,34 +142,44 @@ func (c *Checker) check(req *resources.Request, original map[string]any, ev *res
 		}
 	}
 	if (a == resources.ActionUpdate || a == resources.ActionRead) && ev.Status != resources.StatusFailed && ev.ResourceModel != nil && !custom {
-		want := c.requestID(req)
-		if got, err := c.inner.PhysicalID(ev.ResourceModel); err == nil && want != "" && got != want {
+		want := requestID()
+		if got, err := eventID(); err == nil && want != "" && got != want {
 			add(RulePrimaryIdentifierChanged, "%s answered primary identifier %q for a request naming %q", a, got, want)
 		}
 	}
 
 	// Input applied.
 	if (a == resources.ActionCreate || a == resources.ActionUpdate) && ev.Status == resources.StatusSuccess && !custom && ev.ResourceModel != nil {
-		in := s.InputView(original)
 		outm := ev.ResourceModel
-		if diffs := compareInput(s, in, outm, nil); len(diffs) > 0 {
+		var path []string
+		if holdsInput(s, in, outm, &path) {
+			// the common case, proved without building a message
+		} else if diffs := compareInput(s, in, outm, nil); len(diffs) > 0 {
 			add(RuleInputNotApplied, "%s SUCCESS model does not hold the request's properties: %s", a, strings.Join(diffs, "; "))
 		}
 	}
 
 	// Lifecycle: deleted resources are NotFound, created ones AlreadyExists.
+	// What the event says is then remembered: a create made its identifier,
+	// a delete removed it.
 	if ev.Status == resources.StatusSuccess {
 		c.mu.Lock()
 		switch a {
 		case resources.ActionRead, resources.ActionUpdate, resources.ActionDelete:
-			if id := c.requestID(req); id != "" && c.life[id].deleted && req.CallbackContext == nil {
-				add(RuleDeletedResourceFound, "%s of %q succeeded after its delete had; it must answer FAILED NotFound", a, id)
+			if id := requestID(); id != "" {
+				if c.life[id].deleted && req.CallbackContext == nil {
+					add(RuleDeletedResourceFound, "%s of %q succeeded after its delete had; it must answer FAILED NotFound", a, id)
+				}
+				if a == resources.ActionDelete {
+					c.life[id] = lifeState{deleted: true}
+				}
 			}
 		case resources.ActionCreate:
-			if id, err := c.inner.PhysicalID(ev.ResourceModel); err == nil {
+			if id, err := eventID(); err == nil {
 				if st, ok := c.life[id]; ok && !st.deleted && (st.token != req.ClientRequestToken || st.logical != req.LogicalResourceIdentifier) {
 					add(RuleCreateExisting, "create answered SUCCESS with %q, which an earlier create made; it must answer FAILED AlreadyExists", id)
 				}
+				c.life[id] = lifeState{token: req.ClientRequestToken, logical: req.LogicalResourceIdentifier}
 			}
 		}
 		c.mu.Unlock()
@@ -227,6 +256,59 @@ func firstNull(v any, at string) string {
 		}
 	}
 	return ""
+}
+
+// holdsInput is len(compareInput(s, in, out, *path)) == 0, without
+// building messages: path grows only on the way into objects and arrays
+// (an array's order rule depends on it), so comparing scalars allocates
+// nothing.
+func holdsInput(s *resources.Schema, in, out any, path *[]string) bool {
+	switch x := in.(type) {
+	case map[string]any:
+		y, ok := out.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok {
+				return false
+			}
+			switch v.(type) {
+			case map[string]any, []any:
+				*path = append(*path, k)
+				held := holdsInput(s, v, w, path)
+				*path = (*path)[:len(*path)-1]
+				if !held {
+					return false
+				}
+			default:
+				if !resources.LooseEqual(v, w) {
+					return false
+				}
+			}
+		}
+		return true
+	case []any:
+		y, ok := out.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		if unordered(s, *path) {
+			return sameMultiset(x, y)
+		}
+		for i := range x {
+			*path = append(*path, strconv.Itoa(i))
+			held := holdsInput(s, x[i], y[i], path)
+			*path = (*path)[:len(*path)-1]
+			if !held {
+				return false
+			}
+		}
+		return true
+	default:
+		return resources.LooseEqual(in, out)
+	}
 }
 
 // compareInput reports where the output does not hold the input: every key

@@ -48,13 +48,20 @@ type Options struct {
 // Checker wraps a Provider and checks every ProgressEvent it answers
 // against the resource handler contract. It is itself a Provider.
 type Checker struct {
-	inner resources.Provider
-	opts  Options
+	inner  resources.Provider
+	opts   Options
+	custom bool // a custom resource type: its input is not compared
 
 	mu         sync.Mutex
 	violations []Violation
-	originals  map[string]map[string]any // first desired state of an action, by logical id|token|action
-	life       map[string]lifeState      // what the checker saw of each identifier
+	originals  map[actionKey]map[string]any // the input view of an action's first desired state
+	life       map[string]lifeState         // what the checker saw of each identifier
+}
+
+// actionKey names one action of one resource: re-invocations share it.
+type actionKey struct {
+	logical, token string
+	action         resources.Action
 }
 
 type lifeState struct {
@@ -65,7 +72,7 @@ type lifeState struct {
 
 // Wrap returns a checker around p.
 func Wrap(p resources.Provider, opts Options) *Checker {
-	return &Checker{inner: p, opts: opts, originals: map[string]map[string]any{}, life: map[string]lifeState{}}
+	return &Checker{inner: p, opts: opts, custom: resources.IsCustomType(p.TypeName()), originals: map[actionKey]map[string]any{}, life: map[string]lifeState{}}
 }
 
 // Unwrap is the provider the checker wraps.
@@ -128,8 +135,7 @@ func (c *Checker) call(ctx context.Context, req *resources.Request, f handlerFun
 		c.record([]Violation{{Rule: RuleHandlerError, Message: err.Error(), Request: req}})
 		return nil, err
 	}
-	found := c.check(req, original, ev)
-	c.observe(req, ev)
+	found := c.check(req, original, ev) // and follows the lifecycle
 	if ev == nil || ev.Status != resources.StatusInProgress {
 		c.forget(req)
 	}
@@ -168,58 +174,44 @@ func (c *Checker) record(vs []Violation) {
 	}
 }
 
-// remember keeps the desired state of an action's first call, which the
-// SUCCESS model is compared with (re-invocations carry the handler's own
-// model back).
+// remember keeps what the SUCCESS model of a create or update is compared
+// with: the input view (Schema.InputView) of the desired state of the
+// action's first call, taken then (re-invocations carry the handler's own
+// model back, and a handler could change the request's maps). InputView
+// copies, so the snapshot is the checker's own. Other actions, and custom
+// types (whose input is not compared), need none: nil.
 func (c *Checker) remember(req *resources.Request) map[string]any {
-	key := req.LogicalResourceIdentifier + "|" + req.ClientRequestToken + "|" + string(req.Action)
+	if req.Action != resources.ActionCreate && req.Action != resources.ActionUpdate || c.custom {
+		return nil
+	}
+	key := actionKey{req.LogicalResourceIdentifier, req.ClientRequestToken, req.Action}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if m, ok := c.originals[key]; ok && req.CallbackContext != nil {
+		c.mu.Unlock()
 		return m
 	}
-	if req.Action == resources.ActionCreate || req.Action == resources.ActionUpdate {
-		m := resources.CopyModel(req.DesiredResourceState)
-		c.originals[key] = m
-		return m
-	}
-	return req.DesiredResourceState
+	c.mu.Unlock()
+	m := c.inner.Schema().InputView(req.DesiredResourceState)
+	c.mu.Lock()
+	c.originals[key] = m
+	c.mu.Unlock()
+	return m
 }
 
-// forget drops the remembered desired state of an action that ended.
+// forget drops the remembered input of an action that ended.
 func (c *Checker) forget(req *resources.Request) {
-	key := req.LogicalResourceIdentifier + "|" + req.ClientRequestToken + "|" + string(req.Action)
+	if req.Action != resources.ActionCreate && req.Action != resources.ActionUpdate || c.custom {
+		return
+	}
 	c.mu.Lock()
-	delete(c.originals, key)
+	delete(c.originals, actionKey{req.LogicalResourceIdentifier, req.ClientRequestToken, req.Action})
 	c.mu.Unlock()
 }
 
 // requestID is the identifier a read, update or delete names.
 func (c *Checker) requestID(req *resources.Request) string {
-	s := c.inner.Schema()
-	if id, err := resources.PrimaryIdentifierValue(s, req.DesiredResourceState); err == nil {
+	if id, ok := resources.PrimaryIdentifierOf(c.inner.Schema(), req.DesiredResourceState); ok {
 		return id
 	}
 	return req.PhysicalResourceID
-}
-
-// observe follows the lifecycle of identifiers for the deleted/existing rules.
-func (c *Checker) observe(req *resources.Request, ev *resources.ProgressEvent) {
-	if ev == nil || ev.Status != resources.StatusSuccess {
-		return
-	}
-	switch req.Action {
-	case resources.ActionCreate:
-		if id, err := c.inner.PhysicalID(ev.ResourceModel); err == nil {
-			c.mu.Lock()
-			c.life[id] = lifeState{token: req.ClientRequestToken, logical: req.LogicalResourceIdentifier}
-			c.mu.Unlock()
-		}
-	case resources.ActionDelete:
-		if id := c.requestID(req); id != "" {
-			c.mu.Lock()
-			c.life[id] = lifeState{deleted: true}
-			c.mu.Unlock()
-		}
-	}
 }

@@ -1,0 +1,33 @@
+package resources
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestTemplatesGolden pins what value templates fill to, errors included,
+// for every kind of placeholder and every way of writing one wrong.
+func TestTemplatesGolden(t *testing.T) {
+	model := map[string]any{"Name": "my.Queue", "Arn": "arn:aws:lambda:us-east-1:123456789012:function:fn:3",
+		"Size": json.Number("8"), "On": true, "Nested": map[string]any{"A/B": "slash", "Deep": map[string]any{"X": "x"}}, "Obj": map[string]any{}}
+	templates := []string{
+		"plain", "{Name}", "{Name!dash}", "{Name!lower}", "{Arn!tail}", "{Name!nope}", "{Size}-{On}",
+		"{Missing}", "{Missing|fallback}", "{Missing|fb!lower}", "{Obj}", "{Nested/Deep/X}", "{Nested/A~1B}", "{Nested/Nope|d}",
+		"{$Region}/{$AccountId}/{$Partition}/{$URLSuffix}/{$StackName}/{$LogicalId}/{$Now}",
+		"{$uuid}", "{$uuid}{$uuid}", "{$octet}.{$octet}", "{$hex:8}", "{$upper:5}-{$lower:5}-{$mixed:5}-{$digits:5}",
+		"{$hex}", "{$hex:0}", "{$hex:257}", "{$hex:x}", "{$nope:4}", "{$nope}", "{$seq}", "{$seq:Name}",
+		"a{Name", "{Name}b{c", "x}{Name}{", "{}", "{{Name}}", "{Name}{Missing}{$nope}",
+	}
+	req := &Request{StackID: testStack, LogicalResourceIdentifier: "Thing", ClientRequestToken: "t1", Region: "eu-west-1"}
+	var b strings.Builder
+	for _, tmpl := range templates {
+		e := newEnv(req, 5, Epoch, model)
+		got, err := e.expandString(tmpl, "/properties/P")
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		b.WriteString(tmpl + " => " + got + "\n")
+	}
+	Golden(t, "templates.txt", []byte(b.String()))
+}
