@@ -18,6 +18,11 @@ import (
 // Otherwise each call is a transaction of its own, serialised with the
 // engine by the engine's mutex. A provider must call the cloud from the
 // goroutine of the handler invocation, as the built-in ones do.
+//
+// Objects cross the interface as values (resources.Cloud): the store keeps
+// the *Object it is given and hands the same one out, never copying — a
+// copy would also defeat what the generic provider keeps with an object
+// (its answer, made once).
 type storeCloud struct {
 	s  *store
 	mu *sync.Mutex // the engine's
@@ -45,7 +50,7 @@ func (c *storeCloud) Get(typeName, id string) (*resources.Object, error) {
 	var out *resources.Object
 	err := c.do(func(tx *txn) error {
 		if o := tx.object(typeName, id); o != nil {
-			out = o.Obj.Clone()
+			out = o.Obj
 		}
 		return nil
 	})
@@ -57,7 +62,7 @@ func (c *storeCloud) Put(obj *resources.Object) error {
 	if obj == nil || obj.Type == "" || obj.ID == "" {
 		return fmt.Errorf("cloud: an object needs a type and an id")
 	}
-	return c.do(func(tx *txn) error { tx.putObject(obj.Clone()); return nil })
+	return c.do(func(tx *txn) error { tx.putObject(obj); return nil })
 }
 
 // Delete implements resources.Cloud.
@@ -79,7 +84,7 @@ func (c *storeCloud) List(typeName string) ([]*resources.Object, error) {
 	var out []*resources.Object
 	err := c.do(func(tx *txn) error {
 		tx.scan(tObjects, ixID, strKey(typeName), func(r record) bool {
-			out = append(out, r.(*objectRecord).Obj.Clone())
+			out = append(out, r.(*objectRecord).Obj)
 			return true
 		})
 		return nil
@@ -87,8 +92,8 @@ func (c *storeCloud) List(typeName string) ([]*resources.Object, error) {
 	return out, err
 }
 
-// object returns the stored object, or nil. The object is shared: clone it
-// before changing it.
+// object returns the stored object, or nil. The object is shared and never
+// changed: put a new one.
 func (tx *txn) object(typeName, id string) *objectRecord {
 	var buf [keyBufSize]byte
 	r := tx.getb(tObjects, appendStr(appendStr(buf[:0], typeName, true), id, false))
