@@ -155,6 +155,13 @@ type Engine struct {
 	checkers        map[resources.Provider]resources.Provider
 	injectors       map[string]*opInjector
 	violations      []contract.Violation
+	// provs remembers the registry's providers by type for one call (or
+	// one stretch of the loop): the registry checks the type name and
+	// takes its lock on every lookup, and a call looks a type up many
+	// times. Forgotten whenever the engine's lock is taken again
+	// (forgetProviders), so that a type registered between two calls is
+	// seen.
+	provs map[string]resources.Provider
 	// bindHook, when set (benchmarks), binds a template body to something
 	// else than a template: stacks beyond the template quotas.
 	bindHook func(body string) (boundTemplate, bool)
@@ -238,6 +245,7 @@ func (e *Engine) update(fn func(tx *txn) error) error {
 	if e.broken != nil {
 		return e.broken
 	}
+	e.forgetProviders()
 	tx := e.st.begin()
 	defer tx.end()
 	if err := guard(func() error { return fn(tx) }); err != nil {
@@ -256,6 +264,7 @@ func (e *Engine) view(fn func(tx *txn) error) error {
 	if e.broken != nil {
 		return e.broken
 	}
+	e.forgetProviders()
 	return guard(func() error { return fn(e.st.read()) })
 }
 

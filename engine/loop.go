@@ -123,6 +123,7 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 	if !opts.Through.IsZero() {
 		through = opts.Through.UnixNano()
 	}
+	e.forgetProviders()
 	tx := e.st.begin()
 	defer func() { tx.end() }()
 	for {
@@ -152,6 +153,7 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 			if e.broken != nil {
 				return res, e.broken
 			}
+			e.forgetProviders()
 			tx = e.st.begin()
 			if serr != nil {
 				res.Stopped, err = StopCanceled, serr

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -231,8 +232,11 @@ func (r *run) inProgress(row *stepRecord, s *plan.Step, p resources.Provider, ev
 		return r.createSucceeded(row, s, row.Model)
 	}
 	if ev.ResourceModel != nil {
+		// The same model as the last answer's (providers share their
+		// answers: resources/doc.go) is laid over the desired state already.
+		again := row.Model != nil && sameMap(row.Model, ev.ResourceModel)
 		row.Model = ev.ResourceModel
-		if row.Part != partDelete && row.Part != partDeleteOld {
+		if row.Part != partDelete && row.Part != partDeleteOld && !again {
 			row.Desired = mergeModels(row.Desired, ev.ResourceModel)
 		}
 		if row.Part == partCreate {
@@ -252,6 +256,11 @@ func (r *run) inProgress(row *stepRecord, s *plan.Step, p resources.Provider, ev
 	r.putRow(row)
 	r.scheduleInvoke(row, delay, cc)
 	return nil
+}
+
+// sameMap tells whether a and b are the same map (not equal: the same).
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 func mergeModels(base, over map[string]any) map[string]any {

@@ -28,7 +28,7 @@ const maxViolations = 100
 // provider returns the provider of a type as the running operation calls
 // it.
 func (r *run) provider(typeName string) (resources.Provider, error) {
-	p, err := r.e.reg.Provider(typeName)
+	p, err := r.e.providerOf(typeName)
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +59,26 @@ func (r *run) invokeContext() context.Context {
 	}
 	return faults.WithInjector(r.ctx, inj)
 }
+
+// providerOf is the registry's provider of a type (remembered until the
+// engine's lock is taken again: see Engine.provs).
+func (e *Engine) providerOf(typeName string) (resources.Provider, error) {
+	if p, ok := e.provs[typeName]; ok {
+		return p, nil
+	}
+	p, err := e.reg.Provider(typeName)
+	if err != nil {
+		return nil, err
+	}
+	if e.provs == nil {
+		e.provs = map[string]resources.Provider{}
+	}
+	e.provs[typeName] = p
+	return p, nil
+}
+
+// forgetProviders forgets the providers providerOf remembered.
+func (e *Engine) forgetProviders() { clear(e.provs) }
 
 // checkerOf returns the contract checker around a provider (one per
 // provider, kept for the engine's life: it follows identifiers from one

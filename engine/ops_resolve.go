@@ -36,7 +36,7 @@ func (l liveResolver) record(id string) (*resourceRecord, resources.Provider, er
 	if rec == nil || rec.PhysicalResourceId == "" || rec.ResourceStatus == "DELETE_COMPLETE" || rec.ResourceStatus == "DELETE_SKIPPED" {
 		return nil, nil, nil
 	}
-	p, err := l.e.reg.Provider(rec.ResourceType)
+	p, err := l.e.providerOf(rec.ResourceType)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -103,7 +103,7 @@ func (c checkResolver) Ref(id string) (any, error) { return template.Unknown{Log
 func (c checkResolver) GetAtt(id, attribute string) (any, error) {
 	if c.attrs {
 		if t, ok := c.types[id]; ok && !plan.IsCustom(t) {
-			p, err := c.e.reg.Provider(t)
+			p, err := c.e.providerOf(t)
 			if err == nil {
 				s := p.Schema()
 				permissive := s == nil || strings.HasPrefix(s.Source, "permissive:")

@@ -254,7 +254,7 @@ func (r *run) launch(row *stepRecord, s *plan.Step, part string, timeout time.Du
 
 // timeoutOf is how long an action of a step may run.
 func (r *run) timeoutOf(typeName string, a resources.Action, props map[string]any) time.Duration {
-	p, err := r.e.reg.Provider(typeName)
+	p, err := r.e.providerOf(typeName)
 	if err != nil {
 		return resources.DefaultTimeout
 	}
@@ -411,7 +411,7 @@ func (r *run) startUpdate(row *stepRecord, s *plan.Step) error {
 		}
 		return r.fail(row, "update")
 	}
-	p, _ := r.e.reg.Provider(s.ResourceType)
+	p, _ := r.e.providerOf(s.ResourceType)
 	row.Desired = withIdentifiers(p, resources.StringifyModel(props), cur.Model)
 	row.Previous = withIdentifiers(p, resources.StringifyModel(cur.Properties), cur.Model)
 	r.launch(row, s, partUpdate, r.timeoutOf(s.ResourceType, resources.ActionUpdate, props))

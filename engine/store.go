@@ -514,7 +514,9 @@ func (tx *txn) scanFrom(t tableID, ix string, prefix, from string, fn func(r rec
 		k string
 		r record
 	}
-	var extra []row
+	// Sized for the common case, a scan of one stack's (or operation's)
+	// rows where the overlay and the buffer hold nothing else.
+	extra := make([]row, 0, len(buf)+len(ov))
 	keyOf := tx.indexKey(t, ix)
 	add := func(pk string, r record) {
 		if ix == ixID {
