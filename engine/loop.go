@@ -124,7 +124,7 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 		through = opts.Through.UnixNano()
 	}
 	e.forgetProviders()
-	tx := e.st.begin()
+	tx := e.st.beginLoop()
 	defer func() { tx.end() }()
 	for {
 		if cerr := ctx.Err(); cerr != nil {
@@ -154,7 +154,7 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 				return res, e.broken
 			}
 			e.forgetProviders()
-			tx = e.st.begin()
+			tx = e.st.beginLoop()
 			if serr != nil {
 				res.Stopped, err = StopCanceled, serr
 				break
@@ -222,7 +222,7 @@ func (e *Engine) runTask(ctx context.Context, tx *txn, t *Task, until func(Stack
 		tx.rollbackTo(sp)
 		tx.release()
 		return nil, 0, &InternalError{Err: fmt.Errorf("task %d (%s, stack %s, operation %s, step %s) failed and was rolled back: %w",
-			t.Seq, t.Kind, t.StackId, t.OperationId, t.Step, err)}
+			t.Seq, t.Kind, t.StackId, t.OperationId, t.stepName(), err)}
 	}
 	tx.release()
 	evs := tx.events

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -43,6 +44,10 @@ type Task struct {
 	// JSON value already (ops_callback.go); CallbackContext is made from
 	// it when the state is saved.
 	cc map[string]any
+	// step and gen are an invoke or deadline task's step and generation
+	// (hasStep); Step and Data are made from them when the state is saved.
+	step, gen uint32
+	hasStep   bool
 }
 
 func (t *Task) before(u *Task) bool {
@@ -209,4 +214,12 @@ func (tx *txn) cancelTasks(match func(*Task) bool) int {
 		tx.unschedule(t)
 	}
 	return len(ts)
+}
+
+// stepName is the task's step, as messages name it.
+func (t *Task) stepName() string {
+	if t.hasStep {
+		return strconv.FormatUint(uint64(t.step), 10)
+	}
+	return t.Step
 }

@@ -56,8 +56,8 @@ func (r *run) scheduleInvoke(row *stepRecord, delay time.Duration, callback ...m
 	if !row.Deadline.IsZero() && at.After(row.Deadline) {
 		at = row.Deadline
 	}
-	t := &Task{At: at, Kind: taskInvoke, StackId: r.st.StackId, OperationId: r.op.Id,
-		Step: strconv.Itoa(int(row.Index)), Attempt: row.Attempt, Data: genData(row.Gen)}
+	t := &Task{At: at, Kind: taskInvoke, StackId: r.st.StackId, OperationId: r.op.Id, Attempt: row.Attempt}
+	t.setStep(row.Index, row.Gen)
 	if len(callback) > 0 {
 		t.cc = callback[0]
 	}
@@ -66,17 +66,48 @@ func (r *run) scheduleInvoke(row *stepRecord, delay time.Duration, callback ...m
 
 func genData(gen uint32) json.RawMessage { return json.RawMessage(strconv.FormatUint(uint64(gen), 10)) }
 
+// setStep makes an invoke or deadline task the task of a step's generation
+// (the numbers are kept; Step and Data are made from them when the state is
+// saved: stepText).
+func (t *Task) setStep(index, gen uint32) {
+	t.step, t.gen, t.hasStep = index, gen, true
+}
+
+// stepGen returns the step and generation of an invoke or deadline task.
+func (t *Task) stepGen() (index, gen uint32, ok bool) {
+	if t.hasStep {
+		return t.step, t.gen, true
+	}
+	id, err := strconv.ParseUint(t.Step, 10, 32)
+	if err != nil {
+		return 0, 0, false
+	}
+	g, err := strconv.ParseUint(string(t.Data), 10, 32)
+	if err != nil {
+		return 0, 0, false
+	}
+	return uint32(id), uint32(g), true
+}
+
+// stepText makes Step and Data from the numbers setStep kept.
+func (t *Task) stepText() {
+	if t.hasStep && t.Step == "" {
+		t.Step = strconv.FormatUint(uint64(t.step), 10)
+		t.Data = genData(t.gen)
+	}
+}
+
 // taskRow returns the step a task works on, or nil when the task is stale.
 func (r *run) taskRow(t *Task) (*stepRecord, *plan.Step) {
-	id, err := strconv.Atoi(t.Step)
-	if err != nil {
+	index, gen, ok := t.stepGen()
+	if !ok {
 		return nil, nil
 	}
-	row := r.tx.step(r.op.Id, uint32(id))
-	if row == nil || row.State != stepRunning || !row.Launched || string(t.Data) != string(genData(row.Gen)) {
+	row := r.tx.step(r.op.Id, index)
+	if row == nil || row.State != stepRunning || !row.Launched || gen != row.Gen {
 		return nil, nil
 	}
-	s := r.step(id)
+	s := r.step(int(index))
 	if s == nil {
 		return nil, nil
 	}
@@ -148,8 +179,9 @@ func (r *run) invoke(row *stepRecord, s *plan.Step, t *Task) error {
 	r.collect()
 	if errors.Is(herr, resources.ErrNoResponse) {
 		// No answer: only the deadline ends the action.
-		r.tx.schedule(&Task{At: row.Deadline, Kind: taskDeadline, StackId: r.st.StackId, OperationId: r.op.Id,
-			Step: t.Step, Attempt: row.Attempt, Data: genData(row.Gen)})
+		dl := &Task{At: row.Deadline, Kind: taskDeadline, StackId: r.st.StackId, OperationId: r.op.Id, Attempt: row.Attempt}
+		dl.setStep(row.Index, row.Gen)
+		r.tx.schedule(dl)
 		return nil
 	}
 	if herr != nil {

@@ -126,6 +126,7 @@ func encodeState(s *store) ([]byte, error) {
 	w.table(tx, "changesets", tChangeSets)
 	tasks := s.queue.all()
 	for _, t := range tasks {
+		t.stepText()
 		if err := t.encodeCallback(); err != nil {
 			return nil, fmt.Errorf("task %d: its callback context: %w", t.Seq, err)
 		}

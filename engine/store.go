@@ -60,6 +60,9 @@ type store struct {
 	// dbHas says memdb may hold rows of a table (it has been given some):
 	// a lookup in a table it has never had a row of skips memdb.
 	dbHas [numTables]bool
+	// loopHint is how many rows the last loop transaction wrote to each
+	// table (beginLoop).
+	loopHint [numTables]int
 	// tails is, per stack Num, the last event chunk committed (chunks are
 	// never deleted, and a stack's next chunk is always a later one).
 	tails map[uint32]*eventChunk
@@ -127,6 +130,10 @@ type txn struct {
 	events []pendingEvent
 	// stackCache remembers the stacks read from the snapshot (nil: none).
 	stackCache map[string]record
+	// hint sizes the overlay's maps (beginLoop): as many rows as the last
+	// loop transaction wrote to each table.
+	hint [numTables]int
+	loop bool
 }
 
 // read begins a read transaction: a snapshot of the last commit.
@@ -141,6 +148,17 @@ func (s *store) begin() *txn {
 	}
 	tx := &txn{s: s, snap: s.db.Txn(false), write: true, meta: s.meta}
 	s.cur = tx
+	return tx
+}
+
+// beginLoop begins the loop's write transaction: like begin, with the
+// overlay's maps sized for as many rows as the last loop transaction wrote
+// (an operation writes a row or more per resource, and growing a map of
+// thousands of rows rehashes it over and over).
+func (s *store) beginLoop() *txn {
+	tx := s.begin()
+	tx.hint = s.loopHint
+	tx.loop = true
 	return tx
 }
 
@@ -166,6 +184,9 @@ func (tx *txn) commit() error {
 					}
 				}
 			}
+		}
+		if tx.loop {
+			s.loopHint[t] = len(ov)
 		}
 		buf := s.buf[t]
 		s.buffered -= len(buf)
@@ -457,7 +478,7 @@ func (tx *txn) del(t tableID, k string) {
 func (tx *txn) setRow(t tableID, k string, r record) {
 	ov := tx.ov[t]
 	if ov == nil {
-		ov = map[string]record{}
+		ov = make(map[string]record, tx.hint[t])
 		tx.ov[t] = ov
 	}
 	prev, had := ov[k]
