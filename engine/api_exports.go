@@ -32,21 +32,18 @@ func (e *Engine) ListExports(ctx context.Context, in ListExportsInput) (*ListExp
 			after = parts[0]
 		}
 		size := e.pageSize()
-		it, err := tx.snap.LowerBound(tExports.String(), ixID, []byte(after))
-		if err != nil {
-			return err
-		}
-		for raw := it.Next(); raw != nil; raw = it.Next() {
-			x := raw.(*exportRecord)
+		tx.scanFrom(tExports, ixID, "", after, func(r record) bool {
+			x := r.(*exportRecord)
 			if in.NextToken != "" && x.Name <= after {
-				continue
+				return true
 			}
 			if len(out.Exports) == size {
 				out.NextToken = encodeToken("ListExports", out.Exports[len(out.Exports)-1].Name)
-				break
+				return false
 			}
 			out.Exports = append(out.Exports, Export{ExportingStackId: x.StackId, Name: x.Name, Value: x.Value})
-		}
+			return true
+		})
 		return nil
 	})
 	if err != nil {

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stacksim/stacksim/resources"
+	"github.com/stacksim/stacksim/resources/faults"
 	"github.com/stacksim/stacksim/template"
 )
 
@@ -208,3 +210,58 @@ func TestChangeSetTemplateAndOperations(t *testing.T) {
 }
 
 type ctxT = context.Context
+
+// docs/faults.md: a newPhysicalId fault on a registry type makes its
+// handler break the contract, and the checker reports
+// primary-identifier-changed (the fault acts inside the checker); the
+// resource keeps its identifier. Faults that act on the call (fail,
+// throttle...) stay outside it: the checker never judges them.
+func TestContractSeesNewPhysicalIDFault(t *testing.T) {
+	e := newTestEngine(t, Options{Contract: ContractReport})
+	v := func(s string) string {
+		return "Resources:\n  Param:\n    Type: AWS::SSM::Parameter\n    Properties:\n      Type: String\n      Value: " + s + "\n"
+	}
+	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "x", TemplateBody: v("1")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.WaitForStack(ctx(), "x"); err != nil {
+		t.Fatal(err)
+	}
+	in := UpdateStackInput{StackName: "x", TemplateBody: v("2")}
+	in.Faults = []faults.Fault{
+		{Kind: faults.NewPhysicalID, Match: faults.Match{LogicalID: "Param", Actions: []resources.Action{resources.ActionUpdate}}},
+		{Kind: faults.Throttle, Match: faults.Match{LogicalID: "Param", Actions: []resources.Action{resources.ActionUpdate}}},
+	}
+	if _, err := e.UpdateStack(ctx(), in); err != nil {
+		t.Fatal(err)
+	}
+	st, err := e.WaitForStack(ctx(), "x")
+	if err != nil || st.StackStatus != "UPDATE_COMPLETE" {
+		t.Fatalf("%v %v", st, err)
+	}
+	op, err := e.DescribeStackOperation(ctx(), DescribeStackOperationInput{StackName: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, cv := range op.Operation.ContractViolations {
+		rules = append(rules, cv.Rule)
+	}
+	// The changed identifier also means the model does not hold the
+	// request's Name (input-not-applied); the throttle is no violation.
+	if !slices.Contains(rules, "primary-identifier-changed") || op.Operation.ContractViolationCount != len(rules) || slices.Contains(rules, "") {
+		t.Fatalf("violations %d %v, want primary-identifier-changed: %+v", op.Operation.ContractViolationCount, rules, op.Operation.ContractViolations)
+	}
+	for _, r := range rules {
+		if r != "primary-identifier-changed" && r != "input-not-applied" {
+			t.Fatalf("unexpected violation %s: %+v", r, op.Operation.ContractViolations)
+		}
+	}
+	if len(op.Operation.FaultsFired) != 2 {
+		t.Fatalf("faults fired: %v", op.Operation.FaultsFired)
+	}
+	r, err := e.DescribeStackResource(ctx(), DescribeStackResourceInput{StackName: "x", LogicalResourceId: "Param"})
+	if err != nil || !strings.HasPrefix(r.StackResourceDetail.PhysicalResourceId, "CFN-Param-") {
+		t.Fatalf("the resource lost its identifier: %+v %v", r, err)
+	}
+}

@@ -166,21 +166,15 @@ func (e *Engine) ListStackResources(ctx context.Context, in ListStackResourcesIn
 			from = resourceKey(st.Num, parts[1])
 		}
 		size := e.pageSize()
-		it, err := tx.snap.LowerBound(tResources.String(), ixID, []byte(from))
-		if err != nil {
-			return err
-		}
-		for raw := it.Next(); raw != nil; raw = it.Next() {
-			r := raw.(*resourceRecord)
-			if r.Num != st.Num {
-				break
-			}
+		tx.scanFrom(tResources, ixID, numKey(st.Num), from, func(rec record) bool {
+			r := rec.(*resourceRecord)
 			if len(out.StackResourceSummaries) == size {
 				out.NextToken = encodeToken("ListStackResources", st.StackId, r.LogicalResourceId)
-				break
+				return false
 			}
 			out.StackResourceSummaries = append(out.StackResourceSummaries, r.summary())
-		}
+			return true
+		})
 		return nil
 	})
 	if err != nil {

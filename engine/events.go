@@ -23,9 +23,10 @@ type resourceEvent struct {
 	Type       string
 	Status     statemachine.ResourceStatus
 	Reason     string
-	// Properties is the ResourceProperties text (the resolved properties as
-	// JSON), or "". Events of one action can share one string.
-	Properties string
+	// Properties are the resolved properties (the event's
+	// ResourceProperties, as JSON when read), or nil. They are kept as they
+	// are, never changed: the record and the step hold the same map.
+	Properties map[string]any
 }
 
 // stackEvent writes an event of the stack itself (LogicalResourceId = the
@@ -55,8 +56,29 @@ func (tx *txn) resourceEvent(st *stackRecord, ev resourceEvent) {
 		Type:       ev.Type,
 		Status:     string(ev.Status),
 		Reason:     ev.Reason,
-		Properties: ev.Properties,
+		Properties: propsOf(ev.Properties),
 	})
+}
+
+// propsOf is what an eventRecord keeps of a resource event's properties:
+// nil for none (an interface holding a nil map would not be).
+func propsOf(m map[string]any) any {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// propertiesText is the event's ResourceProperties: the properties as JSON
+// (made now, from the map the event keeps), or "".
+func (r *eventRecord) propertiesText() string {
+	switch p := r.Properties.(type) {
+	case string:
+		return p
+	case map[string]any:
+		return propsText(p)
+	}
+	return ""
 }
 
 // pendingEvent is an event written and not yet handed to observers; it is
@@ -120,6 +142,9 @@ func (tx *txn) useChunk(c *eventChunk) {
 // lastChunk returns the stack's last event chunk, or nil.
 func (tx *txn) lastChunk(num uint32) *eventChunk {
 	if c := tx.chunks[num]; c != nil {
+		return c
+	}
+	if c := tx.s.tails[num]; c != nil {
 		return c
 	}
 	it, err := tx.snap.ReverseLowerBound(tEvents.String(), ixID, []byte(chunkKey(num, math.MaxUint32)))
@@ -221,7 +246,7 @@ func (s *store) stackEventOf(st *stackRecord, seq uint64, r *eventRecord) StackE
 		Timestamp:            ts,
 		ResourceStatus:       r.Status,
 		ResourceStatusReason: r.Reason,
-		ResourceProperties:   r.Properties,
+		ResourceProperties:   r.propertiesText(),
 		ClientRequestToken:   r.Token,
 	}
 	if r.OfStack {

@@ -1,7 +1,11 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"testing"
+
+	"github.com/stacksim/stacksim/resources"
 
 	"github.com/stacksim/stacksim/statemachine"
 )
@@ -72,6 +76,56 @@ func TestLifecycleCustomResourceRollback(t *testing.T) {
 	in := UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v2.yaml")}
 	in.Faults = h.faults("faults.yaml")
 	h.mustDo(func() error { return h.updateStack(in) })
+	h.wait("app")
+	h.resources("app")
+	h.done()
+}
+
+// BEHAVIOUR.md §7: a custom resource whose Create failed is still sent a
+// Delete when the creation rolls back, with its ResourceProperties
+// (ServiceToken included) and the PhysicalResourceId its FAILED response
+// gave; one that never answered gets a Delete with a generated id. Both
+// answer it, and the stack ends ROLLBACK_COMPLETE.
+func TestLifecycleCustomResourceCreateFails(t *testing.T) {
+	h := newHarness(t, "custom-resource-create-fails", Options{})
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("template.yaml")})
+	})
+	h.wait("app")
+	in := CreateStackInput{StackName: "silent", TemplateBody: h.fixture("silent.yaml")}
+	in.Faults = h.faults("faults.yaml")
+	h.mustDo(func() error { return h.create(in) })
+	h.wait("silent")
+	h.objects()
+	h.done()
+}
+
+// Seed 001: "If an Update fails, CloudFormation will trigger a second
+// Update during rollback. The rollback update will have
+// ResourceProperties=OLD and OldResourceProperties=NEW" — NEW being what
+// the failed Update asked for, whether the target answered FAILED or never
+// answered.
+func TestLifecycleCustomResourceUpdateFails(t *testing.T) {
+	h := newHarness(t, "custom-resource-update-fails", Options{ServiceTokens: map[string]resources.CustomTarget{
+		"other": resources.CustomFunc(func(context.Context, *resources.CustomRequest) (*resources.CustomResponse, error) {
+			return nil, errors.New("the other target is never called: a service token cannot change")
+		}),
+	}})
+	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("v1.yaml")}) })
+	h.wait("app")
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v2.yaml")})
+	})
+	h.wait("app")
+	in := UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v3.yaml")}
+	in.Faults = h.faults("faults.yaml")
+	h.mustDo(func() error { return h.updateStack(in) })
+	h.wait("app")
+	// A service token cannot change: that Update is refused before any
+	// request is sent, and its rollback goes from the properties applied.
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v4.yaml")})
+	})
 	h.wait("app")
 	h.resources("app")
 	h.done()

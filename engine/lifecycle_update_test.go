@@ -117,6 +117,31 @@ func TestLifecycleUpdateRollbackFailedSkip(t *testing.T) {
 	h.done()
 }
 
+// A continued rollback that fails again, then a continue that skips the
+// resource: the journal spans both continuations, and the rows of the
+// steps the first continuation dropped (done before) are no longer its
+// plan's (the bug: "journal entry for step 2, which the rollback plan does
+// not have").
+func TestLifecycleUpdateRollbackContinueFailsAgainThenSkip(t *testing.T) {
+	h := updateLifecycle(t, "update-rollback-failed-continue-fails-again-skip", "faults.yaml", false, Options{})
+	in := ContinueUpdateRollbackInput{StackName: "app"}
+	in.Faults = h.faults("continue-faults.yaml")
+	h.must("ContinueUpdateRollback app (faults=1)", func() error {
+		_, err := h.e.ContinueUpdateRollback(ctx(), in)
+		return err
+	})
+	h.wait("app")
+	h.resources("app")
+	h.must("ContinueUpdateRollback app ResourcesToSkip=[A]", func() error {
+		_, err := h.e.ContinueUpdateRollback(ctx(), ContinueUpdateRollbackInput{StackName: "app", ResourcesToSkip: []string{"A"}})
+		return err
+	})
+	h.wait("app")
+	h.resources("app")
+	h.objects()
+	h.done()
+}
+
 func TestLifecycleUpdateRollbackFailedThenDelete(t *testing.T) {
 	h := updateLifecycle(t, "update-rollback-failed-then-delete", "faults.yaml", false, Options{})
 	id := h.stackID("app")

@@ -39,6 +39,10 @@ type Task struct {
 
 	at  int64 // At in nanoseconds since the Unix epoch
 	pos int   // index in the heap; -1 when not queued
+	// cc is the callback context as the handler answered it, when it is a
+	// JSON value already (ops_callback.go); CallbackContext is made from
+	// it when the state is saved.
+	cc map[string]any
 }
 
 func (t *Task) before(u *Task) bool {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -51,7 +50,7 @@ func backoff(n int) time.Duration {
 
 // scheduleInvoke queues the next call of a step's handler after delay
 // (never past its deadline: the call at the deadline times out).
-func (r *run) scheduleInvoke(row *stepRecord, delay time.Duration, callback ...json.RawMessage) {
+func (r *run) scheduleInvoke(row *stepRecord, delay time.Duration, callback ...map[string]any) {
 	at := r.tx.now().Add(delay)
 	if !row.Deadline.IsZero() && at.After(row.Deadline) {
 		at = row.Deadline
@@ -59,7 +58,7 @@ func (r *run) scheduleInvoke(row *stepRecord, delay time.Duration, callback ...j
 	t := &Task{At: at, Kind: taskInvoke, StackId: r.st.StackId, OperationId: r.op.Id,
 		Step: strconv.Itoa(int(row.Index)), Attempt: row.Attempt, Data: genData(row.Gen)}
 	if len(callback) > 0 {
-		t.CallbackContext = callback[0]
+		t.cc = callback[0]
 	}
 	r.tx.schedule(t)
 }
@@ -144,7 +143,7 @@ func (r *run) invoke(row *stepRecord, s *plan.Step, t *Task) error {
 		return r.partFailed(row, s, fmt.Sprintf("Resource type %s has no handler: %v", s.ResourceType, err))
 	}
 	req := r.request(row, s, t)
-	ev, herr := r.e.invoke(r.ctx, p, req)
+	ev, herr := r.e.invoke(r.invokeContext(), p, req)
 	r.collect()
 	if errors.Is(herr, resources.ErrNoResponse) {
 		// No answer: only the deadline ends the action.
@@ -196,14 +195,7 @@ func (r *run) request(row *stepRecord, s *plan.Step, t *Task) *resources.Request
 	if row.Part == partCreate {
 		req.PhysicalResourceID = ""
 	}
-	if len(t.CallbackContext) > 0 {
-		var cc map[string]any
-		dec := json.NewDecoder(bytes.NewReader(t.CallbackContext))
-		dec.UseNumber()
-		if dec.Decode(&cc) == nil {
-			req.CallbackContext = cc
-		}
-	}
+	req.CallbackContext = t.callback()
 	return req
 }
 
@@ -239,13 +231,9 @@ func (r *run) inProgress(row *stepRecord, s *plan.Step, p resources.Provider, ev
 			}
 		}
 	}
-	var cc json.RawMessage
-	if ev.CallbackContext != nil {
-		b, err := json.Marshal(ev.CallbackContext)
-		if err != nil {
-			return r.handlerFailed(row, s, p, resources.Failed(resources.ErrHandlerInternalFailure, "the callbackContext is not JSON: %v", err), nil)
-		}
-		cc = b
+	cc, err := callbackOf(ev.CallbackContext)
+	if err != nil {
+		return r.handlerFailed(row, s, p, resources.Failed(resources.ErrHandlerInternalFailure, "the callbackContext is not JSON: %v", err), nil)
 	}
 	delay := time.Duration(ev.CallbackDelaySeconds) * time.Second
 	if delay < minCallbackDelay {
@@ -287,7 +275,7 @@ func (r *run) initiated(row *stepRecord, s *plan.Step, p resources.Provider, mod
 	c := rec.clone()
 	c.PhysicalResourceId = id
 	c.Model = model
-	r.event(c, reasonInitiated, row.PropsText)
+	r.event(c, reasonInitiated, row.Props)
 	r.put(c)
 	return nil
 }
@@ -373,6 +361,17 @@ func (r *run) handlerFailed(row *stepRecord, s *plan.Step, p resources.Provider,
 		r.scheduleInvoke(row, backoff(row.Attempt-1))
 		return nil
 	}
+	if row.Part == partCreate && s.Custom && ev.ResourceModel != nil {
+		// A custom resource's FAILED answer to a Create names a physical
+		// id too (the response needs one): the rollback's Delete goes to
+		// it, with the properties (BEHAVIOUR.md §7).
+		if err := r.initiated(row, s, p, ev.ResourceModel); err != nil {
+			return err
+		}
+		if row.Initiated {
+			row.Model = ev.ResourceModel
+		}
+	}
 	return r.partFailed(row, s, r.failureMessage(s, ev))
 }
 
@@ -416,14 +415,15 @@ func (r *run) partFailed(row *stepRecord, s *plan.Step, reason string) error {
 		if rec == nil {
 			return internalf("stack %s: %s lost its record while it was updated", r.st.StackName, s.LogicalID)
 		}
-		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, row.PropsText); err != nil {
+		rec = r.keepAsked(row, s, rec)
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, row.Props); err != nil {
 			return err
 		}
 		return r.fail(row, "update")
 	}
 	rec := r.deleting(row, s)
 	if rec != nil {
-		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDeleteFailed, reason, ""); err != nil {
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDeleteFailed, reason, nil); err != nil {
 			return err
 		}
 	}
@@ -460,7 +460,7 @@ func (r *run) createSucceeded(row *stepRecord, s *plan.Step, model map[string]an
 	c.PhysicalResourceId = row.PhysicalID
 	c.Properties, c.Model = row.Props, model
 	c.RollbackFailed, c.Skipped = false, false
-	r.event(c, "", row.PropsText)
+	r.event(c, "", row.Props)
 	r.put(c)
 	row.Entry.NewPhysicalID = row.PhysicalID
 	return r.succeed(row)
@@ -498,7 +498,7 @@ func (r *run) updateSucceeded(row *stepRecord, s *plan.Step, p resources.Provide
 	}
 	c.Properties, c.Model = row.Props, model
 	c.RollbackFailed, c.Skipped = false, false
-	r.event(c, "", row.PropsText)
+	r.event(c, "", row.Props)
 	r.put(c)
 	return r.succeed(row)
 }
@@ -523,7 +523,7 @@ func (r *run) oldDeleted(row *stepRecord, s *plan.Step) error {
 func (r *run) deleteSucceeded(row *stepRecord, s *plan.Step) error {
 	rec := r.deleting(row, s)
 	if rec != nil {
-		c, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDeleteSucceeded, "", "")
+		c, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDeleteSucceeded, "", nil)
 		if err != nil {
 			return err
 		}
@@ -559,18 +559,19 @@ func (r *run) cancelRunning() error {
 		rec := r.current(s.LogicalID)
 		if rec != nil {
 			if row.Part == partCreate || row.Part == partRead {
+				if s.Custom {
+					row.Entry.Created = true
+				}
 				rec = r.keepMade(row, rec)
 			}
 			switch rec.ResourceStatus {
 			case statemachine.ResourceStatusCreateInProgress:
-				if s.Custom && (row.Part == partCreate || row.Part == partRead) {
-					row.Entry.Created = true
-				}
-				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonCreateCancelled, row.PropsText); err != nil {
+				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonCreateCancelled, row.Props); err != nil {
 					return err
 				}
 			case statemachine.ResourceStatusUpdateInProgress:
-				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonUpdateCancelled, row.PropsText); err != nil {
+				rec = r.keepAsked(row, s, rec)
+				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonUpdateCancelled, row.Props); err != nil {
 					return err
 				}
 			}

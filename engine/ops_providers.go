@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"time"
 
 	"go.uber.org/zap"
@@ -12,9 +13,14 @@ import (
 )
 
 // Providers as an operation calls them: the registry's provider, inside the
-// contract checker (Options.Contract), inside the operation's faults. Faults
-// are outermost, so that the checker judges the handler and not the faults
-// injected on purpose.
+// contract checker (Options.Contract), inside the operation's faults. The
+// faults that act on the call (fail, throttle, stall, noResponse...) are
+// outermost, so that the checker judges the handler and not the faults
+// injected on purpose; those that make the handler itself misbehave
+// (newPhysicalId) act inside the checker (faults.HandlerFaults, with the
+// operation's injector in the call's context: r.invokeContext), so that it
+// reports them as it would a real handler (primary-identifier-changed on a
+// registry type, docs/faults.md).
 
 // maxViolations bounds the violations an operation keeps (all are counted).
 const maxViolations = 100
@@ -26,15 +32,32 @@ func (r *run) provider(typeName string) (resources.Provider, error) {
 	if err != nil {
 		return nil, err
 	}
+	inj, err := r.injector()
+	if err != nil {
+		return nil, err
+	}
 	if r.e.opts.Contract != ContractOff {
 		p = r.e.checkerOf(p)
-	}
-	if inj, err := r.injector(); err != nil {
-		return nil, err
+		if inj != nil {
+			p = inj.WrapCalls(p)
+		}
 	} else if inj != nil {
 		p = inj.Wrap(p)
 	}
 	return p, nil
+}
+
+// invokeContext is the context of a handler call: the run's, carrying the
+// operation's fault injector for the faults that act inside the checker.
+func (r *run) invokeContext() context.Context {
+	if r.e.opts.Contract == ContractOff || len(r.op.Faults) == 0 {
+		return r.ctx
+	}
+	inj, err := r.injector()
+	if err != nil || inj == nil {
+		return r.ctx
+	}
+	return faults.WithInjector(r.ctx, inj)
 }
 
 // checkerOf returns the contract checker around a provider (one per
@@ -48,7 +71,7 @@ func (e *Engine) checkerOf(p resources.Provider) resources.Provider {
 	if e.opts.Contract == ContractStrict {
 		mode = contract.Strict
 	}
-	c := contract.Wrap(p, contract.Options{Mode: mode, OnViolation: func(v contract.Violation) {
+	c := contract.Wrap(faults.HandlerFaults(p), contract.Options{Mode: mode, OnViolation: func(v contract.Violation) {
 		e.violations = append(e.violations, v)
 	}})
 	e.checkers[p] = c

@@ -115,7 +115,7 @@ func (r *run) put(rec *resourceRecord) {
 }
 
 // event writes a resource event for rec's status now.
-func (r *run) event(rec *resourceRecord, reason, props string) {
+func (r *run) event(rec *resourceRecord, reason string, props map[string]any) {
 	rec.ResourceStatusReason = reason
 	r.tx.resourceEvent(r.st, resourceEvent{LogicalID: rec.LogicalResourceId, PhysicalID: rec.PhysicalResourceId,
 		Type: rec.ResourceType, Status: rec.ResourceStatus, Reason: reason, Properties: props})
@@ -123,7 +123,7 @@ func (r *run) event(rec *resourceRecord, reason, props string) {
 
 // moveTo fires ev on rec, writes the event and the record, and returns the
 // new record.
-func (r *run) moveTo(rec *resourceRecord, logicalID string, ev statemachine.ResourceEvent, reason, props string) (*resourceRecord, error) {
+func (r *run) moveTo(rec *resourceRecord, logicalID string, ev statemachine.ResourceEvent, reason string, props map[string]any) (*resourceRecord, error) {
 	c, err := r.fireResource(rec, logicalID, ev)
 	if err != nil {
 		return nil, err
@@ -162,23 +162,23 @@ func (r *run) applyTemplate(rec *resourceRecord, s *plan.Step) {
 
 // resolve resolves a step's template properties against the live values;
 // reason is a template error found (the step fails with it).
-func (r *run) resolve(s *plan.Step) (props map[string]any, text string, reason string, err error) {
+func (r *run) resolve(s *plan.Step) (props map[string]any, reason string, err error) {
 	b, err := r.template()
 	if err != nil {
-		return nil, "", "", internalf("stack %s: binding its template: %w", r.st.StackName, err)
+		return nil, "", internalf("stack %s: binding its template: %w", r.st.StackName, err)
 	}
 	props, perr := b.Properties(s.LogicalID, r.live(false))
 	if perr != nil {
-		return nil, "", templateReason(perr), nil
+		return nil, templateReason(perr), nil
 	}
 	if !template.IsKnown(props) {
 		u, _ := template.FirstUnknown(props)
-		return nil, "", "Unable to resolve " + u.String() + ": the resource it refers to has no value yet", nil
+		return nil, "Unable to resolve " + u.String() + ": the resource it refers to has no value yet", nil
 	}
-	return props, propsText(props), "", nil
+	return props, "", nil
 }
 
-// propsText is the JSON of properties, as events carry it.
+// propsText is the JSON of properties, as events show it.
 func propsText(props map[string]any) string {
 	if len(props) == 0 {
 		return ""
@@ -271,7 +271,7 @@ func (r *run) startCreate(row *stepRecord, s *plan.Step) error {
 	if cur != nil && (cur.ResourceStatus == statemachine.ResourceStatusDeleteComplete || cur.ResourceStatus == statemachine.ResourceStatusDeleteSkipped) {
 		cur = nil // no longer the stack's: created again
 	}
-	props, text, reason, err := r.resolve(s)
+	props, reason, err := r.resolve(s)
 	if err != nil {
 		return err
 	}
@@ -281,9 +281,9 @@ func (r *run) startCreate(row *stepRecord, s *plan.Step) error {
 	}
 	rec.PhysicalResourceId, rec.Model, rec.Properties = "", nil, nil
 	r.applyTemplate(rec, s)
-	r.event(rec, "", text)
+	r.event(rec, "", props)
 	r.put(rec)
-	row.Props, row.PropsText = props, text
+	row.Props = props
 	if reason != "" {
 		return r.createFailedAt(row, rec, reason)
 	}
@@ -300,7 +300,7 @@ func (r *run) createFailedAt(row *stepRecord, rec *resourceRecord, reason string
 	if rec.ResourceStatus == statemachine.ResourceStatusUpdateInProgress {
 		ev, verb = statemachine.ResourceUpdateFailed, "update"
 	}
-	if _, err := r.moveTo(rec, rec.LogicalResourceId, ev, reason, row.PropsText); err != nil {
+	if _, err := r.moveTo(rec, rec.LogicalResourceId, ev, reason, row.Props); err != nil {
 		return err
 	}
 	return r.fail(row, verb)
@@ -309,9 +309,11 @@ func (r *run) createFailedAt(row *stepRecord, rec *resourceRecord, reason string
 // keepMade records, on a resource whose create stops (failed or
 // cancelled) after its handler named the physical resource, what was
 // asked of it: the resource exists with (about) those properties, and a
-// later update starts from them.
+// later update starts from them. A custom resource's create that stops
+// may have made something even without naming it (Entry.Created): its
+// properties are kept too, for the Delete the rollback sends it.
 func (r *run) keepMade(row *stepRecord, rec *resourceRecord) *resourceRecord {
-	if !row.Initiated || rec.PhysicalResourceId == "" {
+	if (!row.Initiated || rec.PhysicalResourceId == "") && !row.Entry.Created {
 		return rec
 	}
 	c := rec.clone()
@@ -319,6 +321,31 @@ func (r *run) keepMade(row *stepRecord, rec *resourceRecord) *resourceRecord {
 	if row.Model != nil {
 		c.Model = row.Model
 	}
+	return c
+}
+
+// keepAsked records, on a custom resource whose forward Update stops
+// (failed, timed out or cancelled), the properties that Update asked for:
+// CloudFormation cannot know how far the target got, so the rollback's
+// Update goes from them, with ResourceProperties = the old properties and
+// OldResourceProperties = these (seed 001: "If an Update fails,
+// CloudFormation will trigger a second Update during rollback. The
+// rollback update will have ResourceProperties=OLD and
+// OldResourceProperties=NEW"). A registry type keeps the properties last
+// applied; so does a custom resource whose rollback Update fails (a
+// continued rollback still goes from NEW), and one whose Update was refused
+// before it was sent (a changed ServiceToken).
+func (r *run) keepAsked(row *stepRecord, s *plan.Step, rec *resourceRecord) *resourceRecord {
+	if !s.Custom || row.Part != partUpdate || row.Props == nil || r.phase() != plan.PhaseUpdate {
+		return rec
+	}
+	if !resources.LooseEqual(row.Props["ServiceToken"], rec.Properties["ServiceToken"]) {
+		// "Modifying service token is not allowed.": refused before any
+		// request was sent.
+		return rec
+	}
+	c := rec.clone()
+	c.Properties = row.Props
 	return c
 }
 
@@ -331,24 +358,25 @@ func (r *run) startUpdate(row *stepRecord, s *plan.Step) error {
 	}
 	if _, ok := statemachine.NextResource(cur.ResourceStatus, statemachine.ResourceUpdate); !ok {
 		// Nothing complete to update: a resource whose create failed with
-		// rollback disabled, which a rollback's cascade (it refers to a
-		// resource that may come back with a new id) names too.
+		// rollback disabled. (A rollback's cascade no longer plans Updates
+		// of such resources — PriorResource.Status — but a plan stored
+		// before it did may.)
 		return r.succeed(row)
 	}
 	if !s.CallsHandler() {
 		// Metadata, CreationPolicy, UpdatePolicy or policies only: what
 		// CloudFormation records changes, no handler is called.
-		rec, err := r.moveTo(cur, s.LogicalID, statemachine.ResourceUpdate, "", "")
+		rec, err := r.moveTo(cur, s.LogicalID, statemachine.ResourceUpdate, "", nil)
 		if err != nil {
 			return err
 		}
 		r.applyTemplate(rec, s)
-		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateSucceeded, "", ""); err != nil {
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateSucceeded, "", nil); err != nil {
 			return err
 		}
 		return r.succeed(row)
 	}
-	props, text, reason, err := r.resolve(s)
+	props, reason, err := r.resolve(s)
 	if err != nil {
 		return err
 	}
@@ -371,13 +399,13 @@ func (r *run) startUpdate(row *stepRecord, s *plan.Step) error {
 		return err
 	}
 	r.applyTemplate(rec, s)
-	r.event(rec, "", text)
+	r.event(rec, "", props)
 	r.put(rec)
-	row.Props, row.PropsText = props, text
+	row.Props = props
 	row.Entry.OldPhysicalID = cur.PhysicalResourceId
 	row.PhysicalID = cur.PhysicalResourceId
 	if reason != "" {
-		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, text); err != nil {
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, props); err != nil {
 			return err
 		}
 		return r.fail(row, "update")
@@ -420,7 +448,7 @@ func withIdentifiers(p resources.Provider, state, model map[string]any) map[stri
 // delete-then-create replacement is gone) starts the same way.
 func (r *run) startReplace(row *stepRecord, s *plan.Step, action plan.Action) error {
 	old := r.current(s.LogicalID)
-	props, text, reason, err := r.resolve(s)
+	props, reason, err := r.resolve(s)
 	if err != nil {
 		return err
 	}
@@ -434,7 +462,7 @@ func (r *run) startReplace(row *stepRecord, s *plan.Step, action plan.Action) er
 	}
 	r.applyTemplate(rec, s)
 	rec.PhysicalResourceId = oldPhys // the event names the old physical resource
-	r.event(rec, reasonReplacing, text)
+	r.event(rec, reasonReplacing, props)
 	rec.PhysicalResourceId = ""
 	if old != nil {
 		switch {
@@ -447,7 +475,7 @@ func (r *run) startReplace(row *stepRecord, s *plan.Step, action plan.Action) er
 		}
 	}
 	r.put(rec)
-	row.Props, row.PropsText = props, text
+	row.Props = props
 	row.Entry.OldPhysicalID = oldPhys
 	if reason != "" {
 		return r.createFailedAt(row, rec, reason)
@@ -488,28 +516,28 @@ func (r *run) startRestore(row *stepRecord, s *plan.Step) error {
 		return r.succeed(row)
 	}
 	if !s.Custom {
-		rec, err := r.moveTo(old, s.LogicalID, statemachine.ResourceUpdate, "", propsText(old.Properties))
+		rec, err := r.moveTo(old, s.LogicalID, statemachine.ResourceUpdate, "", old.Properties)
 		if err != nil {
 			return err
 		}
-		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateSucceeded, "", propsText(old.Properties)); err != nil {
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateSucceeded, "", old.Properties); err != nil {
 			return err
 		}
 		return r.succeed(row)
 	}
-	props, text, reason, err := r.resolve(s)
+	props, reason, err := r.resolve(s)
 	if err != nil {
 		return err
 	}
-	rec, err := r.moveTo(old, s.LogicalID, statemachine.ResourceUpdate, "", text)
+	rec, err := r.moveTo(old, s.LogicalID, statemachine.ResourceUpdate, "", props)
 	if err != nil {
 		return err
 	}
-	row.Props, row.PropsText = props, text
+	row.Props = props
 	row.Entry.OldPhysicalID = s.PhysicalID
 	row.PhysicalID = s.PhysicalID
 	if reason != "" {
-		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, text); err != nil {
+		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, props); err != nil {
 			return err
 		}
 		return r.fail(row, "update")
@@ -561,7 +589,7 @@ func (r *run) startSkip(row *stepRecord, s *plan.Step) error {
 		return err
 	}
 	rec.RollbackFailed, rec.Skipped = false, true
-	r.event(rec, reasonSkipped, "")
+	r.event(rec, reasonSkipped, nil)
 	r.put(rec)
 	return r.succeed(row)
 }
@@ -609,11 +637,11 @@ func (r *run) startRemove(row *stepRecord, s *plan.Step) error {
 	case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
 		return r.succeed(row)
 	}
-	text := propsText(rec.Properties)
+	props := rec.Properties
 	row.Entry.OldPhysicalID = rec.PhysicalResourceId
 	switch s.Action {
 	case plan.Retain, plan.Snapshot:
-		c, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceRetain, "", text)
+		c, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceRetain, "", props)
 		if err != nil {
 			return err
 		}
@@ -621,7 +649,7 @@ func (r *run) startRemove(row *stepRecord, s *plan.Step) error {
 		return r.succeed(row)
 	case plan.Forget:
 		if rec.ResourceStatus == statemachine.ResourceStatusCreateFailed || rec.ResourceStatus == statemachine.ResourceStatusUpdateFailed {
-			if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDiscard, "", ""); err != nil {
+			if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDiscard, "", nil); err != nil {
 				return err
 			}
 			return r.succeed(row)
@@ -631,7 +659,7 @@ func (r *run) startRemove(row *stepRecord, s *plan.Step) error {
 		}
 		// It has a physical resource after all: delete it.
 	}
-	c, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDelete, "", text)
+	c, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDelete, "", props)
 	if err != nil {
 		return err
 	}

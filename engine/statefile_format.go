@@ -125,6 +125,11 @@ func encodeState(s *store) ([]byte, error) {
 	w.table(tx, "released", tReleased)
 	w.table(tx, "changesets", tChangeSets)
 	tasks := s.queue.all()
+	for _, t := range tasks {
+		if err := t.encodeCallback(); err != nil {
+			return nil, fmt.Errorf("task %d: its callback context: %w", t.Seq, err)
+		}
+	}
 	w.rows("tasks", len(tasks), func(i int) any { return tasks[i] })
 	b.Truncate(b.Len() - 2) // the last ",\n"
 	b.WriteString("}\n")
@@ -154,7 +159,7 @@ func (r eventsRow) appendTo(b []byte) []byte {
 		}
 		first = false
 		cols = [numEventColumns]string{time.Unix(0, e.Time).UTC().Format(time.RFC3339Nano), e.Logical, e.Physical, e.Type,
-			e.Status, e.Reason, e.Properties, e.Token}
+			e.Status, e.Reason, e.propertiesText(), e.Token}
 		n := len(cols)
 		for n > 0 && cols[n-1] == "" {
 			n--

@@ -272,7 +272,7 @@ func buildStore(doc *stateDoc) (*store, error) {
 				d = &dupState{at: t, n: map[uint64]uint16{}}
 			}
 			rec := eventRecord{
-				Time: t, Logical: ev[1], Physical: ev[2], Type: ev[3], Status: ev[4], Reason: ev[5], Properties: ev[6],
+				Time: t, Logical: ev[1], Physical: ev[2], Type: ev[3], Status: ev[4], Reason: ev[5], Properties: textOf(ev[6]),
 				Token: ev[7], OfStack: ev[2] == st.StackId && ev[3] == StackResourceType,
 			}
 			if rec.Logical == "" || rec.Type == "" || rec.Status == "" {
@@ -405,4 +405,13 @@ func buildStore(doc *stateDoc) (*store, error) {
 	}
 	w.Commit()
 	return s, nil
+}
+
+// textOf is a loaded event's ResourceProperties as its record keeps them:
+// nil for none, else the text.
+func textOf(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

@@ -14,21 +14,30 @@ import (
 // virtual clock and counters (meta), the task queue, and the bookkeeping
 // that keeps event ids unique.
 //
-// Transactions. A write transaction (begin) reads a memdb snapshot taken
-// when it began, and keeps its writes in an overlay — a map per table — that
-// its own reads consult first. Commit writes the overlay into memdb in one
-// memdb write transaction. Writes are buffered because go-memdb copies a
-// path of its radix tree on every write and a read in the same memdb
-// transaction forgets which nodes it already copied: interleaving reads and
-// writes, as the engine does, costs kilobytes and microseconds per write
-// (measured: 17 µs and 12 KiB to pop and push one queue entry), where a map
-// costs a hundred nanoseconds. The queue and the event-id bookkeeping are
-// changed in place and undone from a journal; the overlay is journaled too,
-// which gives savepoints: the loop rolls back a failed task alone.
+// Transactions. A write transaction (begin) keeps its writes in an
+// overlay — a map per table — that its own reads consult first. Writes are
+// buffered because go-memdb copies a path of its radix tree on every write
+// and a read in the same memdb transaction forgets which nodes it already
+// copied: interleaving reads and writes, as the engine does, costs
+// kilobytes and microseconds per write (measured: 17 µs and 12 KiB to pop
+// and push one queue entry), where a map costs a hundred nanoseconds. The
+// queue and the event-id bookkeeping are changed in place and undone from a
+// journal; the overlay is journaled too, which gives savepoints: the loop
+// rolls back a failed task alone.
+//
+// Commit moves the overlay into the store's buffer (buf): committed rows,
+// a map per table again, laid over memdb. Every read consults the overlay,
+// then the buffer, then memdb. The buffer is written into memdb (flush)
+// only when it holds more than maxBuffered rows: a row changed by every
+// task of a session then costs a map entry, not a memdb insert per commit
+// (about 2 µs and a radix node, leaf and index entries each), and a row
+// made and deleted in the session never reaches memdb. Scans merge the
+// three in key order.
 //
 // One write transaction at a time: the engine's mutex guarantees it.
-// Read transactions (read) see the last commit and may run while nothing
-// writes.
+// Read transactions (read) see the last commit; the buffer is shared, not
+// copied, so a read transaction must end before the next commit — every
+// call runs under the engine's mutex, and none keeps a transaction.
 type store struct {
 	db   *memdb.MemDB
 	id   identity
@@ -44,7 +53,18 @@ type store struct {
 	// invocation.
 	cur  *txn
 	secs [numTables][]secondary
+	// buf holds the committed rows not yet written into db, by table and
+	// primary key; nil marks a row deleted from db. buffered counts them.
+	buf      [numTables]map[string]record
+	buffered int
+	// tails is, per stack Num, the last event chunk committed (chunks are
+	// never deleted, and a stack's next chunk is always a later one).
+	tails map[uint32]*eventChunk
 }
+
+// maxBuffered is how many committed rows the store keeps out of memdb
+// before it writes them in (bounding what a scan merges).
+var maxBuffered = 1 << 17
 
 // identity is the simulated account the store belongs to. It never changes
 // once the store exists, and the state file keeps it.
@@ -78,7 +98,7 @@ func newStore(id identity, now int64) (*store, error) {
 	// not the primary does not track mutations for watchers (it closes no
 	// channels on commit), and the store never watches.
 	db := primary.Snapshot()
-	s := &store{db: db, id: id, meta: meta{Now: now}, dups: map[uint32]*dupState{}}
+	s := &store{db: db, id: id, meta: meta{Now: now}, dups: map[uint32]*dupState{}, tails: map[uint32]*eventChunk{}}
 	for _, ix := range secondaries() {
 		s.secs[ix.table] = append(s.secs[ix.table], ix)
 	}
@@ -121,26 +141,76 @@ func (s *store) begin() *txn {
 	return tx
 }
 
-// commit makes the transaction's changes the store's state.
+// commit makes the transaction's changes the store's state: the overlay
+// goes into the buffer (memdb gets it when the buffer is full).
 func (tx *txn) commit() error {
 	if !tx.write || tx.done {
 		return nil
 	}
 	tx.done = true
 	tx.s.cur = nil
-	if tx.clean() {
-		tx.s.meta = tx.meta
-		tx.journal = nil
+	s := tx.s
+	for t := tableID(0); t < numTables; t++ {
+		if len(tx.ov[t]) == 0 {
+			continue
+		}
+		buf := s.buf[t]
+		if buf == nil {
+			buf = make(map[string]record, len(tx.ov[t]))
+			s.buf[t] = buf
+		}
+		for k, r := range tx.ov[t] {
+			_, had := buf[k]
+			switch {
+			case r != nil:
+				buf[k] = r
+				if c, ok := r.(*eventChunk); ok {
+					if tail := s.tails[c.Num]; tail == nil || c.Chunk >= tail.Chunk {
+						s.tails[c.Num] = c
+					}
+				}
+			case tx.inDB(t, k):
+				buf[k] = nil // hides the row memdb holds
+			default:
+				// Made and deleted before memdb ever had it.
+				delete(buf, k)
+				if had {
+					s.buffered--
+				}
+				continue
+			}
+			if !had {
+				s.buffered++
+			}
+		}
+	}
+	s.meta = tx.meta
+	tx.journal = nil
+	if s.buffered > maxBuffered {
+		return s.flush()
+	}
+	return nil
+}
+
+// inDB tells whether memdb holds a row of table t with key k.
+func (tx *txn) inDB(t tableID, k string) bool {
+	raw, err := tx.snap.First(t.String(), ixID, []byte(k))
+	return err == nil && raw != nil
+}
+
+// flush writes the buffer into memdb, in one memdb write transaction.
+func (s *store) flush() error {
+	if s.buffered == 0 {
 		return nil
 	}
-	w := tx.s.db.Txn(true)
+	w := s.db.Txn(true)
 	for t := tableID(0); t < numTables; t++ {
 		name := t.String()
-		for k, r := range tx.ov[t] {
+		for k, r := range s.buf[t] {
 			var err error
 			if r == nil {
 				var old any
-				if old, err = tx.snap.First(name, ixID, []byte(k)); err == nil && old != nil {
+				if old, err = w.First(name, ixID, []byte(k)); err == nil && old != nil {
 					err = w.Delete(name, old)
 				}
 			} else {
@@ -148,15 +218,15 @@ func (tx *txn) commit() error {
 			}
 			if err != nil {
 				w.Abort()
-				// The queue and the event-id bookkeeping were changed in
-				// place and can no longer be undone in full.
-				return fmt.Errorf("store: commit %s %q: %w", name, k, err)
+				return fmt.Errorf("store: flush %s %q: %w", name, k, err)
 			}
 		}
 	}
 	w.Commit()
-	tx.s.meta = tx.meta
-	tx.journal = nil
+	for t := range s.buf {
+		s.buf[t] = nil
+	}
+	s.buffered = 0
 	return nil
 }
 
@@ -294,6 +364,11 @@ func (tx *txn) get(t tableID, k string) record {
 			return r
 		}
 	}
+	if buf := tx.s.buf[t]; buf != nil {
+		if r, ok := buf[k]; ok {
+			return r
+		}
+	}
 	return tx.first(t, []byte(k))
 }
 
@@ -305,9 +380,15 @@ func (tx *txn) getb(t tableID, k []byte) record {
 			return r
 		}
 	}
-	// A lookup does not keep its key (only an insert keeps a row's key),
-	// so the caller's buffer serves as it is.
-	return tx.first(t, k)
+	if buf := tx.s.buf[t]; buf != nil {
+		if r, ok := buf[string(k)]; ok {
+			return r
+		}
+	}
+	// memdb's lookup takes its key as an interface and so makes it escape:
+	// copy it here, on the miss path only, so that the caller's buffer can
+	// stay on its stack (a hit in the overlay allocates nothing).
+	return tx.first(t, append(make([]byte, 0, len(k)), k...))
 }
 
 // first reads a row from the snapshot. Stacks, read on every step, are
@@ -365,49 +446,110 @@ func (tx *txn) setRow(t tableID, k string, r record) {
 
 // scan calls fn, in index order, for every row of table t whose key in
 // index ix starts with prefix, until fn returns false. ix is ixID or a
-// secondary index. In a write transaction with pending writes to t it costs
-// O(rows in range + pending writes to t): iterate in bulk, not per step.
+// secondary index. With rows of t in the overlay or the buffer it costs
+// O(rows in range + those rows): iterate in bulk, not per step.
 func (tx *txn) scan(t tableID, ix string, prefix string, fn func(r record) bool) {
-	it, err := tx.snap.Get(t.String(), ix+"_prefix", []byte(prefix))
+	tx.scanFrom(t, ix, prefix, "", fn)
+}
+
+// scanFrom is scan starting at the first key (of the primary index, ix
+// ixID) at or after from.
+func (tx *txn) scanFrom(t tableID, ix string, prefix, from string, fn func(r record) bool) {
+	var it memdb.ResultIterator
+	var err error
+	if from != "" {
+		if ix != ixID {
+			panic("store: scanFrom works on the primary index")
+		}
+		it, err = tx.snap.LowerBound(t.String(), ixID, []byte(from))
+	} else {
+		it, err = tx.snap.Get(t.String(), ix+"_prefix", []byte(prefix))
+	}
 	if err != nil {
 		panic(fmt.Sprintf("store: scan %s.%s: %v", t, ix, err)) // a schema bug
 	}
-	ov := tx.ov[t]
-	if len(ov) == 0 {
+	ov, buf := tx.ov[t], tx.s.buf[t]
+	inRange := func(k string) bool { return strings.HasPrefix(k, prefix) && k >= from }
+	if len(ov) == 0 && len(buf) == 0 {
 		for raw := it.Next(); raw != nil; raw = it.Next() {
-			if !fn(raw.(record)) {
+			r := raw.(record)
+			if from != "" && !strings.HasPrefix(r.key(), prefix) {
+				return
+			}
+			if !fn(r) {
 				return
 			}
 		}
 		return
 	}
-	keyOf := tx.indexKey(t, ix)
+	// The rows of the overlay and the buffer in range, in index order.
 	type row struct {
 		k string
 		r record
 	}
-	var rows []row
-	for raw := it.Next(); raw != nil; raw = it.Next() {
-		r := raw.(record)
-		if _, shadowed := ov[r.key()]; shadowed {
-			continue
+	var extra []row
+	keyOf := tx.indexKey(t, ix)
+	add := func(pk string, r record) {
+		if ix == ixID {
+			if inRange(pk) {
+				extra = append(extra, row{pk, r})
+			}
+			return
 		}
-		k, _ := keyOf(r)
-		rows = append(rows, row{k, r})
+		if k, ok := keyOf(r); ok && inRange(k) {
+			extra = append(extra, row{k, r})
+		}
 	}
-	for _, r := range ov {
+	for pk, r := range buf {
 		if r == nil {
 			continue
 		}
-		if k, ok := keyOf(r); ok && strings.HasPrefix(k, prefix) {
-			rows = append(rows, row{k, r})
+		if _, shadowed := ov[pk]; !shadowed {
+			add(pk, r)
 		}
 	}
-	slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.k, b.k) })
-	for _, r := range rows {
-		if !fn(r.r) {
+	for pk, r := range ov {
+		if r != nil {
+			add(pk, r)
+		}
+	}
+	slices.SortFunc(extra, func(a, b row) int { return strings.Compare(a.k, b.k) })
+	// Merge them with memdb's rows (those not shadowed), already in order.
+	next := func() (string, record) {
+		for raw := it.Next(); raw != nil; raw = it.Next() {
+			r := raw.(record)
+			pk := r.key()
+			if from != "" && !strings.HasPrefix(pk, prefix) {
+				return "", nil
+			}
+			if _, shadowed := ov[pk]; shadowed {
+				continue
+			}
+			if _, shadowed := buf[pk]; shadowed {
+				continue
+			}
+			if ix == ixID {
+				return pk, r
+			}
+			k, _ := keyOf(r)
+			return k, r
+		}
+		return "", nil
+	}
+	k, r := next()
+	i := 0
+	for r != nil || i < len(extra) {
+		if r != nil && (i == len(extra) || k < extra[i].k) {
+			if !fn(r) {
+				return
+			}
+			k, r = next()
+			continue
+		}
+		if !fn(extra[i].r) {
 			return
 		}
+		i++
 	}
 }
 

@@ -90,7 +90,7 @@ func (c *storeCloud) List(typeName string) ([]*resources.Object, error) {
 // object returns the stored object, or nil. The object is shared: clone it
 // before changing it.
 func (tx *txn) object(typeName, id string) *objectRecord {
-	var buf [160]byte
+	var buf [keyBufSize]byte
 	r := tx.getb(tObjects, appendStr(appendStr(buf[:0], typeName, true), id, false))
 	if r == nil {
 		return nil

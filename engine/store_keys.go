@@ -55,9 +55,13 @@ func (k *keyBuilder) str(s string, more bool) *keyBuilder {
 
 func (k *keyBuilder) String() string { return k.b.String() }
 
+// keyBufSize is the size of the lookup buffers on the stack.
+const keyBufSize = 192
+
 // appendNum and appendStr build a key into a caller's buffer: lookups use
-// them with a buffer on the stack, and allocate nothing when the row is in
-// the transaction's overlay.
+// them with a buffer on the stack (keyBufSize bytes: a step's key, an
+// operation id of about a hundred bytes and an index, fits), and allocate
+// nothing when the row is in the transaction's overlay.
 func appendNum(b []byte, n uint32) []byte { return binary.BigEndian.AppendUint32(b, n) }
 
 func appendStr(b []byte, s string, more bool) []byte {

@@ -200,13 +200,19 @@ func (r *resourceRecord) clone() *resourceRecord { c := *r; return &c }
 // (EventId is made from these when read). 128 bytes.
 type eventRecord struct {
 	// Time is the virtual time, in nanoseconds since the Unix epoch.
-	Time       int64
-	Logical    string
-	Physical   string
-	Type       string
-	Status     string
-	Reason     string
-	Properties string
+	Time     int64
+	Logical  string
+	Physical string
+	Type     string
+	Status   string
+	Reason   string
+	// Properties is the event's ResourceProperties: nil (none), the
+	// resolved properties as a map[string]any — shared with the resource's
+	// record and the step, never changed: the JSON is made when the event
+	// is read (DescribeStackEvents, an observer, the state file), not when
+	// it is written — or, for an event loaded from a state file, the JSON
+	// text (a string).
+	Properties any
 	Token      string
 	// Dup counts earlier events of the stack with the same logical id,
 	// status and timestamp: it keeps resource EventIds unique.
@@ -385,12 +391,11 @@ type stepRecord struct {
 	Reads    int       `json:",omitempty"`
 	// Desired and Previous are the request's states (desiredResourceState
 	// with the IN_PROGRESS models laid over it, previousResourceState);
-	// Props the resolved template properties and PropsText their JSON (the
-	// events' ResourceProperties).
-	Desired   map[string]any `json:",omitempty"`
-	Previous  map[string]any `json:",omitempty"`
-	Props     map[string]any `json:",omitempty"`
-	PropsText string         `json:",omitempty"`
+	// Props the resolved template properties (the events'
+	// ResourceProperties).
+	Desired  map[string]any `json:",omitempty"`
+	Previous map[string]any `json:",omitempty"`
+	Props    map[string]any `json:",omitempty"`
 	// PhysicalID is the physical resource the action works on or made;
 	// Model the last model the handler answered.
 	PhysicalID string         `json:",omitempty"`

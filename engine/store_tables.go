@@ -91,7 +91,7 @@ func (tx *txn) allStacks() []*stackRecord {
 // resource returns the current physical resource of a logical resource, or
 // nil.
 func (tx *txn) resource(num uint32, logicalID string) *resourceRecord {
-	var buf [80]byte
+	var buf [keyBufSize]byte
 	if r := tx.getb(tResources, appendStr(appendNum(buf[:0], num), logicalID, false)); r != nil {
 		return r.(*resourceRecord)
 	}
@@ -327,7 +327,7 @@ func (tx *txn) deleteOperation(id string) {
 
 // step returns a step of an operation, or nil.
 func (tx *txn) step(opID string, index uint32) *stepRecord {
-	var buf [80]byte
+	var buf [keyBufSize]byte
 	if r := tx.getb(tSteps, appendNum(appendStr(buf[:0], opID, true), index)); r != nil {
 		return r.(*stepRecord)
 	}

@@ -359,3 +359,101 @@ func TestStoreGenericProviderUsesTheStore(t *testing.T) {
 		t.Fatalf("objects of the stack: %+v", objs)
 	}
 }
+
+// Committed rows wait in the store's buffer, laid over memdb: reads and
+// scans (primary and secondary indexes, from a key) merge the overlay, the
+// buffer and memdb in key order; a row made and deleted before memdb had it
+// never reaches memdb; a deleted row memdb holds is hidden until the
+// buffer is written in (flush, when it holds more than maxBuffered rows).
+func TestStoreBuffer(t *testing.T) {
+	s := newTestStore(t)
+	defer func(n int) { maxBuffered = n }(maxBuffered)
+	maxBuffered = 1 << 20
+	put := func(tx *txn, st *stackRecord, ids ...string) {
+		for _, id := range ids {
+			tx.putResource(&resourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id, PhysicalResourceId: "p" + id})
+		}
+	}
+	tx := s.begin()
+	st := addStack(t, tx, "app")
+	put(tx, st, "B", "D")
+	if err := tx.commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.flush(); err != nil { // B, D in memdb
+		t.Fatal(err)
+	}
+	tx = s.begin()
+	put(tx, st, "A", "C", "E")
+	tx.deleteResource(st.Num, "D")
+	if err := tx.commit(); err != nil { // A, C, E and D's deletion in the buffer
+		t.Fatal(err)
+	}
+	if s.buf[tResources] == nil || len(s.buf[tResources]) != 4 {
+		t.Fatalf("buffer %v", s.buf[tResources])
+	}
+	if raw, _ := s.read().snap.First(tResources.String(), ixID, []byte(resourceKey(st.Num, "A"))); raw != nil {
+		t.Fatal("a buffered row is in memdb")
+	}
+	tx = s.begin()
+	put(tx, st, "AA")
+	tx.deleteResource(st.Num, "E") // only ever in the buffer
+	r := tx.resource(st.Num, "C").clone()
+	r.PhysicalResourceId = "pC2"
+	tx.putResource(r)
+	if got := logicalIDs(tx.resourcesOf(st.Num)); !reflect.DeepEqual(got, []string{"A=pA", "AA=pAA", "B=pB", "C=pC2"}) {
+		t.Fatalf("three layers merged: %v", got)
+	}
+	var from []string
+	tx.scanFrom(tResources, ixID, numKey(st.Num), resourceKey(st.Num, "AA"), func(r record) bool {
+		from = append(from, r.(*resourceRecord).LogicalResourceId)
+		return true
+	})
+	if !reflect.DeepEqual(from, []string{"AA", "B", "C"}) {
+		t.Fatalf("scan from AA: %v", from)
+	}
+	if err := tx.commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, kept := s.buf[tResources][resourceKey(st.Num, "E")]; kept {
+		t.Fatal("a row made and deleted before memdb had it is still buffered")
+	}
+	rd := s.read()
+	if rd.resource(st.Num, "D") != nil || rd.resource(st.Num, "C").PhysicalResourceId != "pC2" {
+		t.Fatal("a read transaction does not see the buffer")
+	}
+	// A secondary index over buffered rows: the stack by name and by Num.
+	if rd.stackByName("app") == nil || rd.stackByNum(st.Num) == nil {
+		t.Fatal("secondary index scans miss the buffered stack")
+	}
+	before := logicalIDs(rd.resourcesOf(st.Num))
+	state, err := encodeState(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.flush(); err != nil {
+		t.Fatal(err)
+	}
+	if s.buffered != 0 || s.buf[tResources] != nil {
+		t.Fatalf("flush left %d rows", s.buffered)
+	}
+	if got := logicalIDs(s.read().resourcesOf(st.Num)); !reflect.DeepEqual(got, before) {
+		t.Fatalf("after flush: %v, before: %v", got, before)
+	}
+	if again, err := encodeState(s); err != nil || string(again) != string(state) {
+		t.Fatalf("the state file differs after the flush: %v", err)
+	}
+	// A full buffer is written in at commit.
+	maxBuffered = 2
+	tx = s.begin()
+	put(tx, st, "F", "G", "H")
+	if err := tx.commit(); err != nil {
+		t.Fatal(err)
+	}
+	if s.buffered != 0 {
+		t.Fatalf("%d rows buffered past the bound", s.buffered)
+	}
+	if got := logicalIDs(s.read().resourcesOf(st.Num)); len(got) != 7 {
+		t.Fatalf("after the bound: %v", got)
+	}
+}

@@ -33,7 +33,16 @@ type PriorResource struct {
 	DependsOn           []string `json:"dependsOn,omitempty"`
 	DeletionPolicy      string   `json:"deletionPolicy,omitempty"`
 	UpdateReplacePolicy string   `json:"updateReplacePolicy,omitempty"`
+	// Status is the resource's status when the update started
+	// (DeployedResource.Status): a resource that never completed
+	// (CREATE_FAILED) has nothing for the rollback to update back.
+	Status string `json:"status,omitempty"`
 }
+
+// completed tells whether the resource ever got to a state it can be
+// updated from ("" — a plan stored before Status was recorded — counts as
+// completed; the engine skips an Update of a resource it cannot update).
+func (pr *PriorResource) completed() bool { return pr.Status != statusCreateFailed }
 
 // Step is one action on one resource.
 //

@@ -255,9 +255,10 @@ func (r *rollback) update() (*Plan, error) {
 // cascade plans, for every resource that refers (in the previous template,
 // directly or not) to one the rollback creates again or may replace (a
 // custom resource, whose handler may answer a new physical id), an Update
-// that resolves its old properties again; and marks the steps that may
-// replace: those Updates, and every step that calls a custom resource's
-// handler.
+// that resolves its old properties again — except resources that never
+// completed (CREATE_FAILED), which have nothing to update; and marks the
+// steps that may replace: those Updates, and every step that calls a
+// custom resource's handler.
 func (r *rollback) cascade(prior []PriorResource, pidx map[string]int, slots []slot) {
 	dependents := make([][]int, len(prior))
 	for i, pr := range prior {
@@ -280,7 +281,9 @@ func (r *rollback) cascade(prior []PriorResource, pidx map[string]int, slots []s
 		v := queue[0]
 		queue = queue[1:]
 		for _, d := range dependents[v] {
-			if !affected[d] && !slots[d].recreated {
+			// A resource that never completed is not updated, so its value
+			// does not change: the cascade stops there.
+			if !affected[d] && !slots[d].recreated && prior[d].completed() {
 				affected[d] = true
 				queue = append(queue, d)
 			}

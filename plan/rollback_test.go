@@ -344,3 +344,40 @@ func TestContinueRollbackSettlesGuardedCleanup(t *testing.T) {
 		t.Errorf("continued steps %v, want %v", got, want)
 	}
 }
+
+// A resource that never completed (CREATE_FAILED: a create that failed
+// with rollback disabled, then an update) has nothing to update back: the
+// rollback's cascade plans no Update for it, and does not reach through it
+// (what it refers to does not change its value), even when what it refers
+// to may come back with another id.
+func TestRollbackCascadeSkipsResourcesThatNeverCompleted(t *testing.T) {
+	forward := &Plan{Operation: OpUpdate,
+		Steps: []Step{
+			{ID: 1, LogicalID: "A", ResourceType: "Custom::A", Custom: true, Action: Update, Phase: PhaseUpdate, PhysicalID: "a-1", Scope: []string{ScopeProperties}},
+		},
+		Prior: []PriorResource{
+			{LogicalID: "A", Type: "Custom::A", PhysicalID: "a-1", Status: "UPDATE_COMPLETE"},
+			{LogicalID: "B", Type: "AWS::SNS::Topic", Status: "CREATE_FAILED", DependsOn: []string{"A"}},
+			{LogicalID: "C", Type: "AWS::SQS::Queue", PhysicalID: "c-1", Status: "CREATE_COMPLETE", DependsOn: []string{"B"}},
+			{LogicalID: "D", Type: "AWS::SQS::Queue", PhysicalID: "d-1", Status: "CREATE_COMPLETE", DependsOn: []string{"A"}},
+		}}
+	j := Journal{{Step: 1, LogicalID: "A", Outcome: Failed, OldPhysicalID: "a-1"}}
+	rb, err := Rollback(forward, j, RollbackOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlan(t, rb)
+	var got []string
+	for _, s := range rb.Steps {
+		got = append(got, fmt.Sprintf("%s %s %s", s.Phase, s.LogicalID, s.Action))
+	}
+	want := []string{
+		"UPDATE_ROLLBACK_IN_PROGRESS A Update",
+		"UPDATE_ROLLBACK_IN_PROGRESS D Update",
+		"UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS D Delete",
+		"UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS A Delete",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rollback steps\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

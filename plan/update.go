@@ -322,6 +322,7 @@ func (u *updater) prior() []PriorResource {
 			DependsOn:           own,
 			DeletionPolicy:      policy(d.DeletionPolicy),
 			UpdateReplacePolicy: policy(d.UpdateReplacePolicy),
+			Status:              d.Status,
 		})
 	}
 	return out

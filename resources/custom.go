@@ -181,7 +181,6 @@ func (p *customProvider) send(ctx context.Context, req *Request, requestType str
 		RequestType:        requestType,
 		ServiceToken:       token,
 		StackID:            req.StackID,
-		RequestID:          key.stream("custom-request:" + requestType + ":" + strconv.Itoa(req.Attempt)).uuid(),
 		ResourceType:       p.typeName,
 		LogicalResourceID:  req.LogicalResourceIdentifier,
 		ResourceProperties: props,
@@ -191,10 +190,18 @@ func (p *customProvider) send(ctx context.Context, req *Request, requestType str
 		if cr.PhysicalResourceID == "" {
 			cr.PhysicalResourceID, _ = p.PhysicalID(req.DesiredResourceState)
 		}
+		if cr.PhysicalResourceID == "" && requestType == CustomDelete {
+			// A resource whose Create never answered (or answered without
+			// the id the engine could keep) is still sent its Delete:
+			// CloudFormation makes an id up, as the simulated responder
+			// would have answered the Create.
+			cr.PhysicalResourceID = generatedCustomID(cr, key)
+		}
 		if cr.PhysicalResourceID == "" {
 			return Failed(ErrNotFound, "The %s request of custom resource %s has no PhysicalResourceId.", requestType, req.LogicalResourceIdentifier), nil
 		}
 	}
+	cr.RequestID = requestID(key, req, cr)
 	if requestType == CustomUpdate {
 		cr.OldResourceProperties = StringifyModel(customProperties(req.PreviousResourceState))
 		if old, _ := cr.OldResourceProperties["ServiceToken"].(string); old != "" && old != token {
@@ -209,7 +216,14 @@ func (p *customProvider) send(ctx context.Context, req *Request, requestType str
 		return Failed(ErrGeneralServiceException, "Failed to deliver the %s request of custom resource %s to %s: %v", requestType, req.LogicalResourceIdentifier, token, err), nil
 	}
 	if resp.Status == "FAILED" {
-		return Failed(ErrGeneralServiceException, "Received response status [FAILED] from custom resource. Message returned: %s (RequestId: %s)", resp.Reason, cr.RequestID), nil
+		ev := Failed(ErrGeneralServiceException, "Received response status [FAILED] from custom resource. Message returned: %s (RequestId: %s)", resp.Reason, cr.RequestID)
+		if requestType == CustomCreate {
+			// A failed Create names a physical id too (the response needs
+			// one): CloudFormation sends the rollback's Delete to it, with
+			// the properties (BEHAVIOUR.md §7).
+			ev.ResourceModel = map[string]any{customIDKey: resp.PhysicalResourceID, customPropsKey: props}
+		}
+		return ev, nil
 	}
 	if requestType == CustomDelete {
 		return Success(nil), nil
@@ -267,13 +281,33 @@ func (p *customProvider) deliver(ctx context.Context, cr *CustomRequest, key ent
 	}
 }
 
+// requestID is a request's RequestId: unique to the request, derived from
+// what identifies it. In the forward phase a resource gets at most one
+// request of a type per attempt (the key it always had); a rollback or a
+// cleanup may send the same type again with the same client request token
+// (the rollback's Update after the forward one; the Deletes of two physical
+// ids in one cleanup), so there the phase and the physical id are in the
+// key too.
+func requestID(key entropyKey, req *Request, cr *CustomRequest) string {
+	name := "custom-request:" + cr.RequestType + ":" + strconv.Itoa(req.Attempt)
+	if req.Phase != PhaseForward {
+		name += ":" + req.Phase.String() + ":" + cr.PhysicalResourceID
+	}
+	return key.stream(name).uuid()
+}
+
+// generatedCustomID is the physical id of a custom resource that has none:
+// STACK-LOGICALID-RANDOM, as the simulated responder answers a Create.
+func generatedCustomID(cr *CustomRequest, key entropyKey) string {
+	return strings.Join([]string{StackName(cr.StackID), cr.LogicalResourceID, key.stream("custom-physical-id").pick(alphaUpperNum, 13)}, "-")
+}
+
 // simulate is the built-in responder for unmapped service tokens: SUCCESS,
 // a generated physical id on Create (the request's otherwise), no Data.
 func (p *customProvider) simulate(cr *CustomRequest, key entropyKey) *CustomResponse {
 	id := cr.PhysicalResourceID
 	if cr.RequestType == CustomCreate {
-		stack := StackName(cr.StackID)
-		id = strings.Join([]string{stack, cr.LogicalResourceID, key.stream("custom-physical-id").pick(alphaUpperNum, 13)}, "-")
+		id = generatedCustomID(cr, key)
 	}
 	return &CustomResponse{Status: "SUCCESS", PhysicalResourceID: id, StackID: cr.StackID, RequestID: cr.RequestID, LogicalResourceID: cr.LogicalResourceID}
 }

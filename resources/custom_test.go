@@ -343,3 +343,96 @@ func TestParseTarget(t *testing.T) {
 }
 
 func fmtGo(v any) string { return fmt.Sprintf("%#v", v) }
+
+// A FAILED answer to a Create still names a physical id (the response
+// requires one): the event carries it, with the properties, so that the
+// rollback's Delete can be sent to it (BEHAVIOUR.md §7). A Delete whose
+// resource never got an id (its Create never answered) is sent with a
+// generated one, as CloudFormation does, never dropped.
+func TestCustomResourceFailedCreateKeepsItsID(t *testing.T) {
+	var got []*CustomRequest
+	fn := CustomFunc(func(_ context.Context, r *CustomRequest) (*CustomResponse, error) {
+		got = append(got, r)
+		if r.RequestType == CustomCreate {
+			return &CustomResponse{Status: "FAILED", Reason: "no quota", PhysicalResourceID: "half-made"}, nil
+		}
+		return &CustomResponse{Status: "SUCCESS", PhysicalResourceID: r.PhysicalResourceID}, nil
+	})
+	reg := NewRegistry(RegistryOptions{ServiceTokens: map[string]CustomTarget{"arn:fn": fn}})
+	defer reg.Close()
+	p := customOf(t, reg)
+	props := map[string]any{"ServiceToken": "arn:fn", "Size": 3}
+	ev, err := Invoke(context.Background(), p, customReq(ActionCreate, "Thing", props))
+	if err != nil || ev.Status != StatusFailed {
+		t.Fatalf("create: %v %v", ev, err)
+	}
+	if id, _ := p.PhysicalID(ev.ResourceModel); id != "half-made" {
+		t.Fatalf("FAILED create model %v: want physical id half-made", ev.ResourceModel)
+	}
+	// The rollback's Delete, with the model the failed create left.
+	del := customReq(ActionDelete, "Thing", ev.ResourceModel)
+	del.PhysicalResourceID = "half-made"
+	if ev, _ := Invoke(context.Background(), p, del); ev.Status != StatusSuccess {
+		t.Fatalf("delete: %v", ev)
+	}
+	if d := got[1]; d.RequestType != CustomDelete || d.PhysicalResourceID != "half-made" || d.ResourceProperties["ServiceToken"] != "arn:fn" || d.ResourceProperties["Size"] != "3" {
+		t.Fatalf("delete request: %+v", d)
+	}
+	// A Delete of a resource that never got an id: a generated one, the
+	// same for the same request.
+	silent := customReq(ActionDelete, "Hook", props)
+	if ev, _ := Invoke(context.Background(), p, silent); ev.Status != StatusSuccess {
+		t.Fatalf("delete without an id: %v", ev)
+	}
+	id := got[2].PhysicalResourceID
+	if !strings.HasPrefix(id, StackName(testStack)+"-Hook-") {
+		t.Fatalf("generated physical id %q", id)
+	}
+	if ev, _ := Invoke(context.Background(), p, customReq(ActionDelete, "Hook", props)); ev.Status != StatusSuccess || got[3].PhysicalResourceID != id {
+		t.Fatalf("generated id not deterministic: %q then %q", id, got[3].PhysicalResourceID)
+	}
+}
+
+// Every request of one operation has its own RequestId: the forward Update
+// and the rollback's Update of the same resource share the client request
+// token and the attempt, and two cleanup Deletes of one logical resource
+// (two physical ids) share the phase too. The same request gets the same
+// id again (determinism).
+func TestCustomResourceRequestIDsDiffer(t *testing.T) {
+	var got []*CustomRequest
+	fn := CustomFunc(func(_ context.Context, r *CustomRequest) (*CustomResponse, error) {
+		got = append(got, r)
+		return &CustomResponse{Status: "SUCCESS", PhysicalResourceID: r.PhysicalResourceID}, nil
+	})
+	reg := NewRegistry(RegistryOptions{ServiceTokens: map[string]CustomTarget{"arn:fn": fn}})
+	defer reg.Close()
+	p := customOf(t, reg)
+	req := func(a Action, phase Phase, physical string) *Request {
+		r := customReq(a, "Thing", map[string]any{"ServiceToken": "arn:fn"})
+		r.ClientRequestToken, r.Phase, r.PhysicalResourceID = "tok", phase, physical
+		r.PreviousResourceState = map[string]any{"ServiceToken": "arn:fn"}
+		return r
+	}
+	reqs := []*Request{
+		req(ActionUpdate, PhaseForward, "id-1"),
+		req(ActionUpdate, PhaseRollback, "id-1"),
+		req(ActionDelete, PhaseCleanup, "id-1"),
+		req(ActionDelete, PhaseCleanup, "id-2"),
+		req(ActionDelete, PhaseRollback, "id-1"),
+	}
+	seen := map[string]int{}
+	for i, r := range reqs {
+		if ev, err := Invoke(context.Background(), p, r); err != nil || ev.Status != StatusSuccess {
+			t.Fatalf("request %d: %v %v", i, ev, err)
+		}
+		id := got[len(got)-1].RequestID
+		if j, dup := seen[id]; dup {
+			t.Fatalf("requests %d (%s %s %s) and %d (%s %s %s) share RequestId %s", j, reqs[j].Action, reqs[j].Phase, reqs[j].PhysicalResourceID, i, r.Action, r.Phase, r.PhysicalResourceID, id)
+		}
+		seen[id] = i
+	}
+	first := got[0].RequestID
+	if _, err := Invoke(context.Background(), p, req(ActionUpdate, PhaseForward, "id-1")); err != nil || got[len(got)-1].RequestID != first {
+		t.Fatalf("the same request got another RequestId: %s then %s", first, got[len(got)-1].RequestID)
+	}
+}

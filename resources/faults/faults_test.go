@@ -233,6 +233,64 @@ faults:
 	}
 }
 
+// The faults that make a handler misbehave (newPhysicalId) can act inside
+// a wrapper (a contract checker) while the others act outside it:
+// WrapCalls leaves them out, HandlerFaults applies them from the injector
+// the context carries, and the two together do what Wrap does.
+func TestHandlerFaultsLayer(t *testing.T) {
+	inj := load(t, `
+faults:
+  - match: {logicalId: Q, action: update}
+    newPhysicalId: true
+    times: always
+  - match: {logicalId: Q, action: update}
+    throttle: 1
+`)
+	reg := resources.NewRegistry(resources.RegistryOptions{Seed: 1})
+	base, err := reg.Provider("AWS::SQS::Queue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := resources.Drive(context.Background(), base, req(resources.ActionCreate, "Q", 1, 0, map[string]any{"QueueName": "q"}), 0)
+	ev := res.Last()
+	if err != nil || ev.Status != resources.StatusSuccess {
+		t.Fatalf("create: %v %v", ev, err)
+	}
+	id, _ := base.PhysicalID(ev.ResourceModel)
+	update := func(p resources.Provider, ctx context.Context, attempt int) *resources.ProgressEvent {
+		t.Helper()
+		up := req(resources.ActionUpdate, "Q", attempt, 0, map[string]any{"QueueName": "q", "DelaySeconds": 5})
+		up.PreviousResourceState, up.PhysicalResourceID = ev.ResourceModel, id
+		up.DesiredResourceState["QueueUrl"] = id
+		res, err := resources.Drive(ctx, p, up, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Last()
+	}
+	idOf := func(ev *resources.ProgressEvent) string {
+		got, _ := base.PhysicalID(ev.ResourceModel)
+		return got
+	}
+	layered := inj.WrapCalls(faults.HandlerFaults(base))
+	// The throttle acts outside, first.
+	if got := update(layered, faults.WithInjector(context.Background(), inj), 1); got.ErrorCode != resources.ErrThrottling {
+		t.Fatalf("first call: %v, want the throttle", got)
+	}
+	if got := update(layered, faults.WithInjector(context.Background(), inj), 2); got.Status != resources.StatusSuccess || idOf(got) == id {
+		t.Fatalf("layered: %v, want SUCCESS with a new identifier", got)
+	}
+	// Without the injector in the context, the inner layer passes through,
+	// and the outer one never applies newPhysicalId.
+	if got := update(layered, context.Background(), 3); idOf(got) != id {
+		t.Fatalf("without the context: identifier %q, want %q", idOf(got), id)
+	}
+	// Wrap applies both.
+	if got := update(inj.Wrap(base), context.Background(), 4); idOf(got) == id {
+		t.Fatal("Wrap did not apply newPhysicalId")
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	cases := []struct{ yml, want string }{
 		{"", "faults.yaml: the file is empty"},

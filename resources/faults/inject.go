@@ -90,8 +90,54 @@ func (inj *Injector) Fired() []Firing {
 
 // Wrap returns p with the injector's faults applied to it.
 func (inj *Injector) Wrap(p resources.Provider) resources.Provider {
-	return &wrapped{Provider: p, inj: inj}
+	return &wrapped{Provider: p, inj: inj, layer: layerAll}
 }
+
+// WrapCalls returns p with the faults that act on the call — fail,
+// throttle, stall, eventualConsistency, noResponse, panic: what a
+// handler's caller sees, and a contract checker must not judge — and not
+// those that make the handler itself misbehave (newPhysicalId), which
+// HandlerFaults applies. With a checker in between,
+// inj.WrapCalls(checker(HandlerFaults(p))) and a context carrying inj
+// (WithInjector) give what inj.Wrap(p) gives, with the handler's
+// misbehaviour judged.
+func (inj *Injector) WrapCalls(p resources.Provider) resources.Provider {
+	return &wrapped{Provider: p, inj: inj, layer: layerCalls}
+}
+
+// HandlerFaults returns p with the faults that make the handler itself
+// misbehave (newPhysicalId: a changed primary identifier, which breaks the
+// contract for a registry type), taken from the injector the call's
+// context carries (WithInjector); without one, calls pass through. One
+// wrapper serves every operation, so that what wraps it (a contract
+// checker, whose memory spans operations) can live as long.
+func HandlerFaults(p resources.Provider) resources.Provider {
+	return &wrapped{Provider: p, layer: layerHandler}
+}
+
+type injectorKey struct{}
+
+// WithInjector returns ctx carrying inj, for HandlerFaults.
+func WithInjector(ctx context.Context, inj *Injector) context.Context {
+	return context.WithValue(ctx, injectorKey{}, inj)
+}
+
+func injectorOf(ctx context.Context) *Injector {
+	inj, _ := ctx.Value(injectorKey{}).(*Injector)
+	return inj
+}
+
+// Where a wrapper applies the faults (Wrap, WrapCalls, HandlerFaults).
+type layer uint8
+
+const (
+	layerAll layer = iota
+	layerCalls
+	layerHandler
+)
+
+// handlerKind tells the kinds that make the handler itself misbehave.
+func handlerKind(k Kind) bool { return k == NewPhysicalID }
 
 // take reports whether fault i may fire once more for req, and counts it.
 func (inj *Injector) take(i int, typeName string, req *resources.Request) bool {
@@ -114,7 +160,8 @@ const stallKey = "stacksimFaultStall"
 
 type wrapped struct {
 	resources.Provider
-	inj *Injector
+	inj   *Injector // nil for layerHandler: the call's context has it
+	layer layer
 }
 
 func (w *wrapped) Unwrap() resources.Provider { return w.Provider }
@@ -143,6 +190,9 @@ func (w *wrapped) TimeoutMessage(a resources.Action) string {
 type handlerFunc func(context.Context, *resources.Request) (*resources.ProgressEvent, error)
 
 func (w *wrapped) call(ctx context.Context, req *resources.Request, next handlerFunc) (*resources.ProgressEvent, error) {
+	if w.layer == layerHandler {
+		return w.callHandler(ctx, req, next)
+	}
 	// A held-back SUCCESS being released, callback by callback.
 	if st, ok := req.CallbackContext[stallKey].(map[string]any); ok {
 		return w.release(st)
@@ -196,7 +246,7 @@ func (w *wrapped) call(ctx context.Context, req *resources.Request, next handler
 			}
 			continue
 		}
-		if !f.matches(typeName, req) {
+		if !f.matches(typeName, req) || (w.layer == layerCalls && handlerKind(f.Kind)) {
 			continue
 		}
 		switch f.Kind {
@@ -205,17 +255,46 @@ func (w *wrapped) call(ctx context.Context, req *resources.Request, next handler
 				return resources.Failed(f.Code, "%s", f.message(typeName)), nil
 			}
 		case NewPhysicalID:
-			if req.Action == resources.ActionUpdate && ev.ResourceModel != nil && inj.take(i, typeName, req) {
-				ev = ev.Clone()
-				if err := resources.Set(ev.ResourceModel, w.Schema().PrimaryIdentifier[0], newPhysicalID(typeName, req)); err != nil {
-					return nil, err
-				}
+			var err error
+			if ev, err = w.newPhysicalID(inj, i, typeName, req, ev); err != nil {
+				return nil, err
 			}
 		case Stall:
 			if req.Action.Mutating() && inj.take(i, typeName, req) {
 				return hold(ev, f), nil
 			}
 		}
+	}
+	return ev, nil
+}
+
+// callHandler applies the handler's own misbehaviour (HandlerFaults).
+func (w *wrapped) callHandler(ctx context.Context, req *resources.Request, next handlerFunc) (*resources.ProgressEvent, error) {
+	inj := injectorOf(ctx)
+	ev, err := next(ctx, req)
+	if inj == nil || err != nil || ev == nil || ev.Status != resources.StatusSuccess {
+		return ev, err
+	}
+	typeName := w.TypeName()
+	for i, f := range inj.faults {
+		if !handlerKind(f.Kind) || !f.matches(typeName, req) {
+			continue
+		}
+		if ev, err = w.newPhysicalID(inj, i, typeName, req, ev); err != nil {
+			return nil, err
+		}
+	}
+	return ev, nil
+}
+
+// newPhysicalID applies fault i (newPhysicalId) to an update's SUCCESS.
+func (w *wrapped) newPhysicalID(inj *Injector, i int, typeName string, req *resources.Request, ev *resources.ProgressEvent) (*resources.ProgressEvent, error) {
+	if req.Action != resources.ActionUpdate || ev.ResourceModel == nil || !inj.take(i, typeName, req) {
+		return ev, nil
+	}
+	ev = ev.Clone()
+	if err := resources.Set(ev.ResourceModel, w.Schema().PrimaryIdentifier[0], newPhysicalID(typeName, req)); err != nil {
+		return nil, err
 	}
 	return ev, nil
 }
