@@ -20,44 +20,18 @@ import (
 //   - Static / DirectModification for a known change no parameter explains.
 //
 // RequiresRecreation is the strongest of the property's changes.
-func (u *updater) propertyDetails(id string, dec Decision, old, new map[string]any) []Detail {
-	type group struct {
-		name           string
-		rec            Recreation
-		known, unknown bool
-	}
-	// Few properties change at once: a slice beats a map.
-	groups := make([]group, 0, 4)
-	for _, c := range dec.Changes {
-		name := c.Name()
-		k := 0
-		for k < len(groups) && groups[k].name != name {
-			k++
-		}
-		if k == len(groups) {
-			groups = append(groups, group{name: name, rec: Never})
-		}
-		g := &groups[k]
-		g.rec = g.rec.max(c.RequiresRecreation)
-		if c.Known {
-			g.known = true
-		} else {
-			g.unknown = true
-		}
-	}
-	slices.SortFunc(groups, func(a, b group) int { return cmp.Compare(a.name, b.name) })
-
+func (u *updater) propertyDetails(id string, tops []topChange) []Detail {
+	slices.SortFunc(tops, func(a, b topChange) int { return cmp.Compare(a.name, b.name) })
 	refs := references(u.in.Desired, id)
-	out := make([]Detail, 0, 2*len(groups))
-	for _, g := range groups {
+	out := make([]Detail, 0, 2*len(tops))
+	for i := range tops {
+		g := &tops[i]
 		target := Target{Attribute: ScopeProperties, Name: g.name, RequiresRecreation: g.rec}
-		ov, hadOld := old[g.name]
-		nv, hasNew := new[g.name]
-		if hadOld {
-			target.BeforeValue = render(ov)
+		if g.hadOld {
+			target.BeforeValue = render(g.old)
 		}
-		if hasNew {
-			target.AfterValue = render(nv)
+		if g.hasNew {
+			target.AfterValue = render(g.new)
 		}
 		var causes []Detail
 		byParam, secret := false, false
@@ -65,10 +39,10 @@ func (u *updater) propertyDetails(id string, dec Decision, old, new map[string]a
 			causes, byParam, secret = u.causes(refs, "/Properties/"+escapePointer(g.name))
 		}
 		if secret {
-			if hadOld {
+			if g.hadOld {
 				target.BeforeValue = "****"
 			}
-			if hasNew && template.IsKnown(nv) {
+			if g.hasNew && template.IsKnown(g.new) {
 				target.AfterValue = "****"
 			}
 		}

@@ -97,6 +97,7 @@ type updater struct {
 	noEcho    map[string]bool
 
 	recreations recreations
+	diff        differ // Decide's scratch, reused from one resource to the next
 }
 
 func (u *updater) indexDeployed() {
@@ -215,14 +216,14 @@ func (u *updater) step(id, v int) (Step, *cleanupItem, error) {
 		return s, nil, err
 	}
 	schema := u.in.Schemas.of(r.Type)
-	dec := decide(schema, s.Custom, d.Properties, props, u.recreations)
+	dec := u.diff.decide(schema, s.Custom, d.Properties, props, u.recreations)
 	attrs, err := u.attributeChanges(r.LogicalID, d, &s)
 	if err != nil {
 		return s, nil, err
 	}
 	if dec.Action != NoOp {
 		s.Scope = propertiesScope
-		s.Details = u.propertyDetails(r.LogicalID, dec, d.Properties, props)
+		s.Details = u.propertyDetails(r.LogicalID, u.diff.tops)
 	}
 	if len(attrs.scope) > 0 {
 		s.Scope = append(s.Scope[:len(s.Scope):len(s.Scope)], attrs.scope...)
