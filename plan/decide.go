@@ -95,57 +95,60 @@ func (c PropertyChange) Name() string {
 // template.Unknown; the engine calls it again when a step starts, with the
 // values then known, and acts on that decision. A nil schema is permissive.
 func Decide(schema Schema, custom bool, old, new map[string]any) Decision {
-	return decide(schema, custom, old, new, nil)
+	d := differ{full: true}
+	d.reset(schema, custom, nil)
+	d.object(old, new)
+	if d.count == 0 {
+		return Decision{Action: NoOp}
+	}
+	slices.SortFunc(d.changes, func(a, b PropertyChange) int { return cmp.Compare(a.Path, b.Path) })
+	dec := d.decision()
+	dec.Changes = d.changes
+	return dec
 }
 
 // recreations remembers what a change at a path of a schema does, so that
 // planning a large stack asks each schema once per path.
 type recreations map[Schema]map[string]Recreation
 
-func (c recreations) of(schema Schema, custom bool, path string) Recreation {
-	if c == nil || custom || schema == nil {
-		return recreation(schema, custom, path)
+// of returns the paths known of a schema (nil when no path can require
+// recreation: a custom resource, no schema).
+func (c recreations) of(schema Schema, custom bool) map[string]Recreation {
+	if custom || schema == nil {
+		return nil
 	}
 	m := c[schema]
 	if m == nil {
 		m = map[string]Recreation{}
 		c[schema] = m
 	}
-	r, ok := m[path]
-	if !ok {
-		r = recreation(schema, custom, path)
-		m[path] = r
-	}
-	return r
+	return m
 }
 
-// decide is Decide, with a cache of recreations (nil: none).
-func decide(schema Schema, custom bool, old, new map[string]any, cache recreations) Decision {
-	d := differ{}
+// decide is Decide for the planner, with d as scratch (reused from one
+// resource to the next) and a cache of recreations. The decision holds no
+// Changes: d.tops sums them up by top-level property instead, which is all
+// the change set needs.
+func (d *differ) decide(schema Schema, custom bool, old, new map[string]any, cache recreations) Decision {
+	d.reset(schema, custom, cache.of(schema, custom))
+	d.byTop = true
 	d.object(old, new)
-	if len(d.changes) == 0 {
+	if d.count == 0 {
 		return Decision{Action: NoOp}
 	}
-	slices.SortFunc(d.changes, func(a, b PropertyChange) int { return cmp.Compare(a.Path, b.Path) })
-	alwaysKnown, maybe := false, false
-	for i := range d.changes {
-		c := &d.changes[i]
-		c.RequiresRecreation = cache.of(schema, custom, c.Path)
-		switch {
-		case c.RequiresRecreation == Always && c.Known:
-			alwaysKnown = true
-		case c.RequiresRecreation != Never:
-			maybe = true
-		}
-	}
-	dec := Decision{Action: Update, Replacement: ReplacementFalse, Changes: d.changes}
+	return d.decision()
+}
+
+// decision is the Decision of the changes seen, without Changes.
+func (d *differ) decision() Decision {
+	dec := Decision{Action: Update, Replacement: ReplacementFalse}
 	switch {
-	case alwaysKnown:
+	case d.alwaysKnown:
 		dec.Action, dec.Replacement = CreateThenDelete, ReplacementTrue
-		if schema.ReplacementStrategy() == DeleteThenCreateStrategy {
+		if d.schema.ReplacementStrategy() == DeleteThenCreateStrategy {
 			dec.Action = DeleteThenCreate
 		}
-	case maybe:
+	case d.maybe:
 		dec.Replacement = ReplacementConditional
 	}
 	return dec
@@ -164,14 +167,47 @@ func recreation(schema Schema, custom bool, path string) Recreation {
 }
 
 // differ walks two values side by side and records the leaves that differ.
-// The path is a stack of segments, joined only for a change, so that equal
-// values cost no allocation.
+// The path of the position compared is kept as a JSON pointer that grows
+// and shrinks with the walk; a change copies it into a string only when
+// every change is kept (Decide), so that the planner allocates nothing per
+// change.
 type differ struct {
-	path    []string
-	changes []PropertyChange
+	cur   []byte // the JSON pointer of the position compared
+	marks []int  // len(cur) before each segment pushed
+
+	schema Schema
+	custom bool
+	recs   map[string]Recreation // a cache of recreation by path, or nil
+
+	full  bool // keep every change in changes (Decide)
+	byTop bool // sum the changes up by top-level property in tops (the planner)
+
+	count              int  // changes seen
+	alwaysKnown, maybe bool // as Decide reads them: a known createOnly change; a change that may require recreation
+	changes            []PropertyChange
+	tops               []topChange
+	top                topChange // the top-level property compared
+	topAt              int       // its index in tops, or -1 before its first change
+}
+
+// topChange sums up the changes under one top-level property.
+type topChange struct {
+	name           string
+	old, new       any // the property's values
+	hadOld, hasNew bool
+	rec            Recreation // the strongest of its changes
+	known, unknown bool       // some change has a known new value; some has not
+}
+
+func (d *differ) reset(schema Schema, custom bool, recs map[string]Recreation) {
+	d.cur, d.marks = d.cur[:0], d.marks[:0]
+	d.schema, d.custom, d.recs = schema, custom, recs
+	d.count, d.alwaysKnown, d.maybe = 0, false, false
+	d.changes, d.tops, d.topAt = d.changes[:0], d.tops[:0], -1
 }
 
 func (d *differ) object(old, new map[string]any) {
+	root := d.byTop && len(d.marks) == 0
 	shared := 0
 	for k, ov := range old {
 		nv, ok := new[k]
@@ -183,6 +219,9 @@ func (d *differ) object(old, new map[string]any) {
 				}
 			}
 		}
+		if root {
+			d.top, d.topAt = topChange{name: k, old: ov, new: nv, hadOld: true, hasNew: ok, rec: Never}, -1
+		}
 		d.push(k)
 		d.value(ov, true, nv, ok)
 		d.pop()
@@ -192,6 +231,9 @@ func (d *differ) object(old, new map[string]any) {
 	}
 	for k, nv := range new {
 		if _, ok := old[k]; !ok {
+			if root {
+				d.top, d.topAt = topChange{name: k, new: nv, hasNew: true, rec: Never}, -1
+			}
 			d.push(k)
 			d.value(nil, false, nv, true)
 			d.pop()
@@ -199,8 +241,36 @@ func (d *differ) object(old, new map[string]any) {
 	}
 }
 
-func (d *differ) push(seg string) { d.path = append(d.path, seg) }
-func (d *differ) pop()            { d.path = d.path[:len(d.path)-1] }
+// push adds a member name to the path, escaped as a JSON pointer segment.
+func (d *differ) push(seg string) {
+	d.marks = append(d.marks, len(d.cur))
+	d.cur = append(d.cur, '/')
+	if strings.IndexByte(seg, '~') < 0 && strings.IndexByte(seg, '/') < 0 {
+		d.cur = append(d.cur, seg...)
+		return
+	}
+	for i := 0; i < len(seg); i++ {
+		switch seg[i] {
+		case '~':
+			d.cur = append(d.cur, '~', '0')
+		case '/':
+			d.cur = append(d.cur, '~', '1')
+		default:
+			d.cur = append(d.cur, seg[i])
+		}
+	}
+}
+
+// pushIndex adds a list index to the path.
+func (d *differ) pushIndex(i int) {
+	d.marks = append(d.marks, len(d.cur))
+	d.cur = strconv.AppendInt(append(d.cur, '/'), int64(i), 10)
+}
+
+func (d *differ) pop() {
+	last := len(d.marks) - 1
+	d.cur, d.marks = d.cur[:d.marks[last]], d.marks[:last]
+}
 
 // value compares one position; hasOld and hasNew say whether each side has
 // a value there at all.
@@ -213,12 +283,13 @@ func (d *differ) value(old any, hasOld bool, new any, hasNew bool) {
 			return
 		}
 	}
-	if u, ok := new.(template.Unknown); ok {
+	if _, ok := new.(template.Unknown); ok {
+		// new, not the Unknown itself: boxing it again would allocate.
 		if hasOld && nonEmptyContainer(old) {
-			d.leaves(old, func(leaf any) { d.emit(leaf, true, u, true) })
+			d.leaves(old, func(leaf any) { d.emit(leaf, true, new, true) })
 			return
 		}
-		d.emit(old, hasOld, u, true)
+		d.emit(old, hasOld, new, true)
 		return
 	}
 	switch o := old.(type) {
@@ -233,7 +304,7 @@ func (d *differ) value(old any, hasOld bool, new any, hasNew bool) {
 	case []any:
 		if n, ok := new.([]any); ok && hasNew {
 			for i := 0; i < max(len(o), len(n)); i++ {
-				d.push(strconv.Itoa(i))
+				d.pushIndex(i)
 				var ov, nv any
 				if i < len(o) {
 					ov = o[i]
@@ -279,7 +350,7 @@ func (d *differ) leaves(v any, fn func(leaf any)) {
 	case []any:
 		if len(t) > 0 {
 			for i, e := range t {
-				d.push(strconv.Itoa(i))
+				d.pushIndex(i)
 				d.leaves(e, fn)
 				d.pop()
 			}
@@ -289,16 +360,67 @@ func (d *differ) leaves(v any, fn func(leaf any)) {
 	fn(v)
 }
 
+// emit records a change at the current path.
 func (d *differ) emit(old any, hasOld bool, new any, hasNew bool) {
-	c := PropertyChange{Path: joinPointer(d.path), Known: true}
-	if hasOld {
-		c.Before = old
+	known := !hasNew || template.IsKnown(new)
+	var path string
+	if d.full {
+		path = string(d.cur)
 	}
-	if hasNew {
-		c.After = new
-		c.Known = template.IsKnown(new)
+	rec := d.recreation(path)
+	d.count++
+	switch {
+	case rec == Always && known:
+		d.alwaysKnown = true
+	case rec != Never:
+		d.maybe = true
 	}
-	d.changes = append(d.changes, c)
+	if d.byTop {
+		if d.topAt < 0 {
+			d.topAt = len(d.tops)
+			d.tops = append(d.tops, d.top)
+		}
+		t := &d.tops[d.topAt]
+		t.rec = t.rec.max(rec)
+		if known {
+			t.known = true
+		} else {
+			t.unknown = true
+		}
+	}
+	if d.full {
+		c := PropertyChange{Path: path, Known: known, RequiresRecreation: rec}
+		if hasOld {
+			c.Before = old
+		}
+		if hasNew {
+			c.After = new
+		}
+		d.changes = append(d.changes, c)
+	}
+}
+
+// recreation is what a change at the current path does (path is the
+// current path as a string, or "" when not made yet).
+func (d *differ) recreation(path string) Recreation {
+	if d.custom || d.schema == nil {
+		return Never
+	}
+	if d.recs == nil {
+		if path == "" {
+			path = string(d.cur)
+		}
+		return recreation(d.schema, false, path)
+	}
+	if r, ok := d.recs[string(d.cur)]; ok {
+		return r
+	}
+	if path == "" {
+		path = string(d.cur)
+	}
+	r := recreation(d.schema, false, path)
+	d.recs[path] = r
+	return r
 }
 
 func nonEmptyContainer(v any) bool {
@@ -360,19 +482,7 @@ func valuesEqual(a, b any) bool {
 	}
 	d := differ{}
 	d.value(a, true, b, true)
-	return len(d.changes) == 0
-}
-
-func joinPointer(segs []string) string {
-	var b strings.Builder
-	for _, s := range segs {
-		b.WriteByte('/')
-		if strings.ContainsAny(s, "~/") {
-			s = strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-		}
-		b.WriteString(s)
-	}
-	return b.String()
+	return d.count == 0
 }
 
 func unescapePointer(s string) string {

@@ -20,55 +20,31 @@ import (
 //   - Static / DirectModification for a known change no parameter explains.
 //
 // RequiresRecreation is the strongest of the property's changes.
-func (u *updater) propertyDetails(id string, dec Decision, old, new map[string]any) []Detail {
-	type group struct {
-		name           string
-		rec            Recreation
-		known, unknown bool
-	}
-	// Few properties change at once: a slice beats a map.
-	groups := make([]group, 0, 4)
-	for _, c := range dec.Changes {
-		name := c.Name()
-		k := 0
-		for k < len(groups) && groups[k].name != name {
-			k++
-		}
-		if k == len(groups) {
-			groups = append(groups, group{name: name, rec: Never})
-		}
-		g := &groups[k]
-		g.rec = g.rec.max(c.RequiresRecreation)
-		if c.Known {
-			g.known = true
-		} else {
-			g.unknown = true
-		}
-	}
-	slices.SortFunc(groups, func(a, b group) int { return cmp.Compare(a.name, b.name) })
-
+func (u *updater) propertyDetails(id string, tops []topChange) []Detail {
+	slices.SortFunc(tops, func(a, b topChange) int { return cmp.Compare(a.name, b.name) })
 	refs := references(u.in.Desired, id)
-	out := make([]Detail, 0, 2*len(groups))
-	for _, g := range groups {
+	out := u.scratch.details[:0]
+	for i := range tops {
+		g := &tops[i]
 		target := Target{Attribute: ScopeProperties, Name: g.name, RequiresRecreation: g.rec}
-		ov, hadOld := old[g.name]
-		nv, hasNew := new[g.name]
-		if hadOld {
-			target.BeforeValue = render(ov)
+		if g.hadOld {
+			target.BeforeValue = render(g.old)
 		}
-		if hasNew {
-			target.AfterValue = render(nv)
+		if g.hasNew {
+			target.AfterValue = render(g.new)
 		}
-		var causes []Detail
+		causes := u.scratch.causes[:0]
 		byParam, secret := false, false
 		if len(refs) > 0 {
-			causes, byParam, secret = u.causes(refs, "/Properties/"+escapePointer(g.name))
+			u.scratch.path = append(append(u.scratch.path[:0], "/Properties/"...), escapePointer(g.name)...)
+			causes, byParam, secret = u.causes(causes, refs, u.scratch.path)
+			u.scratch.causes = causes
 		}
 		if secret {
-			if hadOld {
+			if g.hadOld {
 				target.BeforeValue = "****"
 			}
-			if hasNew && template.IsKnown(nv) {
+			if g.hasNew && template.IsKnown(g.new) {
 				target.AfterValue = "****"
 			}
 		}
@@ -83,14 +59,22 @@ func (u *updater) propertyDetails(id string, dec Decision, old, new map[string]a
 			out = append(out, Detail{Target: target, Evaluation: Static, ChangeSource: DirectModification})
 		}
 	}
-	return out
+	u.scratch.details = out
+	return u.details.copyOf(out)
 }
 
-// causes lists what the references under a property path say caused its
-// change: resources being replaced or updated, parameters that changed. It
-// also says whether a parameter explains the change, and whether the value
-// comes from a NoEcho parameter.
-func (u *updater) causes(refs []template.Reference, path string) (out []Detail, byParam, secret bool) {
+// detailScratch is propertyDetails' scratch, reused from one resource to
+// the next.
+type detailScratch struct {
+	details, causes []Detail
+	path            []byte
+}
+
+// causes appends to out what the references under a property path say
+// caused its change: resources being replaced or updated, parameters that
+// changed. It also says whether a parameter explains the change, and
+// whether the value comes from a NoEcho parameter.
+func (u *updater) causes(out []Detail, refs []template.Reference, path []byte) (_ []Detail, byParam, secret bool) {
 	add := func(source, entity string) {
 		for _, d := range out {
 			if d.ChangeSource == source && d.CausingEntity == entity {
@@ -100,7 +84,7 @@ func (u *updater) causes(refs []template.Reference, path string) (out []Detail, 
 		out = append(out, Detail{Evaluation: Static, ChangeSource: source, CausingEntity: entity})
 	}
 	for _, r := range refs {
-		if !strings.HasPrefix(r.Path, path) || (len(r.Path) > len(path) && r.Path[len(path)] != '/') {
+		if len(r.Path) < len(path) || r.Path[:len(path)] != string(path) || (len(r.Path) > len(path) && r.Path[len(path)] != '/') {
 			continue
 		}
 		switch r.Kind {
@@ -127,6 +111,28 @@ func (u *updater) causes(refs []template.Reference, path string) (out []Detail, 
 		}
 	}
 	return out, byParam, secret
+}
+
+// slab hands out copies of slices carved from shared chunks (doubling up
+// to 1024 elements), each capped at its length so that an append to one
+// copies it rather than writing into the next: a plan's thousands of small
+// slices cost a few allocations. The copy of an empty slice is nil.
+type slab[T any] struct {
+	free  []T
+	chunk int
+}
+
+func (s *slab[T]) copyOf(src []T) []T {
+	if len(src) == 0 {
+		return nil
+	}
+	if cap(s.free)-len(s.free) < len(src) {
+		s.chunk = min(max(2*s.chunk, 16), 1024)
+		s.free = make([]T, 0, max(s.chunk, len(src)))
+	}
+	at := len(s.free)
+	s.free = append(s.free, src...)
+	return s.free[at:len(s.free):len(s.free)]
 }
 
 // render shows a value as a change set does: a string as itself, anything

@@ -72,17 +72,17 @@ func ForUpdate(in UpdateInput) (*Plan, error) {
 	p := &Plan{Operation: OpUpdate, Steps: make([]Step, 0, len(f.order)+len(in.Deployed.Resources)/8)}
 	var cleanup []cleanupItem
 	for k, v := range f.order {
-		s, c, err := u.step(k+1, v)
+		p.Steps = append(p.Steps, Step{})
+		c, ok, err := u.step(&p.Steps[k], k+1, v)
 		if err != nil {
 			return nil, err
 		}
-		p.Steps = append(p.Steps, s)
-		if c != nil {
-			cleanup = append(cleanup, *c)
+		if ok {
+			cleanup = append(cleanup, c)
 		}
 	}
 	cleanup = append(cleanup, u.removed()...)
-	p.Steps = append(p.Steps, u.cleanupSteps(cleanup, len(p.Steps))...)
+	p.Steps = u.cleanupSteps(p.Steps, cleanup)
 	p.Prior = u.prior()
 	return p, nil
 }
@@ -91,39 +91,78 @@ type updater struct {
 	in        UpdateInput
 	f         *forward
 	kinds     []kind
-	deployed  map[string]int      // logical id → index in Deployed.Resources
-	currentOf []*DeployedResource // vertex → the deployed resource the stack still has, or nil
+	currentOf []current      // vertex → the deployed resource the stack still has, if any
+	deployed  []deployedFlag // index in Deployed.Resources → what it is to the update
 	params    map[string]bool
 	noEcho    map[string]bool
 
 	recreations recreations
+	diff        differ   // Decide's scratch, reused from one resource to the next
+	boxed       unknowns // Ref and Fn::GetAtt answers not known yet
+	scratch     detailScratch
+	details     slab[Detail] // the Details of the steps
 }
 
+// current is the deployed resource of a desired one.
+type current struct {
+	d  *DeployedResource // nil when the stack has none
+	at int               // its index in Deployed.Resources
+}
+
+// deployedFlag says what a deployed resource is to the update.
+type deployedFlag uint8
+
+const (
+	firstOfID deployedFlag = 1 << iota // the first deployed resource of its logical id (later duplicates are ignored)
+	desired                            // of a logical id the desired template has
+)
+
+// indexDeployed looks up the deployed resource of each desired one, once,
+// and flags the deployed resources.
 func (u *updater) indexDeployed() {
 	rs := u.in.Deployed.Resources
-	u.deployed = make(map[string]int, len(rs))
+	u.currentOf = make([]current, len(u.f.resources))
+	u.deployed = make([]deployedFlag, len(rs))
+	seen := make([]bool, len(u.f.resources)) // vertex → its first deployed resource was met
+	var others map[string]bool               // the other logical ids met
 	for i := range rs {
-		if _, dup := u.deployed[rs[i].LogicalID]; !dup {
-			u.deployed[rs[i].LogicalID] = i
+		id := rs[i].LogicalID
+		if v, ok := u.f.index[id]; ok {
+			if seen[v] {
+				continue
+			}
+			seen[v] = true
+			u.deployed[i] = firstOfID | desired
+			if !rs[i].gone() {
+				u.currentOf[v] = current{d: &rs[i], at: i}
+			}
+			continue
 		}
+		if others[id] {
+			continue
+		}
+		if others == nil {
+			others = map[string]bool{}
+		}
+		others[id] = true
+		u.deployed[i] = firstOfID
 	}
-	// The deployed resource of each desired one, looked up once.
-	u.currentOf = make([]*DeployedResource, len(u.f.resources))
-	for v, r := range u.f.resources {
-		if i, ok := u.deployed[r.LogicalID]; ok && !rs[i].gone() {
-			u.currentOf[v] = &rs[i]
+	if len(u.f.index) < len(u.f.resources) {
+		// Desired resources that share a logical id share its deployed one.
+		for v, r := range u.f.resources {
+			u.currentOf[v] = u.currentOf[u.f.index[r.LogicalID]]
 		}
 	}
 }
 
 // first tells whether rs[i] is the first deployed resource of its logical
 // id (later duplicates are ignored).
-func (u *updater) first(i int) bool { return u.deployed[u.in.Deployed.Resources[i].LogicalID] == i }
+func (u *updater) first(i int) bool { return u.deployed[i]&firstOfID != 0 }
 
 func (u *updater) checkTypes() error {
 	var changed []string
 	for v, r := range u.f.resources {
-		if d := u.currentOf[v]; d != nil && d.Type != r.Type {
+		if d := u.currentOf[v].d; d != nil && d.Type != r.Type {
 			changed = append(changed, r.LogicalID)
 		}
 	}
@@ -153,7 +192,7 @@ func (u *updater) changedParams() {
 // desired properties are resolved with.
 func (u *updater) Ref(id string) (any, error) {
 	if v, ok := u.f.index[id]; ok && u.kinds[v].refUnknown() {
-		return template.Unknown{LogicalID: id}, nil
+		return u.unknownRef(v, id), nil
 	}
 	if u.in.Live == nil {
 		return template.Unknown{LogicalID: id}, nil
@@ -163,12 +202,47 @@ func (u *updater) Ref(id string) (any, error) {
 
 func (u *updater) GetAtt(id, attribute string) (any, error) {
 	if v, ok := u.f.index[id]; ok && u.kinds[v].attUnknown() {
-		return template.Unknown{LogicalID: id, Attribute: attribute}, nil
+		return u.unknownAtt(v, id, attribute), nil
 	}
 	if u.in.Live == nil {
 		return template.Unknown{LogicalID: id, Attribute: attribute}, nil
 	}
 	return u.in.Live.GetAtt(id, attribute)
+}
+
+// unknowns hold the Unknown answers already boxed, by vertex: every
+// dependent of a resource gets the same value, and an Unknown boxed once is
+// an allocation saved per reference (values in an interface are never
+// changed, so sharing one is safe).
+type unknowns struct {
+	ref []any
+	att []boxedAtt // the last attribute asked of each vertex
+}
+
+type boxedAtt struct {
+	attribute string
+	v         any
+}
+
+func (u *updater) unknownRef(v int, id string) any {
+	if u.boxed.ref == nil {
+		u.boxed.ref = make([]any, len(u.kinds))
+	}
+	if u.boxed.ref[v] == nil {
+		u.boxed.ref[v] = template.Unknown{LogicalID: id}
+	}
+	return u.boxed.ref[v]
+}
+
+func (u *updater) unknownAtt(v int, id, attribute string) any {
+	if u.boxed.att == nil {
+		u.boxed.att = make([]boxedAtt, len(u.kinds))
+	}
+	b := &u.boxed.att[v]
+	if b.v == nil || b.attribute != attribute {
+		*b = boxedAtt{attribute: attribute, v: template.Unknown{LogicalID: id, Attribute: attribute}}
+	}
+	return b.v
 }
 
 func (u *updater) ImportValue(name string) (any, error) {
@@ -181,17 +255,18 @@ func (u *updater) ImportValue(name string) (any, error) {
 // cleanupItem is something the cleanup phase removes.
 type cleanupItem struct {
 	d        *DeployedResource
+	at       int // d's index in Deployed.Resources
 	action   Action
 	replaces int  // the forward step of a replacement, or 0 for a removed resource
 	maybe    bool // the forward step may not replace
 }
 
-// step plans the forward step of the desired resource at vertex v, and the
-// cleanup of its old physical resource if it may be replaced.
-func (u *updater) step(id, v int) (Step, *cleanupItem, error) {
+// step plans the forward step of the desired resource at vertex v into s,
+// and the cleanup of its old physical resource if it may be replaced (ok).
+func (u *updater) step(s *Step, id, v int) (c cleanupItem, ok bool, err error) {
 	r := u.f.resources[v]
 	b := u.in.Desired
-	s := Step{
+	*s = Step{
 		ID:                  id,
 		LogicalID:           r.LogicalID,
 		ResourceType:        r.Type,
@@ -201,28 +276,28 @@ func (u *updater) step(id, v int) (Step, *cleanupItem, error) {
 		DeletionPolicy:      policy(b.DeletionPolicy(r.LogicalID)),
 		UpdateReplacePolicy: policy(b.UpdateReplacePolicy(r.LogicalID)),
 	}
-	d := u.currentOf[v]
+	d := u.currentOf[v].d
 	if d == nil || d.neverCreated() {
 		// New, or never created (a CREATE_FAILED left by a create that
 		// disabled rollback): create it.
 		s.Action, u.kinds[v] = Create, kAdded
-		return s, nil, nil
+		return c, false, nil
 	}
 	s.PhysicalID = d.PhysicalID
 
 	props, err := b.Properties(r.LogicalID, u)
 	if err != nil {
-		return s, nil, err
+		return c, false, err
 	}
 	schema := u.in.Schemas.of(r.Type)
-	dec := decide(schema, s.Custom, d.Properties, props, u.recreations)
-	attrs, err := u.attributeChanges(r.LogicalID, d, &s)
+	dec := u.diff.decide(schema, s.Custom, d.Properties, props, u.recreations)
+	attrs, err := u.attributeChanges(r.LogicalID, d, s)
 	if err != nil {
-		return s, nil, err
+		return c, false, err
 	}
 	if dec.Action != NoOp {
 		s.Scope = propertiesScope
-		s.Details = u.propertyDetails(r.LogicalID, dec, d.Properties, props)
+		s.Details = u.propertyDetails(r.LogicalID, u.diff.tops)
 	}
 	if len(attrs.scope) > 0 {
 		s.Scope = append(s.Scope[:len(s.Scope):len(s.Scope)], attrs.scope...)
@@ -264,17 +339,16 @@ func (u *updater) step(id, v int) (Step, *cleanupItem, error) {
 		s.Action = NoOp
 	}
 
-	var c *cleanupItem
 	old := replaceAction(s.UpdateReplacePolicy)
 	switch {
 	case s.Action == CreateThenDelete:
 		u.kinds[v] = kReplaced
-		c = &cleanupItem{d: d, action: old, replaces: id}
+		c, ok = cleanupItem{d: d, at: u.currentOf[v].at, action: old, replaces: id}, true
 	case s.Action == DeleteThenCreate:
 		u.kinds[v] = kReplaced
 	case s.Action == Update && s.CallsHandler() && (s.Replacement == ReplacementConditional || s.Custom):
 		u.kinds[v] = kMaybe
-		c = &cleanupItem{d: d, action: old, replaces: id, maybe: true}
+		c, ok = cleanupItem{d: d, at: u.currentOf[v].at, action: old, replaces: id, maybe: true}, true
 	case s.Action == Update && s.CallsHandler():
 		u.kinds[v] = kUpdated
 	case s.Action == Update:
@@ -283,7 +357,7 @@ func (u *updater) step(id, v int) (Step, *cleanupItem, error) {
 	if s.Action.IsReplace() || s.Replacement == ReplacementConditional {
 		s.PolicyAction = replacePolicyAction(s.UpdateReplacePolicy)
 	}
-	return s, c, nil
+	return c, ok, nil
 }
 
 // replaceAction is what happens to the old physical resource of a
@@ -335,26 +409,28 @@ func (u *updater) removed() []cleanupItem {
 	var out []cleanupItem
 	for i := range u.in.Deployed.Resources {
 		d := &u.in.Deployed.Resources[i]
-		if !u.first(i) || d.gone() || u.in.Desired.Enabled(d.LogicalID) {
+		// A desired resource is Enabled: ask only about the others.
+		if !u.first(i) || d.gone() || u.deployed[i]&desired != 0 || u.in.Desired.Enabled(d.LogicalID) {
 			continue
 		}
 		a := deletion(d.DeletionPolicy)
 		if d.neverCreated() {
 			a = Forget
 		}
-		out = append(out, cleanupItem{d: d, action: a})
+		out = append(out, cleanupItem{d: d, at: i, action: a})
 	}
 	return out
 }
 
-// cleanupSteps orders the cleanup items in the reverse of the deployed
-// dependency order (a resource is removed before what it depended on), ties
-// in deployed order, and numbers them from after the forward steps.
-func (u *updater) cleanupSteps(items []cleanupItem, before int) []Step {
+// cleanupSteps appends to steps the cleanup items, in the reverse of the
+// deployed dependency order (a resource is removed before what it depended
+// on), ties in deployed order, numbered from after the steps before them.
+func (u *updater) cleanupSteps(steps []Step, items []cleanupItem) []Step {
 	if len(items) == 0 {
-		return nil
+		return steps
 	}
-	sortFunc(items, func(a, b cleanupItem) int { return u.deployed[a.d.LogicalID] - u.deployed[b.d.LogicalID] })
+	before := len(steps)
+	sortFunc(items, func(a, b cleanupItem) int { return a.at - b.at })
 	at := make(map[string]int, len(items))
 	for i, c := range items {
 		at[c.d.LogicalID] = i
@@ -377,10 +453,11 @@ func (u *updater) cleanupSteps(items []cleanupItem, before int) []Step {
 	for k, v := range order {
 		ids[v] = before + k + 1
 	}
-	out := make([]Step, len(order))
+	var after slab[int]
+	var scratch []int
 	for k, v := range order {
 		c := items[v]
-		s := Step{
+		steps = append(steps, Step{
 			ID:                  before + k + 1,
 			LogicalID:           c.d.LogicalID,
 			ResourceType:        c.d.Type,
@@ -393,14 +470,15 @@ func (u *updater) cleanupSteps(items []cleanupItem, before int) []Step {
 			UpdateReplacePolicy: policy(c.d.UpdateReplacePolicy),
 			Replaces:            c.replaces,
 			IfReplaced:          c.maybe,
-		}
+		})
+		scratch = scratch[:0]
 		for _, p := range g.Predecessors(v) {
-			s.After = append(s.After, ids[p])
+			scratch = append(scratch, ids[p])
 		}
-		sortInts(s.After)
-		out[k] = s
+		sortInts(scratch)
+		steps[len(steps)-1].After = after.copyOf(scratch)
 	}
-	return out
+	return steps
 }
 
 // breakCycles orders a graph with cycles: vertex order within each cycle,
