@@ -58,12 +58,8 @@ func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRo
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	err := e.update(func(tx *txn) error {
-		st := tx.findStack(in.StackName)
-		info := statemachine.StackInfo{StackName: in.StackName}
-		if st != nil {
-			info = st.info()
-		}
-		if err := statemachine.CheckOperation(statemachine.ContinueUpdateRollback, info); err != nil {
+		st, err := tx.checkOperation(statemachine.ContinueUpdateRollback, in.StackName)
+		if err != nil {
 			return apiError(err)
 		}
 		var bad []string
@@ -130,12 +126,8 @@ func (e *Engine) CancelUpdateStack(ctx context.Context, in CancelUpdateStackInpu
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	err := e.update(func(tx *txn) error {
-		st := tx.findStack(in.StackName)
-		info := statemachine.StackInfo{StackName: in.StackName}
-		if st != nil {
-			info = st.info()
-		}
-		if err := statemachine.CheckOperation(statemachine.CancelUpdateStack, info); err != nil {
+		st, err := tx.checkOperation(statemachine.CancelUpdateStack, in.StackName)
+		if err != nil {
 			return apiError(err)
 		}
 		r, err := e.openRun(ctx, tx, st, plan.OpUpdate)
@@ -171,12 +163,8 @@ func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*Rol
 	defer e.mu.Unlock()
 	var out *RollbackStackOutput
 	err := e.update(func(tx *txn) error {
-		st := tx.findStack(in.StackName)
-		info := statemachine.StackInfo{StackName: in.StackName}
-		if st != nil {
-			info = st.info()
-		}
-		if err := statemachine.CheckOperation(statemachine.RollbackStack, info); err != nil {
+		st, err := tx.checkOperation(statemachine.RollbackStack, in.StackName)
+		if err != nil {
 			return apiError(err)
 		}
 		r, err := e.openRun(ctx, tx, st, plan.OpCreate, plan.OpUpdate)

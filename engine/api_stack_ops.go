@@ -147,12 +147,8 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 	defer e.mu.Unlock()
 	var out *UpdateStackOutput
 	err := e.update(func(tx *txn) error {
-		st := tx.findStack(in.StackName)
-		info := statemachine.StackInfo{StackName: in.StackName}
-		if st != nil {
-			info = st.info()
-		}
-		if err := statemachine.CheckOperation(statemachine.UpdateStack, info); err != nil {
+		st, err := tx.checkOperation(statemachine.UpdateStack, in.StackName)
+		if err != nil {
 			return apiError(err)
 		}
 		u := updateRequest{Body: in.TemplateBody, File: in.TemplateFile, UsePrevious: in.UsePreviousTemplate,
@@ -307,12 +303,8 @@ func (e *Engine) DeleteStack(ctx context.Context, in DeleteStackInput) (*DeleteS
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	err := e.update(func(tx *txn) error {
-		st := tx.findStack(in.StackName)
-		info := statemachine.StackInfo{StackName: in.StackName}
-		if st != nil {
-			info = st.info()
-		}
-		if err := statemachine.CheckOperation(statemachine.DeleteStack, info); err != nil {
+		st, err := tx.checkOperation(statemachine.DeleteStack, in.StackName)
+		if err != nil {
 			if statemachine.IsNoOp(err) {
 				return nil
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/stacksim/stacksim/statemachine"
 )
 
 // Typed access to the store's tables. Rows returned are shared: copy before
@@ -52,6 +54,19 @@ func (tx *txn) findStack(nameOrID string) *stackRecord {
 		return tx.stackByID(nameOrID)
 	}
 	return tx.stackByName(nameOrID)
+}
+
+// checkOperation returns the stack a StackName parameter names (nil when
+// there is none) and whether op is allowed on it now
+// (statemachine.CheckOperation: an *OperationError with AWS's code and
+// message when it is not).
+func (tx *txn) checkOperation(op statemachine.Operation, nameOrID string) (*stackRecord, error) {
+	st := tx.findStack(nameOrID)
+	info := statemachine.StackInfo{StackName: nameOrID}
+	if st != nil {
+		info = st.info()
+	}
+	return st, statemachine.CheckOperation(op, info)
 }
 
 // putStack writes a stack. A new stack (Num 0) is given its Num here; its

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/stacksim/stacksim/scenario"
 )
 
 func TestStatesGolden(t *testing.T) {
@@ -61,7 +63,7 @@ func TestStatesMarkdownIsTheDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	if stdout != string(doc) {
-		t.Errorf("docs/states.md is stale: run 'make docs'\n%s", lineDiff(string(doc), stdout))
+		t.Errorf("docs/states.md is stale: run 'make docs'\n%s", scenario.Diff(string(doc), stdout))
 	}
 }
 
