@@ -3,6 +3,7 @@ module github.com/stacksim/stacksim
 go 1.26.8
 
 require (
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/hashicorp/go-memdb v1.3.5
 	github.com/looplab/fsm v1.0.3

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -67,7 +68,7 @@ func (c *errs) err() error {
 func suggest(got string, names []string) string {
 	best, bestD := "", 1<<30
 	for _, n := range names {
-		d := editDistance(strings.ToLower(got), strings.ToLower(n))
+		d := levenshtein.ComputeDistance(strings.ToLower(got), strings.ToLower(n))
 		if d < bestD {
 			best, bestD = n, d
 		}
@@ -76,26 +77,6 @@ func suggest(got string, names []string) string {
 		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
 	return ""
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // kindName names a node's kind for messages.

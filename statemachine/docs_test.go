@@ -164,17 +164,6 @@ func asUnknown(err error, target **UnknownStatusError) bool {
 	return ok
 }
 
-func TestLevenshtein(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{{"", "", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}, {"UPDATE_FAILED", "UPDATE_FAILED", 0}} {
-		if got := levenshtein(c.a, c.b); got != c.d {
-			t.Errorf("levenshtein(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
-		}
-	}
-}
-
 func TestExplainUnknown(t *testing.T) {
 	if _, err := ExplainStack("NOPE"); err == nil {
 		t.Error("ExplainStack accepted an unknown status")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // UnknownStatusError says that a name is not a status of the machine asked
@@ -78,7 +80,7 @@ func closest(name string, candidates []string) []string {
 	}
 	var ss []scored
 	for _, c := range candidates {
-		d := levenshtein(name, c)
+		d := levenshtein.ComputeDistance(name, c)
 		// A fragment of a name ("ROLLBACK_FAIL") suggests it however much
 		// is missing; otherwise the candidate must be half right.
 		if d <= len(c)/2 || (len(name) >= 4 && strings.Contains(c, name)) {
@@ -91,28 +93,6 @@ func closest(name string, candidates []string) []string {
 		out = append(out, ss[i].s)
 	}
 	return out
-}
-
-// levenshtein is the edit distance between a and b (bytes: status names are
-// ASCII).
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func orList(ss []string) string {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/stacksim/stacksim/resources"
 	"go.yaml.in/yaml/v3"
 )
@@ -337,7 +338,7 @@ func (l loader) times(v *yaml.Node) (int, error) {
 func suggest(got string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := distance(strings.ToLower(got), strings.ToLower(k)); d < bestD {
+		if d := levenshtein.ComputeDistance(strings.ToLower(got), strings.ToLower(k)); d < bestD {
 			best, bestD = k, d
 		}
 	}
@@ -345,25 +346,4 @@ func suggest(got string, known []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// distance is the Levenshtein distance.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
