@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stacksim/stacksim/scenario"
+)
+
+// readmeCommand is one "$ stacksim ..." line of a README example, with the
+// lines shown after it and, when the README shows it, the exit status.
+type readmeCommand struct {
+	line   int
+	args   []string
+	want   []string
+	status int // -1: not shown
+}
+
+// readmeCommands returns the stacksim commands of the README's fenced
+// examples, in order. A trailing backslash continues a command; "$ echo $?"
+// followed by a number gives the exit status of the command before it.
+func readmeCommands(t *testing.T, path string) []readmeCommand {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cmds []readmeCommand
+	var cur *readmeCommand
+	inFence, inEcho := false, false
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		l := sc.Text()
+		if strings.HasPrefix(l, "```") {
+			inFence, cur, inEcho = !inFence, nil, false
+			continue
+		}
+		if !inFence {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(l, "$ stacksim "):
+			text := strings.TrimPrefix(l, "$ ")
+			for strings.HasSuffix(text, "\\") && sc.Scan() {
+				n++
+				text = strings.TrimSuffix(text, "\\") + " " + strings.TrimSpace(sc.Text())
+			}
+			words, err := scenario.SplitCommand(text)
+			if err != nil {
+				t.Fatalf("README.md:%d: %v", n, err)
+			}
+			cmds = append(cmds, readmeCommand{line: n, args: words[1:], status: -1})
+			cur, inEcho = &cmds[len(cmds)-1], false
+		case l == "$ echo $?":
+			inEcho = true
+		case strings.HasPrefix(l, "$ "):
+			cur, inEcho = nil, false
+		case inEcho && cur != nil:
+			code, err := strconv.Atoi(strings.TrimSpace(l))
+			if err != nil {
+				t.Fatalf("README.md:%d: exit status %q is not a number", n, l)
+			}
+			cur.status, inEcho = code, false
+		case cur != nil && strings.TrimSpace(l) != "" && strings.TrimSpace(l) != "...":
+			cur.want = append(cur.want, l)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cmds
+}
+
+// TestREADME runs the README's examples in order, as a new user would from
+// the repository's root with an empty state, and checks that every line
+// they show is printed (stdout and stderr together; "..." elides lines).
+func TestREADME(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := readmeCommands(t, filepath.Join(root, "README.md"))
+	if len(cmds) < 10 {
+		t.Fatalf("found %d stacksim examples in README.md; the parser lost them", len(cmds))
+	}
+	dir := t.TempDir()
+	for _, d := range []string{"fixtures", "docs"} {
+		if err := os.Symlink(filepath.Join(root, d), filepath.Join(dir, d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	for _, c := range cmds {
+		stdout, stderr, code := runCLI(t, c.args...)
+		out := stdout + stderr
+		for _, w := range c.want {
+			if !strings.Contains(out, strings.TrimRight(w, " ")) {
+				t.Errorf("README.md:%d: stacksim %s: the README shows\n  %s\nwhich it did not print; it printed:\n%s",
+					c.line, strings.Join(c.args, " "), w, out)
+				break
+			}
+		}
+		if c.status >= 0 && code != c.status {
+			t.Errorf("README.md:%d: stacksim %s: exit status %d, the README says %d", c.line, strings.Join(c.args, " "), code, c.status)
+		}
+	}
+}
