@@ -30,12 +30,12 @@ func (e *Engine) openRun(ctx context.Context, tx *txn, st *stackRecord, want ...
 	return r, nil
 }
 
-// resume makes a call the operation's: its token, its faults, in motion
-// again from the first phase of its (new) plan.
+// resume makes a call the operation's: its kind, start time, token and
+// faults, in motion again from the first phase of its (new) plan.
 func (r *run) resume(kind OperationKind, token string, ext Extensions) {
 	op := r.oper()
 	op.InMotion = true
-	op.EndTime, op.Outcome = time.Time{}, ""
+	op.StartTime, op.EndTime, op.Outcome = r.tx.now(), time.Time{}, ""
 	op.ClientRequestToken = token
 	op.Faults, op.FaultState = ext.Faults, nil
 	op.FaultsGen++

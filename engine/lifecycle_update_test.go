@@ -107,11 +107,21 @@ func TestLifecycleUpdateRollbackFailedContinue(t *testing.T) {
 
 func TestLifecycleUpdateRollbackFailedSkip(t *testing.T) {
 	h := updateLifecycle(t, "update-rollback-failed-skip", "faults.yaml", false, Options{})
+	began := h.e.Now()
 	h.must("ContinueUpdateRollback app ResourcesToSkip=[Param]", func() error {
 		_, err := h.e.ContinueUpdateRollback(ctx(), ContinueUpdateRollbackInput{StackName: "app", ResourcesToSkip: []string{"Param"}})
 		return err
 	})
 	h.wait("app")
+	// The operation record is the continuation's now: its kind and when
+	// it began (not when the update it continues began).
+	op, err := h.e.DescribeStackOperation(ctx(), DescribeStackOperationInput{StackName: "app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op.Operation.Operation != string(KindContinueUpdateRollback) || !op.Operation.StartTime.Equal(began) {
+		t.Errorf("the operation is %s from %v, want %s from %v", op.Operation.Operation, op.Operation.StartTime, KindContinueUpdateRollback, began)
+	}
 	h.resources("app")
 	h.objects()
 	h.done()
