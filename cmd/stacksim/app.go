@@ -67,7 +67,7 @@ func (a *app) execute(args []string) int {
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	err := root.ExecuteContext(context.Background())
+	cmd, err := root.ExecuteContextC(context.Background())
 	defer func() { _ = a.log.Sync() }()
 	if err == nil {
 		return exitOK
@@ -81,8 +81,13 @@ func (a *app) execute(args []string) int {
 	}
 	// Errors cobra raises itself (unknown flag or command, bad arguments)
 	// are bad input.
+	// The help offered is that of the command the flag was given to.
 	fmt.Fprintf(a.stderr, "stacksim: %v\n", err)
-	fmt.Fprintf(a.stderr, "Run 'stacksim --help' for usage.\n")
+	path := root.CommandPath()
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	fmt.Fprintf(a.stderr, "Run '%s --help' for usage.\n", path)
 	return exitBadInput
 }
 

@@ -34,8 +34,8 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"unknown flag", []string{"create-stack", "--stack-nam", "x"}, []string{"unknown flag: --stack-nam"}},
-		{"unknown command", []string{"create-stacks"}, []string{`unknown command "create-stacks"`}},
+		{"unknown flag", []string{"create-stack", "--stack-nam", "x"}, []string{"unknown flag: --stack-nam", "Run 'stacksim create-stack --help' for usage."}},
+		{"unknown command", []string{"create-stacks"}, []string{`unknown command "create-stacks"`, `Did you mean this?`, "Run 'stacksim --help' for usage."}},
 		{"missing stack name", []string{"update-stack", "--use-previous-template"}, []string{"the following arguments are required: --stack-name"}},
 		{"missing template file", []string{"create-stack", "--stack-name", "x", "--template-body", "file://nope.yaml"},
 			[]string{"Error parsing parameter '--template-body': Unable to load paramfile file://nope.yaml"}},

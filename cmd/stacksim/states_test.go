@@ -74,7 +74,7 @@ func TestStatesBadInput(t *testing.T) {
 	}{
 		{[]string{"states", "--format", "svg"}, `stacksim: --format "svg": want mermaid, dot, table, json, markdown` + "\n"},
 		{[]string{"states", "--resource", "--format", "markdown"}, "stacksim: --format markdown renders both machines: drop --resource\n"},
-		{[]string{"states", "extra"}, "stacksim: unknown command \"extra\" for \"stacksim states\"\nRun 'stacksim --help' for usage.\n"},
+		{[]string{"states", "extra"}, "stacksim: unknown command \"extra\" for \"stacksim states\"\nRun 'stacksim states --help' for usage.\n"},
 	}
 	for _, c := range cases {
 		stdout, stderr, code := runCLI(t, c.args...)
