@@ -234,113 +234,67 @@ func perResource(b *testing.B, n int, d, cpu time.Duration) {
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/1e6, "cpu-ms/op")
 }
 
-func BenchmarkCreate(b *testing.B) {
+// benchOps times op on an engine that setUp made, for every size: the
+// set-up and its garbage are outside the timer (settle), the op's wall and
+// CPU time are reported per resource.
+func benchOps(b *testing.B, setUp func(b *testing.B, n int) *Engine, op func(b *testing.B, e *Engine, n int)) {
 	for _, n := range benchSizes {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			var total, cpu time.Duration
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				e := opsEngine(b)
+				e := setUp(b, n)
 				settle()
 				b.StartTimer()
 				start, c0 := time.Now(), cpuTime()
-				benchCreate(b, e, n)
+				op(b, e, n)
 				total += time.Since(start)
 				cpu += cpuTime() - c0
 			}
 			perResource(b, n, total, cpu)
 		})
 	}
+}
+
+// emptyEngine and createdEngine are the set-ups: a world with no stack, a
+// world with the n-resource stack created.
+func emptyEngine(b *testing.B, _ int) *Engine { return opsEngine(b) }
+
+func createdEngine(b *testing.B, n int) *Engine {
+	e := opsEngine(b)
+	benchCreate(b, e, n)
+	return e
+}
+
+// lifecycle is create, update (10% replaced) and delete of one stack.
+func lifecycle(b *testing.B, e *Engine, n int) {
+	benchCreate(b, e, n)
+	benchUpdate(b, e, n)
+	benchDelete(b, e)
+}
+
+func BenchmarkCreate(b *testing.B) {
+	benchOps(b, emptyEngine, func(b *testing.B, e *Engine, n int) { benchCreate(b, e, n) })
 }
 
 func BenchmarkUpdate(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			b.ReportAllocs()
-			var total, cpu time.Duration
-			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				e := opsEngine(b)
-				benchCreate(b, e, n)
-				settle()
-				b.StartTimer()
-				start, c0 := time.Now(), cpuTime()
-				benchUpdate(b, e, n)
-				total += time.Since(start)
-				cpu += cpuTime() - c0
-			}
-			perResource(b, n, total, cpu)
-		})
-	}
+	benchOps(b, createdEngine, func(b *testing.B, e *Engine, n int) { benchUpdate(b, e, n) })
 }
 
 func BenchmarkDelete(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			b.ReportAllocs()
-			var total, cpu time.Duration
-			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				e := opsEngine(b)
-				benchCreate(b, e, n)
-				settle()
-				b.StartTimer()
-				start, c0 := time.Now(), cpuTime()
-				benchDelete(b, e)
-				total += time.Since(start)
-				cpu += cpuTime() - c0
-			}
-			perResource(b, n, total, cpu)
-		})
-	}
+	benchOps(b, createdEngine, func(b *testing.B, e *Engine, _ int) { benchDelete(b, e) })
 }
 
 // BenchmarkEngineOnly is BenchmarkLifecycle with a Go handler that answers
 // at once and no contract checker: the engine's own share.
 func BenchmarkEngineOnly(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			b.ReportAllocs()
-			var total, cpu time.Duration
-			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				e := opsEngineWith(b, false, ContractOff)
-				settle()
-				b.StartTimer()
-				start, c0 := time.Now(), cpuTime()
-				benchCreate(b, e, n)
-				benchUpdate(b, e, n)
-				benchDelete(b, e)
-				total += time.Since(start)
-				cpu += cpuTime() - c0
-			}
-			perResource(b, n, total, cpu)
-		})
-	}
+	benchOps(b, func(b *testing.B, _ int) *Engine { return opsEngineWith(b, false, ContractOff) }, lifecycle)
 }
 
 // BenchmarkLifecycle is create, update (10% replaced) and delete in one.
 func BenchmarkLifecycle(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			b.ReportAllocs()
-			var total, cpu time.Duration
-			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				e := opsEngine(b)
-				settle()
-				b.StartTimer()
-				start, c0 := time.Now(), cpuTime()
-				benchCreate(b, e, n)
-				benchUpdate(b, e, n)
-				benchDelete(b, e)
-				total += time.Since(start)
-				cpu += cpuTime() - c0
-			}
-			perResource(b, n, total, cpu)
-		})
-	}
+	benchOps(b, emptyEngine, lifecycle)
 }
 
 // BenchmarkStoredResource reports the heap a created stack keeps per
