@@ -73,20 +73,28 @@ func (t *Task) setStep(index, gen uint32) {
 	t.step, t.gen, t.hasStep = index, gen, true
 }
 
-// stepGen returns the step and generation of an invoke or deadline task.
+// stepGen returns the step and generation of an invoke or deadline task;
+// ok is false for a task of another kind, or one whose saved Step or Data
+// were not numbers (stale: nothing runs).
 func (t *Task) stepGen() (index, gen uint32, ok bool) {
-	if t.hasStep {
-		return t.step, t.gen, true
+	return t.step, t.gen, t.hasStep
+}
+
+// loadStep gives an invoke or deadline task read from a state file the
+// numbers of its Step and Data (setStep).
+func (t *Task) loadStep() {
+	if t.Kind != taskInvoke && t.Kind != taskDeadline {
+		return
 	}
 	id, err := strconv.ParseUint(t.Step, 10, 32)
 	if err != nil {
-		return 0, 0, false
+		return
 	}
 	g, err := strconv.ParseUint(string(t.Data), 10, 32)
 	if err != nil {
-		return 0, 0, false
+		return
 	}
-	return uint32(id), uint32(g), true
+	t.setStep(uint32(id), uint32(g))
 }
 
 // stepText makes Step and Data from the numbers setStep kept.

@@ -402,6 +402,7 @@ func buildStore(doc *stateDoc) (*store, error) {
 		seqs[t.Seq] = true
 		t.at = t.At.UnixNano()
 		t.At = t.At.UTC()
+		t.loadStep()
 		s.queue.push(t)
 	}
 	w.Commit()
