@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/statemachine"
 )
@@ -49,7 +50,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 	defer e.mu.Unlock()
 	var out *CreateChangeSetOutput
 	err := e.update(func(tx *txn) error {
-		st := tx.findStack(in.StackName)
+		st := tx.FindStack(in.StackName)
 		info := statemachine.StackInfo{StackName: in.StackName, ChangeSetType: statemachine.ChangeSetType(csType), ChangeSetName: in.ChangeSetName}
 		if st != nil {
 			info.StackID, info.Status = st.StackId, st.StackStatus
@@ -58,21 +59,21 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 		if err := statemachine.CheckOperation(statemachine.CreateChangeSet, info); err != nil {
 			return apiError(err)
 		}
-		if st != nil && st.live() {
-			for _, cs := range tx.changeSetsOf(st.StackId) {
+		if st != nil && st.Live() {
+			for _, cs := range tx.ChangeSetsOf(st.StackId) {
 				if cs.Name == in.ChangeSetName {
 					// UNVERIFIED wording.
 					return newAPIError(CodeAlreadyExists, "ChangeSet [%s] already exists", in.ChangeSetName)
 				}
 			}
 		}
-		cs := &changeSetRecord{Name: in.ChangeSetName, Type: csType, CreationTime: tx.now(), Description: in.Description,
+		cs := &store.ChangeSetRecord{Name: in.ChangeSetName, Type: csType, CreationTime: tx.now(), Description: in.Description,
 			Given: in.Parameters, Capabilities: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs,
 			OnStackFailure: in.OnStackFailure, Status: ChangeSetStatusCreateComplete, ExecutionStatus: ExecutionStatusAvailable}
 		var p *plan.Plan
 		if csType == ChangeSetTypeCreate {
 			if st == nil || st.StackStatus == statemachine.StackStatusDeleteComplete {
-				st = &stackRecord{StackId: tx.newStackID(in.StackName), StackName: in.StackName, CreationTime: tx.now(),
+				st = &store.StackRecord{StackId: tx.newStackID(in.StackName), StackName: in.StackName, CreationTime: tx.now(),
 					NotificationARNs: in.NotificationARNs, Tags: in.Tags, Capabilities: in.Capabilities, RoleARN: in.RoleARN}
 				var err error
 				if _, p, err = e.prepareCreate(tx, st, in.TemplateBody, in.TemplateFile, in.Parameters, in.Capabilities); err != nil {
@@ -85,12 +86,12 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				st.StackStatus, st.StackStatusReason = to, reasonUserInitiated
 				st.ClientRequestToken = in.ClientToken
 				st.Parameters, st.ResourceOrder = nil, nil
-				if err := tx.putStack(st); err != nil {
+				if err := tx.PutStack(st); err != nil {
 					return err
 				}
 				tx.stackEvent(st, to, reasonUserInitiated)
 			} else {
-				probe := st.clone()
+				probe := st.Clone()
 				var err error
 				if _, p, err = e.prepareCreate(tx, probe, in.TemplateBody, in.TemplateFile, in.Parameters, in.Capabilities); err != nil {
 					return err
@@ -113,9 +114,9 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 		cs.Changes = plan.Changes(p)
 		cs.StackId, cs.StackName = st.StackId, st.StackName
 		cs.Id = tx.newChangeSetID(st.StackName, in.ChangeSetName)
-		tx.meta.IDs++
-		cs.Seq = tx.meta.IDs
-		tx.put(cs)
+		tx.Meta.IDs++
+		cs.Seq = tx.Meta.IDs
+		tx.Put(cs)
 		out = &CreateChangeSetOutput{Id: cs.Id, StackId: st.StackId}
 		return nil
 	})
@@ -126,9 +127,9 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 }
 
 // findChangeSet finds a change set by ARN, or by name within a stack.
-func (tx *txn) findChangeSet(name, stackName string) (*changeSetRecord, error) {
+func (tx *txn) findChangeSet(name, stackName string) (*store.ChangeSetRecord, error) {
 	if strings.HasPrefix(name, "arn:") {
-		if cs := tx.changeSet(name); cs != nil {
+		if cs := tx.ChangeSet(name); cs != nil {
 			return cs, nil
 		}
 		return nil, ChangeSetNotFoundError(name)
@@ -137,11 +138,11 @@ func (tx *txn) findChangeSet(name, stackName string) (*changeSetRecord, error) {
 		// AWS requires the stack when the change set is named.
 		return nil, ValidationError("StackName must be specified if ChangeSetName is not specified as an ARN.")
 	}
-	st := tx.findStack(stackName)
+	st := tx.FindStack(stackName)
 	if st == nil {
 		return nil, ChangeSetNotFoundError(name)
 	}
-	for _, cs := range tx.changeSetsOf(st.StackId) {
+	for _, cs := range tx.ChangeSetsOf(st.StackId) {
 		if cs.Name == name {
 			return cs, nil
 		}
@@ -213,11 +214,11 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 		if err != nil {
 			return err
 		}
-		st := tx.stackByID(cs.StackId)
+		st := tx.StackByID(cs.StackId)
 		if st == nil {
 			return ChangeSetNotFoundError(in.ChangeSetName)
 		}
-		info := st.info()
+		info := st.Info()
 		info.ChangeSetType, info.ChangeSetName = statemachine.ChangeSetType(cs.Type), cs.Name
 		if err := statemachine.CheckOperation(statemachine.ExecuteChangeSet, info); err != nil {
 			return apiError(err)
@@ -230,8 +231,8 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 		if token == "" {
 			token = tx.newToken("ExecuteChangeSet", st.StackName, cs.Name)
 		}
-		var op *operationRecord
-		c := st.clone()
+		var op *store.OperationRecord
+		c := st.Clone()
 		if cs.Type == ChangeSetTypeCreate {
 			_, p, err := e.prepareCreate(tx, c, cs.TemplateBody, cs.TemplateFile, cs.Given, cs.Capabilities)
 			if err != nil {
@@ -279,9 +280,9 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 		op.RetainExceptOnCreate = c.RetainExceptOnCreate
 		op.ChangeSetId = cs.Id
 		c.ChangeSetId = cs.Id
-		x := cs.clone()
+		x := cs.Clone()
 		x.ExecutionStatus = ExecutionStatusExecuteInProgress
-		tx.put(x)
+		tx.Put(x)
 		e.obsoleteChangeSets(tx, c.StackId, cs.Id)
 		return e.beginOperation(tx, c, op)
 	})
@@ -294,15 +295,15 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 // obsoleteChangeSets marks the stack's change sets, but keep, OBSOLETE:
 // the stack they were made against has moved on.
 func (e *Engine) obsoleteChangeSets(tx *txn, stackID, keep string) {
-	for _, cs := range tx.changeSetsOf(stackID) {
+	for _, cs := range tx.ChangeSetsOf(stackID) {
 		if cs.Id == keep || cs.Status == ChangeSetStatusFailed || cs.ExecutionStatus == ExecutionStatusObsolete ||
 			cs.ExecutionStatus == ExecutionStatusExecuteComplete || cs.ExecutionStatus == ExecutionStatusExecuteFailed ||
 			cs.ExecutionStatus == ExecutionStatusExecuteInProgress {
 			continue
 		}
-		c := cs.clone()
+		c := cs.Clone()
 		c.ExecutionStatus = ExecutionStatusObsolete
-		tx.put(c)
+		tx.Put(c)
 	}
 }
 
@@ -322,7 +323,7 @@ func (e *Engine) DeleteChangeSet(ctx context.Context, in DeleteChangeSetInput) (
 			// UNVERIFIED wording.
 			return InvalidChangeSetStatusError("Cannot delete ChangeSet [%s] in its current execution status of [%s]", cs.Id, cs.ExecutionStatus)
 		}
-		tx.del(tChangeSets, cs.key())
+		tx.Del(store.TChangeSets, cs.Key())
 		return nil
 	})
 	if err != nil {
@@ -340,11 +341,11 @@ func (e *Engine) ListChangeSets(ctx context.Context, in ListChangeSetsInput) (*L
 	defer e.mu.Unlock()
 	out := &ListChangeSetsOutput{Summaries: []ChangeSetSummary{}}
 	err := e.view(func(tx *txn) error {
-		st := tx.findStack(in.StackName)
+		st := tx.FindStack(in.StackName)
 		if st == nil {
 			return stackWithIDNotFound(in.StackName)
 		}
-		all := tx.changeSetsOf(st.StackId)
+		all := tx.ChangeSetsOf(st.StackId)
 		start := 0
 		if in.NextToken != "" {
 			parts, err := decodeToken(in.NextToken, "ListChangeSets", 2)

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"strconv"
+
+	"github.com/stacksim/stacksim/engine/store"
 )
 
 // DescribeStackEventsInput is DescribeStackEvents' request.
@@ -28,7 +30,7 @@ func (e *Engine) DescribeStackEvents(ctx context.Context, in DescribeStackEvents
 	defer e.mu.Unlock()
 	out := &DescribeStackEventsOutput{StackEvents: []StackEvent{}}
 	err := e.view(func(tx *txn) error {
-		st := tx.findStack(in.StackName)
+		st := tx.FindStack(in.StackName)
 		if st == nil {
 			return stackNotFound(in.StackName)
 		}
@@ -45,12 +47,12 @@ func (e *Engine) DescribeStackEvents(ctx context.Context, in DescribeStackEvents
 			from = seq
 		}
 		size := e.pageSize()
-		tx.eventsBackward(st.Num, from, func(seq uint64, r *eventRecord) bool {
+		tx.EventsBackward(st.Num, from, func(seq uint64, r *store.EventRecord) bool {
 			if len(out.StackEvents) == size {
 				out.NextToken = encodeToken("DescribeStackEvents", st.StackId, strconv.FormatUint(seq, 10))
 				return false
 			}
-			out.StackEvents = append(out.StackEvents, e.st.stackEventOf(st, seq, r))
+			out.StackEvents = append(out.StackEvents, stackEventOf(e.st, st, seq, r))
 			return true
 		})
 		return nil

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"slices"
+
+	"github.com/stacksim/stacksim/engine/store"
 )
 
 // ListExportsInput is ListExports' request.
@@ -32,8 +34,8 @@ func (e *Engine) ListExports(ctx context.Context, in ListExportsInput) (*ListExp
 			after = parts[0]
 		}
 		size := e.pageSize()
-		tx.scanFrom(tExports, ixID, "", after, func(r record) bool {
-			x := r.(*exportRecord)
+		tx.ScanFrom(store.TExports, store.IxID, "", after, func(r store.Record) bool {
+			x := r.(*store.ExportRecord)
 			if in.NextToken != "" && x.Name <= after {
 				return true
 			}
@@ -76,8 +78,8 @@ func (e *Engine) ListImports(ctx context.Context, in ListImportsInput) (*ListImp
 	out := &ListImportsOutput{Imports: []string{}}
 	err := e.view(func(tx *txn) error {
 		var names []string
-		for _, id := range tx.importers(in.ExportName) {
-			if st := tx.stackByID(id); st != nil && st.live() {
+		for _, id := range tx.Importers(in.ExportName) {
+			if st := tx.StackByID(id); st != nil && st.Live() {
 				names = append(names, st.StackName)
 			}
 		}

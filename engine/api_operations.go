@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/statemachine"
 )
 
@@ -21,27 +22,27 @@ func (e *Engine) DescribeStackOperation(ctx context.Context, in DescribeStackOpe
 	defer e.mu.Unlock()
 	var out *DescribeStackOperationOutput
 	err := e.view(func(tx *txn) error {
-		st := tx.findStack(in.StackName)
+		st := tx.FindStack(in.StackName)
 		if st == nil {
 			return stackWithIDNotFound(in.StackName)
 		}
-		var op *operationRecord
+		var op *store.OperationRecord
 		switch {
 		case in.OperationId != "":
-			op = tx.operation(in.OperationId)
+			op = tx.Operation(in.OperationId)
 			if op != nil && op.StackId != st.StackId {
 				op = nil
 			}
 		case st.OperationId != "":
-			op = tx.operation(st.OperationId)
+			op = tx.Operation(st.OperationId)
 		default:
-			op = tx.lastOperationOf(st.StackId)
+			op = tx.LastOperationOf(st.StackId)
 		}
 		if op == nil {
 			// stacksim's own wording (an extension of the API).
 			return ValidationError("Stack [%s] has no operation %s", st.StackName, in.OperationId)
 		}
-		out = &DescribeStackOperationOutput{Operation: op.api(st)}
+		out = &DescribeStackOperationOutput{Operation: opAPI(op, st)}
 		return nil
 	})
 	if err != nil {
@@ -60,12 +61,12 @@ func (e *Engine) ListStackOperations(ctx context.Context, in ListStackOperations
 	defer e.mu.Unlock()
 	out := &ListStackOperationsOutput{Operations: []StackOperation{}}
 	err := e.view(func(tx *txn) error {
-		st := tx.findStack(in.StackName)
+		st := tx.FindStack(in.StackName)
 		if st == nil {
 			return stackWithIDNotFound(in.StackName)
 		}
-		for _, op := range tx.operationsOf(st.StackId) {
-			o := op.api(st)
+		for _, op := range tx.OperationsOf(st.StackId) {
+			o := opAPI(op, st)
 			o.Plan = ""
 			out.Operations = append(out.Operations, o)
 		}
@@ -78,7 +79,7 @@ func (e *Engine) ListStackOperations(ctx context.Context, in ListStackOperations
 }
 
 // api is the operation as DescribeStackOperation shows it.
-func (op *operationRecord) api(st *stackRecord) StackOperation {
+func opAPI(op *store.OperationRecord, st *store.StackRecord) StackOperation {
 	o := StackOperation{
 		OperationId: op.Id, StackId: op.StackId, StackName: st.StackName, Operation: string(op.Kind),
 		ClientRequestToken: op.ClientRequestToken, StartTime: op.StartTime, EndTime: optTime(op.EndTime),

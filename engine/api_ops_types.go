@@ -317,17 +317,6 @@ type DescribeStackOperationInput struct {
 	OperationId string `json:"OperationId,omitempty"`
 }
 
-// ContractViolation is one breach of the resource handler contract that
-// the contract checker found during an operation (Options.Contract).
-type ContractViolation struct {
-	Rule              string    `json:"Rule"`
-	Message           string    `json:"Message"`
-	LogicalResourceId string    `json:"LogicalResourceId,omitempty"`
-	ResourceType      string    `json:"ResourceType,omitempty"`
-	Action            string    `json:"Action,omitempty"`
-	Timestamp         time.Time `json:"Timestamp"`
-}
-
 // FaultFiring is one injected fault taking effect.
 type FaultFiring struct {
 	Fault             string `json:"Fault"`

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+
+	"github.com/stacksim/stacksim/engine/store"
 )
 
 // DescribeStackResourceInput is DescribeStackResource's request.
@@ -27,17 +29,17 @@ func (e *Engine) DescribeStackResource(ctx context.Context, in DescribeStackReso
 	defer e.mu.Unlock()
 	var out *DescribeStackResourceOutput
 	err := e.view(func(tx *txn) error {
-		st := tx.findStack(in.StackName)
+		st := tx.FindStack(in.StackName)
 		if st == nil {
 			// Recorded from AWS (a botocore traceback): "Stack 'NAME' does
 			// not exist".
 			return ValidationError("Stack '%s' does not exist", in.StackName)
 		}
-		r := tx.resource(st.Num, in.LogicalResourceId)
+		r := tx.Resource(st.Num, in.LogicalResourceId)
 		if r == nil {
 			return resourceNotFound(in.LogicalResourceId, in.StackName)
 		}
-		out = &DescribeStackResourceOutput{StackResourceDetail: r.detail(st)}
+		out = &DescribeStackResourceOutput{StackResourceDetail: resourceDetail(r, st)}
 		return nil
 	})
 	if err != nil {
@@ -48,9 +50,9 @@ func (e *Engine) DescribeStackResource(ctx context.Context, in DescribeStackReso
 
 // moreRecent reports whether a is to be preferred to b as the stack a
 // physical id names: a live stack over a deleted one, then the newer.
-func moreRecent(a, b *stackRecord) bool {
-	if a.live() != b.live() {
-		return a.live()
+func moreRecent(a, b *store.StackRecord) bool {
+	if a.Live() != b.Live() {
+		return a.Live()
 	}
 	return a.Num > b.Num
 }
@@ -87,17 +89,17 @@ func (e *Engine) DescribeStackResources(ctx context.Context, in DescribeStackRes
 	defer e.mu.Unlock()
 	out := &DescribeStackResourcesOutput{StackResources: []StackResource{}}
 	err := e.view(func(tx *txn) error {
-		var st *stackRecord
+		var st *store.StackRecord
 		stackName := in.StackName
 		if in.StackName != "" {
-			if st = tx.findStack(in.StackName); st == nil {
+			if st = tx.FindStack(in.StackName); st == nil {
 				return stackWithIDNotFound(in.StackName)
 			}
 		} else {
 			// The stack that holds the physical resource: among live
 			// stacks first, then the most recent deleted one.
-			for _, r := range tx.resourcesWithPhysicalID(in.PhysicalResourceId) {
-				if owner := tx.stackByNum(r.Num); owner != nil && (st == nil || moreRecent(owner, st)) {
+			for _, r := range tx.ResourcesWithPhysicalID(in.PhysicalResourceId) {
+				if owner := tx.StackByNum(r.Num); owner != nil && (st == nil || moreRecent(owner, st)) {
 					st = owner
 				}
 			}
@@ -107,18 +109,18 @@ func (e *Engine) DescribeStackResources(ctx context.Context, in DescribeStackRes
 			stackName = st.StackName
 		}
 		if in.LogicalResourceId != "" {
-			r := tx.resource(st.Num, in.LogicalResourceId)
+			r := tx.Resource(st.Num, in.LogicalResourceId)
 			if r == nil {
 				return resourceNotFound(in.LogicalResourceId, stackName)
 			}
-			out.StackResources = append(out.StackResources, r.stackResource(st))
+			out.StackResources = append(out.StackResources, stackResourceOf(r, st))
 			return nil
 		}
-		for _, r := range tx.resourcesOf(st.Num) {
+		for _, r := range tx.ResourcesOf(st.Num) {
 			if len(out.StackResources) == describeStackResourcesLimit {
 				break
 			}
-			out.StackResources = append(out.StackResources, r.stackResource(st))
+			out.StackResources = append(out.StackResources, stackResourceOf(r, st))
 		}
 		return nil
 	})
@@ -150,11 +152,11 @@ func (e *Engine) ListStackResources(ctx context.Context, in ListStackResourcesIn
 	defer e.mu.Unlock()
 	out := &ListStackResourcesOutput{StackResourceSummaries: []StackResourceSummary{}}
 	err := e.view(func(tx *txn) error {
-		st := tx.findStack(in.StackName)
+		st := tx.FindStack(in.StackName)
 		if st == nil {
 			return stackWithIDNotFound(in.StackName)
 		}
-		from := numKey(st.Num)
+		from := store.NumKey(st.Num)
 		if in.NextToken != "" {
 			parts, err := decodeToken(in.NextToken, "ListStackResources", 2)
 			if err != nil {
@@ -163,16 +165,16 @@ func (e *Engine) ListStackResources(ctx context.Context, in ListStackResourcesIn
 			if parts[0] != st.StackId {
 				return invalidToken()
 			}
-			from = resourceKey(st.Num, parts[1])
+			from = store.ResourceKey(st.Num, parts[1])
 		}
 		size := e.pageSize()
-		tx.scanFrom(tResources, ixID, numKey(st.Num), from, func(rec record) bool {
-			r := rec.(*resourceRecord)
+		tx.ScanFrom(store.TResources, store.IxID, store.NumKey(st.Num), from, func(rec store.Record) bool {
+			r := rec.(*store.ResourceRecord)
 			if len(out.StackResourceSummaries) == size {
 				out.NextToken = encodeToken("ListStackResources", st.StackId, r.LogicalResourceId)
 				return false
 			}
-			out.StackResourceSummaries = append(out.StackResourceSummaries, r.summary())
+			out.StackResourceSummaries = append(out.StackResourceSummaries, resourceSummary(r))
 			return true
 		})
 		return nil
@@ -187,7 +189,7 @@ func resourceDrift() ResourceDriftInformation {
 	return ResourceDriftInformation{StackResourceDriftStatus: DriftNotChecked}
 }
 
-func (r *resourceRecord) stackResource(st *stackRecord) StackResource {
+func stackResourceOf(r *store.ResourceRecord, st *store.StackRecord) StackResource {
 	return StackResource{
 		StackName:            st.StackName,
 		StackId:              st.StackId,
@@ -202,7 +204,7 @@ func (r *resourceRecord) stackResource(st *stackRecord) StackResource {
 	}
 }
 
-func (r *resourceRecord) detail(st *stackRecord) StackResourceDetail {
+func resourceDetail(r *store.ResourceRecord, st *store.StackRecord) StackResourceDetail {
 	return StackResourceDetail{
 		StackName:            st.StackName,
 		StackId:              st.StackId,
@@ -218,7 +220,7 @@ func (r *resourceRecord) detail(st *stackRecord) StackResourceDetail {
 	}
 }
 
-func (r *resourceRecord) summary() StackResourceSummary {
+func resourceSummary(r *store.ResourceRecord) StackResourceSummary {
 	return StackResourceSummary{
 		LogicalResourceId:    r.LogicalResourceId,
 		PhysicalResourceId:   r.PhysicalResourceId,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/statemachine"
 )
@@ -14,8 +15,8 @@ import (
 
 // openRun is a run over the stack's open operation, for a call that
 // continues it.
-func (e *Engine) openRun(ctx context.Context, tx *txn, st *stackRecord, want ...plan.Operation) (*run, error) {
-	op := tx.operationOf(st.StackId)
+func (e *Engine) openRun(ctx context.Context, tx *txn, st *store.StackRecord, want ...plan.Operation) (*run, error) {
+	op := tx.OperationOf(st.StackId)
 	if op == nil || op.Plan == nil {
 		return nil, internalf("stack %s (%s) has no operation to continue", st.StackName, st.StackStatus)
 	}
@@ -44,7 +45,7 @@ func (r *run) resume(kind OperationKind, token string, ext Extensions) {
 	st := r.stack()
 	st.ClientRequestToken = token
 	st.RollbackDisabledFailure = false
-	r.tx.schedule(&Task{Kind: taskStart, StackId: st.StackId, OperationId: op.Id})
+	r.tx.Schedule(&Task{Kind: taskStart, StackId: st.StackId, OperationId: op.Id})
 }
 
 // ContinueUpdateRollback continues an update's rollback that failed
@@ -58,13 +59,13 @@ func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRo
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	err := e.update(func(tx *txn) error {
-		st, err := tx.checkOperation(statemachine.ContinueUpdateRollback, in.StackName)
+		st, err := tx.CheckOperation(statemachine.ContinueUpdateRollback, in.StackName)
 		if err != nil {
 			return apiError(err)
 		}
 		var bad []string
 		for _, id := range in.ResourcesToSkip {
-			rec := tx.resource(st.Num, id)
+			rec := tx.Resource(st.Num, id)
 			if rec == nil || rec.ResourceStatus != statemachine.ResourceStatusUpdateFailed || !rec.RollbackFailed {
 				bad = append(bad, id)
 			}
@@ -90,8 +91,8 @@ func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRo
 		// The steps that run again start afresh; the done ones keep their
 		// rows (the journal spans continuations).
 		for _, s := range p.Steps {
-			if row := tx.step(r.op.Id, uint32(s.ID)); row != nil {
-				tx.del(tSteps, row.key())
+			if row := tx.Step(r.op.Id, uint32(s.ID)); row != nil {
+				tx.Del(store.TSteps, row.Key())
 			}
 		}
 		op := r.oper()
@@ -126,7 +127,7 @@ func (e *Engine) CancelUpdateStack(ctx context.Context, in CancelUpdateStackInpu
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	err := e.update(func(tx *txn) error {
-		st, err := tx.checkOperation(statemachine.CancelUpdateStack, in.StackName)
+		st, err := tx.CheckOperation(statemachine.CancelUpdateStack, in.StackName)
 		if err != nil {
 			return apiError(err)
 		}
@@ -163,7 +164,7 @@ func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*Rol
 	defer e.mu.Unlock()
 	var out *RollbackStackOutput
 	err := e.update(func(tx *txn) error {
-		st, err := tx.checkOperation(statemachine.RollbackStack, in.StackName)
+		st, err := tx.CheckOperation(statemachine.RollbackStack, in.StackName)
 		if err != nil {
 			return apiError(err)
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/statemachine"
 	"github.com/stacksim/stacksim/template"
@@ -46,8 +47,8 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	var out *CreateStackOutput
 	err := e.update(func(tx *txn) error {
 		info := statemachine.StackInfo{StackName: in.StackName}
-		if existing := tx.stackByName(in.StackName); existing != nil {
-			info = existing.info()
+		if existing := tx.StackByName(in.StackName); existing != nil {
+			info = existing.Info()
 		}
 		if err := statemachine.CheckOperation(statemachine.CreateStack, info); err != nil {
 			return apiError(err)
@@ -56,7 +57,7 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 		if onFailure == "" {
 			onFailure = OnFailureRollback
 		}
-		st := &stackRecord{
+		st := &store.StackRecord{
 			StackId:                     tx.newStackID(in.StackName),
 			StackName:                   in.StackName,
 			CreationTime:                tx.now(),
@@ -87,14 +88,14 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 			return internalf("%w", err)
 		}
 		st.StackStatus, st.StackStatusReason = to, reasonUserInitiated
-		if err := tx.putStack(st); err != nil {
+		if err := tx.PutStack(st); err != nil {
 			return err
 		}
 		tx.stackEvent(st, to, reasonUserInitiated)
 		_ = b
 		op := e.newOperation(tx, st, KindCreateStack, token, p, in.Extensions)
 		op.DisableRollback, op.OnFailure, op.RetainExceptOnCreate = in.DisableRollback, onFailure, in.RetainExceptOnCreate
-		if err := e.beginOperation(tx, st.clone(), op); err != nil {
+		if err := e.beginOperation(tx, st.Clone(), op); err != nil {
 			return err
 		}
 		out = &CreateStackOutput{StackId: st.StackId}
@@ -109,7 +110,7 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 // prepareCreate parses and binds the template of a stack to create, checks
 // its capabilities and imports, plans the create, and fills the stack's
 // template fields.
-func (e *Engine) prepareCreate(tx *txn, st *stackRecord, body, file string, params []Parameter, caps []string) (boundTemplate, *plan.Plan, error) {
+func (e *Engine) prepareCreate(tx *txn, st *store.StackRecord, body, file string, params []Parameter, caps []string) (boundTemplate, *plan.Plan, error) {
 	b, err := e.bind(bindRequest{File: file, Body: body, Params: paramValues(params), Stack: st})
 	if err != nil {
 		return nil, nil, templateError(err)
@@ -147,7 +148,7 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 	defer e.mu.Unlock()
 	var out *UpdateStackOutput
 	err := e.update(func(tx *txn) error {
-		st, err := tx.checkOperation(statemachine.UpdateStack, in.StackName)
+		st, err := tx.CheckOperation(statemachine.UpdateStack, in.StackName)
 		if err != nil {
 			return apiError(err)
 		}
@@ -199,7 +200,7 @@ type updateRequest struct {
 // new template in place (the old one as the previous), not yet stored.
 // With refuseNoChange, an update that changes nothing is "No updates are
 // to be performed.".
-func (e *Engine) prepareUpdate(tx *txn, st *stackRecord, u updateRequest, refuseNoChange bool) (*stackRecord, *plan.Plan, error) {
+func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, refuseNoChange bool) (*store.StackRecord, *plan.Plan, error) {
 	body, file := u.Body, u.File
 	if u.UsePrevious {
 		body, file = st.TemplateBody, st.TemplateFile
@@ -229,7 +230,7 @@ func (e *Engine) prepareUpdate(tx *txn, st *stackRecord, u updateRequest, refuse
 	if refuseNoChange && !p.HasChanges() && sameTags(tags, st.Tags) && !e.outputsChange(b, live, st) {
 		return nil, nil, ValidationError("No updates are to be performed.")
 	}
-	c := st.clone()
+	c := st.Clone()
 	c.PreviousTemplateBody, c.PreviousProcessedTemplateBody = st.TemplateBody, st.ProcessedTemplateBody
 	c.PreviousParameters, c.PreviousTemplateFile = st.Parameters, st.TemplateFile
 	c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile = body, "", file
@@ -248,7 +249,7 @@ func (e *Engine) prepareUpdate(tx *txn, st *stackRecord, u updateRequest, refuse
 
 // outputsChange tells whether an update would change the stack's outputs
 // (which AWS counts as an update).
-func (e *Engine) outputsChange(b boundTemplate, live template.Resolver, st *stackRecord) bool {
+func (e *Engine) outputsChange(b boundTemplate, live template.Resolver, st *store.StackRecord) bool {
 	outs := b.Outputs()
 	if len(outs) != len(st.Outputs) {
 		return true
@@ -280,7 +281,7 @@ func (e *Engine) outputsChange(b boundTemplate, live template.Resolver, st *stac
 
 // startUpdate moves a stack (c, a copy the caller owns and stores) to
 // UPDATE_IN_PROGRESS and makes the update's operation.
-func (e *Engine) startUpdate(tx *txn, c *stackRecord, p *plan.Plan, token string, kind OperationKind, ext Extensions) (*operationRecord, error) {
+func (e *Engine) startUpdate(tx *txn, c *store.StackRecord, p *plan.Plan, token string, kind OperationKind, ext Extensions) (*store.OperationRecord, error) {
 	to, err := statemachine.FireStack(c.StackName, c.StackStatus, statemachine.StackUpdate)
 	if err != nil {
 		return nil, internalf("%w", err)
@@ -303,7 +304,7 @@ func (e *Engine) DeleteStack(ctx context.Context, in DeleteStackInput) (*DeleteS
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	err := e.update(func(tx *txn) error {
-		st, err := tx.checkOperation(statemachine.DeleteStack, in.StackName)
+		st, err := tx.CheckOperation(statemachine.DeleteStack, in.StackName)
 		if err != nil {
 			if statemachine.IsNoOp(err) {
 				return nil
@@ -313,7 +314,7 @@ func (e *Engine) DeleteStack(ctx context.Context, in DeleteStackInput) (*DeleteS
 		if err := e.checkRetainResources(tx, st, in.RetainResources); err != nil {
 			return err
 		}
-		c := st.clone()
+		c := st.Clone()
 		prev := st.StackStatus
 		to, err := statemachine.FireStack(c.StackName, c.StackStatus, statemachine.StackDelete)
 		if err != nil {
@@ -341,7 +342,7 @@ func (e *Engine) DeleteStack(ctx context.Context, in DeleteStackInput) (*DeleteS
 
 // checkRetainResources checks DeleteStack's RetainResources: accepted only
 // for a stack in DELETE_FAILED, naming its resources that are not deleted.
-func (e *Engine) checkRetainResources(tx *txn, st *stackRecord, retain []string) error {
+func (e *Engine) checkRetainResources(tx *txn, st *store.StackRecord, retain []string) error {
 	if len(retain) == 0 {
 		return nil
 	}
@@ -352,7 +353,7 @@ func (e *Engine) checkRetainResources(tx *txn, st *stackRecord, retain []string)
 		return ValidationError("Invalid operation on stack [%s]: RetainResources can only be specified when the stack is in the DELETE_FAILED state", st.StackName)
 	}
 	for _, id := range retain {
-		rec := tx.resource(st.Num, id)
+		rec := tx.Resource(st.Num, id)
 		if rec == nil {
 			return resourceNotFound(id, st.StackName)
 		}
@@ -371,7 +372,7 @@ func (r *run) refuseDelete() (bool, error) {
 	if r.op.Kind != KindDeleteStack || r.op.ReturnTo == "" {
 		return false, nil
 	}
-	for _, x := range r.tx.exportsOf(r.st.StackId) {
+	for _, x := range r.tx.ExportsOf(r.st.StackId) {
 		users := r.importersOf(x.Name)
 		if len(users) == 0 {
 			continue

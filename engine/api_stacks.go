@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/statemachine"
 )
 
@@ -31,19 +32,19 @@ func (e *Engine) DescribeStacks(ctx context.Context, in DescribeStacksInput) (*D
 	out := &DescribeStacksOutput{Stacks: []Stack{}}
 	err := e.view(func(tx *txn) error {
 		if in.StackName != "" {
-			st := tx.findStack(in.StackName)
+			st := tx.FindStack(in.StackName)
 			if st == nil {
 				return stackWithIDNotFound(in.StackName)
 			}
-			out.Stacks = append(out.Stacks, st.api())
+			out.Stacks = append(out.Stacks, stackAPI(st))
 			return nil
 		}
-		page, next, err := e.stackPage(tx, "DescribeStacks", in.NextToken, func(st *stackRecord) bool { return st.live() })
+		page, next, err := e.stackPage(tx, "DescribeStacks", in.NextToken, func(st *store.StackRecord) bool { return st.Live() })
 		if err != nil {
 			return err
 		}
 		for _, st := range page {
-			out.Stacks = append(out.Stacks, st.api())
+			out.Stacks = append(out.Stacks, stackAPI(st))
 		}
 		out.NextToken = next
 		return nil
@@ -81,14 +82,14 @@ func (e *Engine) ListStacks(ctx context.Context, in ListStacksInput) (*ListStack
 	defer e.mu.Unlock()
 	out := &ListStacksOutput{StackSummaries: []StackSummary{}}
 	err := e.view(func(tx *txn) error {
-		page, next, err := e.stackPage(tx, "ListStacks", in.NextToken, func(st *stackRecord) bool {
+		page, next, err := e.stackPage(tx, "ListStacks", in.NextToken, func(st *store.StackRecord) bool {
 			return len(keep) == 0 || keep[st.StackStatus]
 		})
 		if err != nil {
 			return err
 		}
 		for _, st := range page {
-			out.StackSummaries = append(out.StackSummaries, st.summary())
+			out.StackSummaries = append(out.StackSummaries, stackSummary(st))
 		}
 		out.NextToken = next
 		return nil
@@ -102,7 +103,7 @@ func (e *Engine) ListStacks(ctx context.Context, in ListStacksInput) (*ListStack
 // stackPage returns a page of the stacks that keep accepts, newest first
 // (by creation), from the position token says, and the token of the next
 // page ("" at the end).
-func (e *Engine) stackPage(tx *txn, call, token string, keep func(*stackRecord) bool) ([]*stackRecord, string, error) {
+func (e *Engine) stackPage(tx *txn, call, token string, keep func(*store.StackRecord) bool) ([]*store.StackRecord, string, error) {
 	below := uint64(1) << 32 // stacks with Num below this
 	if token != "" {
 		parts, err := decodeToken(token, call, 1)
@@ -115,8 +116,8 @@ func (e *Engine) stackPage(tx *txn, call, token string, keep func(*stackRecord) 
 		}
 		below = n
 	}
-	all := tx.allStacks()
-	var page []*stackRecord
+	all := tx.AllStacks()
+	var page []*store.StackRecord
 	size := e.pageSize()
 	for i := len(all) - 1; i >= 0; i-- {
 		st := all[i]
@@ -132,7 +133,7 @@ func (e *Engine) stackPage(tx *txn, call, token string, keep func(*stackRecord) 
 }
 
 // api is the stack as DescribeStacks shows it.
-func (s *stackRecord) api() Stack {
+func stackAPI(s *store.StackRecord) Stack {
 	out := Stack{
 		StackId:                     s.StackId,
 		StackName:                   s.StackName,
@@ -165,7 +166,7 @@ func (s *stackRecord) api() Stack {
 }
 
 // summary is the stack as ListStacks shows it.
-func (s *stackRecord) summary() StackSummary {
+func stackSummary(s *store.StackRecord) StackSummary {
 	return StackSummary{
 		StackId:             s.StackId,
 		StackName:           s.StackName,
@@ -186,7 +187,7 @@ const noEchoMask = "****"
 
 // publicParameters returns the parameters as DescribeStacks shows them:
 // NoEcho values masked.
-func publicParameters(ps []paramValue) []Parameter {
+func publicParameters(ps []store.ParamValue) []Parameter {
 	if len(ps) == 0 {
 		return nil
 	}

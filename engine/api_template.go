@@ -58,7 +58,7 @@ func (e *Engine) GetTemplate(ctx context.Context, in GetTemplateInput) (*GetTemp
 			}
 			return nil
 		}
-		st := tx.findStack(in.StackName)
+		st := tx.FindStack(in.StackName)
 		if st == nil {
 			return stackWithIDNotFound(in.StackName)
 		}

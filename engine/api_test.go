@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/statemachine"
 )
 
@@ -15,7 +16,7 @@ import (
 // export), "worker" (importing it), a deleted "old", and "old" again.
 type apiWorld struct {
 	e                      *Engine
-	web, worker, old, old2 *stackRecord
+	web, worker, old, old2 *store.StackRecord
 }
 
 func newAPIWorld(t *testing.T, opts Options) *apiWorld {
@@ -28,9 +29,9 @@ func newAPIWorld(t *testing.T, opts Options) *apiWorld {
 	s.advance(time.Minute)
 	w.old = s.setStatus(w.old, statemachine.StackStatusDeleteComplete, "")
 	s.advance(time.Minute)
-	w.web = s.stack("web", func(st *stackRecord) {
+	w.web = s.stack("web", func(st *store.StackRecord) {
 		st.Description = "The web tier"
-		st.Parameters = []paramValue{{Key: "DbPassword", Value: "s3cret", NoEcho: true}, {Key: "Env", Value: "prod"}}
+		st.Parameters = []store.ParamValue{{Key: "DbPassword", Value: "s3cret", NoEcho: true}, {Key: "Env", Value: "prod"}}
 		st.Capabilities = []string{"CAPABILITY_IAM"}
 		st.TimeoutInMinutes = 15
 		st.NotificationARNs = []string{"arn:aws:sns:us-east-1:123456789012:ops"}
@@ -42,16 +43,16 @@ func newAPIWorld(t *testing.T, opts Options) *apiWorld {
 	s.resource(w.web, "Bucket", "AWS::S3::Bucket", "web-bucket-abc", statemachine.ResourceStatusCreateComplete, "")
 	s.resource(w.web, "Alarm", "AWS::CloudWatch::Alarm", "web-alarm-xyz", statemachine.ResourceStatusCreateComplete, "")
 	s.do(func(tx *txn) error {
-		r := tx.resource(w.web.Num, "Bucket").clone()
+		r := tx.Resource(w.web.Num, "Bucket").Clone()
 		r.Metadata = `{"Owner":"web"}`
 		r.Description = "the bucket"
-		tx.putResource(r)
-		return tx.putExport(&exportRecord{Name: "web-url", Value: "https://web", StackId: w.web.StackId})
+		tx.PutResource(r)
+		return tx.PutExport(&store.ExportRecord{Name: "web-url", Value: "https://web", StackId: w.web.StackId})
 	})
 	w.web = s.setStatus(w.web, statemachine.StackStatusCreateComplete, "")
 	s.advance(time.Minute)
 	w.worker = s.stack("worker")
-	s.do(func(tx *txn) error { tx.setImports(w.worker.StackId, []string{"web-url"}); return nil })
+	s.do(func(tx *txn) error { tx.SetImports(w.worker.StackId, []string{"web-url"}); return nil })
 	w.worker = s.setStatus(w.worker, statemachine.StackStatusCreateComplete, "")
 	s.advance(time.Minute)
 	w.old2 = s.stack("old")
@@ -263,7 +264,7 @@ func TestDescribeStackResources(t *testing.T) {
 	st := s.stack("big")
 	s.do(func(tx *txn) error {
 		for i := 0; i < 130; i++ {
-			tx.putResource(&resourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: fmt.Sprintf("R%03d", i), ResourceType: "T"})
+			tx.PutResource(&store.ResourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: fmt.Sprintf("R%03d", i), ResourceType: "T"})
 		}
 		return nil
 	})
@@ -279,10 +280,10 @@ func TestListStackResources(t *testing.T) {
 	other := s.stack("other")
 	s.do(func(tx *txn) error {
 		for i := 129; i >= 0; i-- {
-			tx.putResource(&resourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: fmt.Sprintf("R%03d", i),
+			tx.PutResource(&store.ResourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: fmt.Sprintf("R%03d", i),
 				PhysicalResourceId: fmt.Sprint("p", i), ResourceType: "T", ResourceStatus: statemachine.ResourceStatusCreateComplete})
 		}
-		tx.putResource(&resourceRecord{Num: other.Num, StackId: other.StackId, LogicalResourceId: "A", ResourceType: "T"})
+		tx.PutResource(&store.ResourceRecord{Num: other.Num, StackId: other.StackId, LogicalResourceId: "A", ResourceType: "T"})
 		return nil
 	})
 	var got []string
@@ -347,21 +348,21 @@ func TestListExportsAndImports(t *testing.T) {
 	e := newTestEngine(t, Options{PageSize: 2})
 	s := seed(t, e)
 	a := s.stack("a")
-	var importers []*stackRecord
+	var importers []*store.StackRecord
 	for _, n := range []string{"c1", "c3", "c2"} {
 		importers = append(importers, s.stack(n))
 	}
 	gone := s.stack("gone")
 	s.do(func(tx *txn) error {
 		for i := 4; i >= 0; i-- {
-			if err := tx.putExport(&exportRecord{Name: fmt.Sprint("x", i), Value: fmt.Sprint("v", i), StackId: a.StackId}); err != nil {
+			if err := tx.PutExport(&store.ExportRecord{Name: fmt.Sprint("x", i), Value: fmt.Sprint("v", i), StackId: a.StackId}); err != nil {
 				return err
 			}
 		}
 		for _, st := range importers {
-			tx.setImports(st.StackId, []string{"x1", "x2"})
+			tx.SetImports(st.StackId, []string{"x1", "x2"})
 		}
-		tx.setImports(gone.StackId, []string{"x3"})
+		tx.SetImports(gone.StackId, []string{"x3"})
 		return nil
 	})
 	s.setStatus(gone, statemachine.StackStatusDeleteComplete, "")
@@ -445,15 +446,15 @@ func TestRefusedCallsChangeNothing(t *testing.T) {
 			w.e.mu.Lock()
 			defer w.e.mu.Unlock()
 			return w.e.update(func(tx *txn) error {
-				st := tx.stackByName("web").clone()
+				st := tx.StackByName("web").Clone()
 				st.StackStatus = statemachine.StackStatusUpdateInProgress
 				tx.stackEvent(st, st.StackStatus, "User Initiated")
-				tx.schedule(&Task{Kind: "x"})
+				tx.Schedule(&Task{Kind: "x"})
 				tx.newToken("x")
-				if err := tx.putStack(st); err != nil {
+				if err := tx.PutStack(st); err != nil {
 					return err
 				}
-				return apiError(statemachine.CheckOperation(statemachine.RollbackStack, st.info()))
+				return apiError(statemachine.CheckOperation(statemachine.RollbackStack, st.Info()))
 			})
 		},
 	}

@@ -1,48 +1,15 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"github.com/stacksim/stacksim/engine/store"
+)
 
 // The shapes below are CloudFormation's, field for field, with the JSON
 // names the AWS CLI prints. Optional scalars are omitted when empty, as the
 // CLI omits what the service does not return; lists that the service always
 // returns (NotificationARNs, Tags) are always present.
-
-// Tag is a stack tag.
-type Tag struct {
-	Key   string `json:"Key"`
-	Value string `json:"Value"`
-}
-
-// Parameter is a stack parameter as DescribeStacks shows it (a NoEcho value
-// reads "****"), or as CreateStack and UpdateStack take it.
-type Parameter struct {
-	ParameterKey     string `json:"ParameterKey"`
-	ParameterValue   string `json:"ParameterValue,omitempty"`
-	UsePreviousValue bool   `json:"UsePreviousValue,omitempty"`
-	// ResolvedValue is the value an SSM parameter type resolved to.
-	ResolvedValue string `json:"ResolvedValue,omitempty"`
-}
-
-// Output is a stack output.
-type Output struct {
-	OutputKey   string `json:"OutputKey"`
-	OutputValue string `json:"OutputValue"`
-	Description string `json:"Description,omitempty"`
-	ExportName  string `json:"ExportName,omitempty"`
-}
-
-// RollbackTrigger is a CloudWatch alarm that rolls an operation back.
-type RollbackTrigger struct {
-	Arn  string `json:"Arn"`
-	Type string `json:"Type"`
-}
-
-// RollbackConfiguration is a stack's rollback triggers. DescribeStacks
-// always shows it, as {} when it is empty.
-type RollbackConfiguration struct {
-	RollbackTriggers        []RollbackTrigger `json:"RollbackTriggers,omitempty"`
-	MonitoringTimeInMinutes *int              `json:"MonitoringTimeInMinutes,omitempty"`
-}
 
 // Drift statuses. stacksim does not detect drift: every stack and resource
 // is NOT_CHECKED.
@@ -177,4 +144,4 @@ type Export struct {
 }
 
 // StackResourceType is the type the stack's own events carry.
-const StackResourceType = "AWS::CloudFormation::Stack"
+const StackResourceType = store.StackResourceType

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/statemachine"
 )
@@ -22,7 +23,7 @@ import (
 
 var sizes = []int{1000, 10000}
 
-func benchStack(b *testing.B, e *Engine) *stackRecord {
+func benchStack(b *testing.B, e *Engine) *store.StackRecord {
 	b.Helper()
 	return seed(b, e).stack("bench")
 }
@@ -53,16 +54,16 @@ func BenchmarkStoreEvents(b *testing.B) {
 				e := benchEngine(b)
 				st := benchStack(b, e)
 				b.StartTimer()
-				tx := e.st.begin()
+				tx := &txn{e.st.Begin()}
 				for j, id := range ids {
 					tx.resourceEvent(st, resourceEvent{LogicalID: id, PhysicalID: id, Type: "AWS::SNS::Topic",
 						Status: statemachine.ResourceStatusCreateComplete})
 					if j%64 == 0 {
-						tx.release()
-						tx.meta.Now += int64(time.Second)
+						tx.Release()
+						tx.Meta.Now += int64(time.Second)
 					}
 				}
-				if err := tx.commit(); err != nil {
+				if err := tx.Commit(); err != nil {
 					b.Fatal(err)
 				}
 				b.StopTimer()
@@ -127,23 +128,23 @@ func BenchmarkStoreResources(b *testing.B) {
 				e := benchEngine(b)
 				st := benchStack(b, e)
 				b.StartTimer()
-				tx := e.st.begin()
+				tx := &txn{e.st.Begin()}
 				for _, id := range ids {
-					tx.putResource(&resourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id, ResourceType: "AWS::SNS::Topic"})
+					tx.PutResource(&store.ResourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id, ResourceType: "AWS::SNS::Topic"})
 				}
 				for _, s := range statuses {
 					for _, id := range ids {
-						r := tx.resource(st.Num, id).clone()
+						r := tx.Resource(st.Num, id).Clone()
 						r.ResourceStatus = s
-						tx.putResource(r)
+						tx.PutResource(r)
 					}
-					tx.release()
+					tx.Release()
 				}
-				if err := tx.commit(); err != nil {
+				if err := tx.Commit(); err != nil {
 					b.Fatal(err)
 				}
 				b.StopTimer()
-				if got := len(e.st.read().resourcesOf(st.Num)); got != n {
+				if got := len(e.st.Read().ResourcesOf(st.Num)); got != n {
 					b.Fatal(got)
 				}
 				_ = e.Close()
@@ -158,36 +159,36 @@ func BenchmarkStoreResources(b *testing.B) {
 // does to the store: read and write the resource record four times, write
 // the three events of a create, put a cloud object through the registry's
 // cloud, and schedule a follow-up task (a callback) that writes the rest.
-func workload(e *Engine, st *stackRecord) {
+func workload(e *Engine, st *store.StackRecord) {
 	cloud := e.reg.Cloud()
 	e.handle("bench-start", func(_ context.Context, tx *txn, t *Task) error {
 		id := t.Step
-		r := &resourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id, ResourceType: "AWS::SNS::Topic",
+		r := &store.ResourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id, ResourceType: "AWS::SNS::Topic",
 			ResourceStatus: statemachine.ResourceStatusCreateInProgress, LastUpdatedTimestamp: tx.now(),
 			Properties: map[string]any{"TopicName": id}}
-		tx.putResource(r)
+		tx.PutResource(r)
 		tx.resourceEvent(st, resourceEvent{LogicalID: id, Type: r.ResourceType, Status: r.ResourceStatus})
 		phys := "arn:aws:sns:us-east-1:123456789012:" + id
 		if err := cloud.Put(&resources.Object{Type: r.ResourceType, ID: phys, StackID: st.StackId, LogicalID: id,
 			Model: map[string]any{"TopicName": id, "TopicArn": phys}}); err != nil {
 			return err
 		}
-		r = tx.resource(st.Num, id).clone()
+		r = tx.Resource(st.Num, id).Clone()
 		r.PhysicalResourceId = phys
-		tx.putResource(r)
+		tx.PutResource(r)
 		tx.resourceEvent(st, resourceEvent{LogicalID: id, PhysicalID: phys, Type: r.ResourceType, Status: r.ResourceStatus,
 			Reason: "Resource creation Initiated"})
-		tx.scheduleAfter(5*time.Second, &Task{Kind: "bench-done", StackId: st.StackId, Step: id})
+		tx.ScheduleAfter(5*time.Second, &Task{Kind: "bench-done", StackId: st.StackId, Step: id})
 		return nil
 	})
 	e.handle("bench-done", func(_ context.Context, tx *txn, t *Task) error {
 		if _, err := cloud.Get("AWS::SNS::Topic", "arn:aws:sns:us-east-1:123456789012:"+t.Step); err != nil {
 			return err
 		}
-		r := tx.resource(st.Num, t.Step).clone()
+		r := tx.Resource(st.Num, t.Step).Clone()
 		r.ResourceStatus = statemachine.ResourceStatusCreateComplete
 		r.Model = map[string]any{"TopicArn": r.PhysicalResourceId}
-		tx.putResource(r)
+		tx.PutResource(r)
 		tx.resourceEvent(st, resourceEvent{LogicalID: r.LogicalResourceId, PhysicalID: r.PhysicalResourceId, Type: r.ResourceType,
 			Status: r.ResourceStatus})
 		return nil
@@ -213,7 +214,7 @@ func BenchmarkWorkload(b *testing.B) {
 				b.StartTimer()
 				seed(b, e).do(func(tx *txn) error {
 					for j := 0; j < n; j++ {
-						tx.schedule(&Task{Kind: "bench-start", StackId: st.StackId, Step: fmt.Sprintf("Resource%05d", j)})
+						tx.Schedule(&Task{Kind: "bench-start", StackId: st.StackId, Step: fmt.Sprintf("Resource%05d", j)})
 					}
 					return nil
 				})
@@ -247,14 +248,14 @@ func BenchmarkSaveLoad(b *testing.B) {
 				for j := 0; j < n; j++ {
 					id := fmt.Sprintf("Resource%05d", j)
 					phys := "arn:aws:sns:us-east-1:123456789012:" + id
-					tx.putResource(&resourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id, PhysicalResourceId: phys,
+					tx.PutResource(&store.ResourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id, PhysicalResourceId: phys,
 						ResourceType: "AWS::SNS::Topic", ResourceStatus: statemachine.ResourceStatusCreateComplete,
 						Properties: map[string]any{"TopicName": id}, Model: map[string]any{"TopicArn": phys}})
 					for k := 0; k < 10; k++ {
 						tx.resourceEvent(st, resourceEvent{LogicalID: id, PhysicalID: phys, Type: "AWS::SNS::Topic",
 							Status: statemachine.ResourceStatusUpdateInProgress})
 					}
-					tx.putObject(&resources.Object{Type: "AWS::SNS::Topic", ID: phys, StackID: st.StackId, LogicalID: id,
+					tx.PutObject(&resources.Object{Type: "AWS::SNS::Topic", ID: phys, StackID: st.StackId, LogicalID: id,
 						Model: map[string]any{"TopicName": id}})
 				}
 				return nil
@@ -284,21 +285,21 @@ func BenchmarkQueue(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			e := newTestEngine(b, Options{})
-			tx := e.st.begin()
-			defer tx.end()
+			tx := &txn{e.st.Begin()}
+			defer tx.End()
 			for j := 0; j < n; j++ {
-				tx.scheduleAfter(time.Duration(j%7)*time.Second, &Task{Kind: "k"})
+				tx.ScheduleAfter(time.Duration(j%7)*time.Second, &Task{Kind: "k"})
 			}
-			tx.release()
+			tx.Release()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				t := tx.nextTask()
-				tx.unschedule(t)
-				tx.advanceTo(t.at)
-				tx.scheduleAfter(3*time.Second, &Task{Kind: "k"})
+				t := tx.NextTask()
+				tx.Unschedule(t)
+				tx.advanceTo(t.Due())
+				tx.ScheduleAfter(3*time.Second, &Task{Kind: "k"})
 				if i%64 == 0 {
-					tx.release()
+					tx.Release()
 				}
 			}
 		})
@@ -328,10 +329,10 @@ func BenchmarkMemoryPerRow(b *testing.B) {
 					for _, id := range ids {
 						switch kind {
 						case "resource":
-							tx.putResource(&resourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id,
+							tx.PutResource(&store.ResourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: id,
 								PhysicalResourceId: id, ResourceType: "AWS::SNS::Topic", Properties: model, Model: model})
 						case "object":
-							tx.putObject(&resources.Object{Type: "AWS::SNS::Topic", ID: id, StackID: st.StackId, LogicalID: id, Model: model})
+							tx.PutObject(&resources.Object{Type: "AWS::SNS::Topic", ID: id, StackID: st.StackId, LogicalID: id, Model: model})
 						case "event":
 							tx.resourceEvent(st, resourceEvent{LogicalID: id, PhysicalID: id, Type: "AWS::SNS::Topic",
 								Status: statemachine.ResourceStatusCreateComplete})

@@ -13,12 +13,12 @@ import (
 // is a task due that much later.
 
 // now returns the transaction's virtual time.
-func (tx *txn) now() time.Time { return time.Unix(0, tx.meta.Now).UTC() }
+func (tx *txn) now() time.Time { return time.Unix(0, tx.Meta.Now).UTC() }
 
 // advanceTo moves the transaction's clock forward to t (never back).
 func (tx *txn) advanceTo(t int64) {
-	if t > tx.meta.Now {
-		tx.meta.Now = t
+	if t > tx.Meta.Now {
+		tx.Meta.Now = t
 	}
 }
 
@@ -29,10 +29,10 @@ func (e *Engine) SetClock(t time.Time) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.update(func(tx *txn) error {
-		if t.UnixNano() < tx.meta.Now {
+		if t.UnixNano() < tx.Meta.Now {
 			return fmt.Errorf("engine: the clock cannot go back from %s to %s", tx.now().Format(time.RFC3339Nano), t.UTC().Format(time.RFC3339Nano))
 		}
-		tx.meta.Now = t.UnixNano()
+		tx.Meta.Now = t.UnixNano()
 		return nil
 	})
 }

@@ -2,8 +2,9 @@
 //
 // It owns stacks and their operations (CreateStack, UpdateStack, DeleteStack,
 // change sets, ContinueUpdateRollback, CancelUpdateStack, RollbackStack, ...),
-// the go-memdb store, the virtual clock and the discrete-event loop, stack
-// events, and the persistence of state.
+// the discrete-event loop in virtual time, the writing of stack events, and
+// when state is saved; the store (engine/store) and the state file
+// (engine/statefile) are packages of their own below it.
 //
 // It must not know about the CLI or output formats: it returns
 // CloudFormation's shapes (with the AWS CLI's JSON names) and typed errors
@@ -27,17 +28,22 @@
 //
 // # Inside
 //
-// The store (store.go) is go-memdb under a transaction layer that buffers
-// writes and journals them, so that reads see their own writes cheaply and a
-// task can be rolled back alone; see docs/engine.md for its tables, the state
-// file format, virtual time and the loop. The operations code builds on:
+// Two packages below it own what the engine keeps: engine/store (the
+// go-memdb tables, their rows and keys, and the transaction layer that
+// buffers writes and journals them, so that reads see their own writes
+// cheaply and a task can be rolled back alone) and engine/statefile (the
+// state file: format, load and its checks, atomic save, lock). See
+// docs/engine.md for the tables, the state file format, virtual time and
+// the loop. The operations code builds on:
 //
 //   - Engine.update / Engine.view: run a function in a write (committed or
 //     aborted as a whole) or read transaction, under the engine's lock;
-//   - txn: typed access to the tables (stackByID, putStack, resource,
-//     putResource, retire, exports, imports, operations, steps, objects);
+//   - txn: a store transaction (*store.Txn, with its typed access to the
+//     tables: StackByID, PutStack, Resource, PutResource, Retire, Export,
+//     SetImports, Operation, Step, PutObject...) and the engine's own
+//     methods on it;
 //   - txn.stackEvent / txn.resourceEvent: the one way events are written;
-//   - txn.schedule / scheduleAfter / cancelTasks and Engine.handle: tasks and
+//   - txn.Schedule / ScheduleAfter / CancelTasks and Engine.handle: tasks and
 //     their handlers, by kind;
 //   - Engine.invoke: the one way handlers are called (logged at debug);
 //   - txn.newStackID / newChangeSetID / newToken: deterministic identifiers;

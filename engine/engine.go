@@ -11,6 +11,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/stacksim/stacksim/engine/statefile"
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/resources/contract"
@@ -126,8 +128,8 @@ type Engine struct {
 	mu    sync.Mutex
 	opts  Options
 	log   *zap.Logger
-	st    *store
-	cloud *storeCloud
+	st    *store.Store
+	cloud *store.Cloud
 	reg   *resources.Registry
 	// handlers is the loop's dispatch table (loop.go).
 	handlers map[TaskKind]taskHandler
@@ -138,7 +140,7 @@ type Engine struct {
 
 	// file is the state file the engine was opened from, nil when the
 	// engine lives in memory only.
-	file *stateFile
+	file *statefile.File
 	// broken is set when the store could not commit: the engine refuses
 	// every call afterwards.
 	broken error
@@ -170,7 +172,7 @@ type Engine struct {
 // New returns an engine with an empty world.
 func New(opts Options) (*Engine, error) {
 	opts = opts.withDefaults()
-	st, err := newStore(identity{
+	st, err := store.New(store.Identity{
 		Region: opts.Region, AccountID: opts.AccountID, Partition: opts.Partition, Seed: opts.Seed,
 	}, opts.Epoch.UnixNano())
 	if err != nil {
@@ -181,8 +183,8 @@ func New(opts Options) (*Engine, error) {
 
 // newEngine builds the engine around a store (a new one, or one loaded from
 // a state file, whose identity wins over the options').
-func newEngine(opts Options, st *store) (*Engine, error) {
-	opts.Region, opts.AccountID, opts.Partition, opts.Seed = st.id.Region, st.id.AccountID, st.id.Partition, st.id.Seed
+func newEngine(opts Options, st *store.Store) (*Engine, error) {
+	opts.Region, opts.AccountID, opts.Partition, opts.Seed = st.ID.Region, st.ID.AccountID, st.ID.Partition, st.ID.Seed
 	e := &Engine{
 		opts:            opts,
 		log:             opts.Logger,
@@ -195,7 +197,12 @@ func newEngine(opts Options, st *store) (*Engine, error) {
 		checkers:        map[resources.Provider]resources.Provider{},
 		injectors:       map[string]*opInjector{},
 	}
-	e.cloud = &storeCloud{s: st, mu: &e.mu}
+	e.cloud = store.NewCloud(st, &e.mu)
+	// A task read from a state file gets the numbers of its step and
+	// generation (loadStep).
+	for _, t := range st.Read().Tasks(nil) {
+		loadStep(t)
+	}
 	e.reg = resources.NewRegistry(resources.RegistryOptions{
 		Cloud:              e.cloud,
 		Seed:               opts.Seed,
@@ -232,7 +239,7 @@ func (e *Engine) Close() error {
 	defer e.mu.Unlock()
 	err := e.reg.Close()
 	if e.file != nil {
-		err = errors.Join(err, e.file.close())
+		err = errors.Join(err, e.file.Close())
 		e.file = nil
 	}
 	return err
@@ -246,16 +253,16 @@ func (e *Engine) update(fn func(tx *txn) error) error {
 		return e.broken
 	}
 	e.forgetProviders()
-	tx := e.st.begin()
-	defer tx.end()
+	tx := &txn{e.st.Begin()}
+	defer tx.End()
 	if err := guard(func() error { return fn(tx) }); err != nil {
 		return err
 	}
-	if err := tx.commit(); err != nil {
+	if err := tx.Commit(); err != nil {
 		e.broken = &InternalError{Err: err}
 		return e.broken
 	}
-	e.deliver(e.st.read(), tx.events)
+	e.deliver(&txn{e.st.Read()}, tx.Events)
 	return nil
 }
 
@@ -265,7 +272,7 @@ func (e *Engine) view(fn func(tx *txn) error) error {
 		return e.broken
 	}
 	e.forgetProviders()
-	return guard(func() error { return fn(e.st.read()) })
+	return guard(func() error { return fn(&txn{e.st.Read()}) })
 }
 
 // guard runs fn, turning a panic into an *InternalError.
@@ -281,10 +288,10 @@ func guard(fn func() error) (err error) {
 // now is the virtual time: the open transaction's, or the last commit's.
 // Providers read it during handler invocations.
 func (e *Engine) now() time.Time {
-	if tx := e.st.cur; tx != nil {
-		return time.Unix(0, tx.meta.Now).UTC()
+	if tx := e.st.Cur; tx != nil {
+		return time.Unix(0, tx.Meta.Now).UTC()
 	}
-	return time.Unix(0, e.st.meta.Now).UTC()
+	return time.Unix(0, e.st.Meta.Now).UTC()
 }
 
 // Now returns the virtual time.
@@ -322,7 +329,7 @@ func (e *Engine) Subscribe(fn func(StackEvent)) (unsubscribe func()) {
 }
 
 // deliver hands events, read through tx, to the observers.
-func (e *Engine) deliver(tx *txn, evs []pendingEvent) {
+func (e *Engine) deliver(tx *txn, evs []store.PendingEvent) {
 	if len(evs) == 0 {
 		return
 	}
@@ -333,7 +340,7 @@ func (e *Engine) deliver(tx *txn, evs []pendingEvent) {
 		return
 	}
 	for _, p := range evs {
-		ev := e.st.stackEventOf(p.st, p.seq, tx.eventAt(p.st.Num, p.seq))
+		ev := stackEventOf(e.st, p.St, p.Seq, tx.EventAt(p.St.Num, p.Seq))
 		for _, o := range obs {
 			o.fn(ev)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/statemachine"
 )
 
@@ -99,11 +100,11 @@ func TestEventsAcrossChunks(t *testing.T) {
 	e := newTestEngine(t, Options{PageSize: 50})
 	s := seed(t, e)
 	st := s.stack("big")
-	const n = 3*eventChunkSize + 7
+	const n = 3*store.EventChunkSize + 7
 	for i := 2; i <= n; i++ { // the stack's first event is "User Initiated"
 		i := i
 		s.do(func(tx *txn) error {
-			tx.meta.Now += int64(time.Second)
+			tx.Meta.Now += int64(time.Second)
 			tx.resourceEvent(st, resourceEvent{LogicalID: fmt.Sprintf("R%04d", i), Type: "T", Status: statemachine.ResourceStatusCreateComplete})
 			return nil
 		})
@@ -136,9 +137,9 @@ func TestEventsAcrossChunks(t *testing.T) {
 		t.Fatalf("oldest event is %s", seen[n-1])
 	}
 	e.mu.Lock()
-	count := e.st.read().eventCount(st.Num)
+	count := e.st.Read().EventCount(st.Num)
 	var forward int
-	e.st.read().eventsForward(st.Num, func(seq uint64, _ *eventRecord) bool {
+	e.st.Read().EventsForward(st.Num, func(seq uint64, _ *store.EventRecord) bool {
 		forward++
 		if seq != uint64(forward) {
 			t.Fatalf("forward seq %d at position %d", seq, forward)

@@ -45,13 +45,13 @@ func deriveUUID(seed int64, n uint64, parts ...string) string {
 // uuid returns a new identifier for what parts name, counted in the
 // transaction (so that a refused call, which aborts, uses none).
 func (tx *txn) uuid(parts ...string) string {
-	tx.meta.IDs++
-	return deriveUUID(tx.s.id.Seed, tx.meta.IDs, parts...)
+	tx.Meta.IDs++
+	return deriveUUID(tx.Store.ID.Seed, tx.Meta.IDs, parts...)
 }
 
 // arn builds an ARN of CloudFormation in the store's account and region.
 func (tx *txn) arn(resource string) string {
-	id := tx.s.id
+	id := tx.Store.ID
 	return "arn:" + id.Partition + ":cloudformation:" + id.Region + ":" + id.AccountID + ":" + resource
 }
 

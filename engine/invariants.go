@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/statemachine"
 	"github.com/stacksim/stacksim/template"
@@ -53,27 +54,27 @@ func (e *Engine) CheckInvariants(ctx context.Context) error {
 	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	err := e.view(func(tx *txn) error {
 		owned := map[string]bool{}
-		for _, st := range tx.allStacks() {
+		for _, st := range tx.AllStacks() {
 			e.checkStackEvents(tx, st, add)
 			e.checkStackRest(tx, st, add)
-			for _, rec := range tx.resourcesOf(st.Num) {
+			for _, rec := range tx.ResourcesOf(st.Num) {
 				if rec.PhysicalResourceId != "" && rec.ResourceStatus != statemachine.ResourceStatusDeleteComplete {
-					owned[objectKey(rec.ResourceType, rec.PhysicalResourceId)] = true
+					owned[store.ObjectKey(rec.ResourceType, rec.PhysicalResourceId)] = true
 				}
 			}
-			for _, rec := range tx.retiredOf(st.Num) {
+			for _, rec := range tx.RetiredOf(st.Num) {
 				if rec.ResourceStatus != statemachine.ResourceStatusDeleteComplete {
-					owned[objectKey(rec.ResourceType, rec.PhysicalResourceId)] = true
+					owned[store.ObjectKey(rec.ResourceType, rec.PhysicalResourceId)] = true
 				}
 			}
 		}
-		tx.scan(tObjects, ixID, "", func(r record) bool {
-			o := r.(*objectRecord).Obj
+		tx.Scan(store.TObjects, store.IxID, "", func(r store.Record) bool {
+			o := r.(*store.ObjectRecord).Obj
 			if o.StackID == "" {
 				return true // not made by a stack
 			}
-			k := objectKey(o.Type, o.ID)
-			if !owned[k] && tx.released(o.Type, o.ID) == nil {
+			k := store.ObjectKey(o.Type, o.ID)
+			if !owned[k] && tx.Released(o.Type, o.ID) == nil {
 				add("leak: %s %s (made for %s in stack %s) belongs to no resource and was not released", o.Type, o.ID, o.LogicalID, resources.StackName(o.StackID))
 			}
 			return true
@@ -90,9 +91,9 @@ func (e *Engine) CheckInvariants(ctx context.Context) error {
 }
 
 // checkStackEvents replays a stack's own events through the stack machine.
-func (e *Engine) checkStackEvents(tx *txn, st *stackRecord, add func(string, ...any)) {
+func (e *Engine) checkStackEvents(tx *txn, st *store.StackRecord, add func(string, ...any)) {
 	from := statemachine.StackStatus(statemachine.NotExist)
-	tx.eventsForward(st.Num, func(seq uint64, ev *eventRecord) bool {
+	tx.EventsForward(st.Num, func(seq uint64, ev *store.EventRecord) bool {
 		if !ev.OfStack {
 			return true
 		}
@@ -120,11 +121,11 @@ func legalStackMove(from, to statemachine.StackStatus) bool {
 }
 
 // checkStackRest checks a stack's operation and, at rest, its resources.
-func (e *Engine) checkStackRest(tx *txn, st *stackRecord, add func(string, ...any)) {
+func (e *Engine) checkStackRest(tx *txn, st *store.StackRecord, add func(string, ...any)) {
 	inMotion := st.StackStatus.InMotion() && st.StackStatus != statemachine.StackStatusReviewInProgress
-	var op *operationRecord
+	var op *store.OperationRecord
 	if st.OperationId != "" {
-		op = tx.operation(st.OperationId)
+		op = tx.Operation(st.OperationId)
 	}
 	switch {
 	case inMotion && (op == nil || !op.InMotion):
@@ -135,7 +136,7 @@ func (e *Engine) checkStackRest(tx *txn, st *stackRecord, add func(string, ...an
 	if inMotion {
 		return
 	}
-	for _, rec := range tx.resourcesOf(st.Num) {
+	for _, rec := range tx.ResourcesOf(st.Num) {
 		if rec.ResourceStatus.InMotion() {
 			add("stack %s is at rest (%s) but %s is %s", st.StackName, st.StackStatus, rec.LogicalResourceId, rec.ResourceStatus)
 		}
@@ -150,7 +151,7 @@ func (e *Engine) checkStackRest(tx *txn, st *stackRecord, add func(string, ...an
 
 // checkMatchesTemplate checks that a stack at rest after a successful
 // operation is what its template says.
-func (e *Engine) checkMatchesTemplate(tx *txn, st *stackRecord, add func(string, ...any)) {
+func (e *Engine) checkMatchesTemplate(tx *txn, st *store.StackRecord, add func(string, ...any)) {
 	b, err := e.currentTemplate(st)
 	if err != nil {
 		add("stack %s: its template does not bind: %v", st.StackName, err)
@@ -161,7 +162,7 @@ func (e *Engine) checkMatchesTemplate(tx *txn, st *stackRecord, add func(string,
 	for _, res := range b.Resources() {
 		id := res.LogicalID
 		want[id] = true
-		rec := tx.resource(st.Num, id)
+		rec := tx.Resource(st.Num, id)
 		if rec == nil {
 			add("stack %s (%s): %s of the template has no resource", st.StackName, st.StackStatus, id)
 			continue
@@ -185,7 +186,7 @@ func (e *Engine) checkMatchesTemplate(tx *txn, st *stackRecord, add func(string,
 		}
 	}
 	var extra []string
-	for _, rec := range tx.resourcesOf(st.Num) {
+	for _, rec := range tx.ResourcesOf(st.Num) {
 		if !want[rec.LogicalResourceId] {
 			extra = append(extra, rec.LogicalResourceId)
 		}
@@ -194,7 +195,7 @@ func (e *Engine) checkMatchesTemplate(tx *txn, st *stackRecord, add func(string,
 		sort.Strings(extra)
 		add("stack %s (%s) holds resources its template does not have: %v", st.StackName, st.StackStatus, extra)
 	}
-	if old := tx.retiredOf(st.Num); len(old) > 0 {
+	if old := tx.RetiredOf(st.Num); len(old) > 0 {
 		add("stack %s (%s) still holds %d old physical resources (first: %s %s)", st.StackName, st.StackStatus, len(old), old[0].LogicalResourceId, old[0].PhysicalResourceId)
 	}
 }

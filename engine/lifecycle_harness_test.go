@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/resources/faults"
 )
@@ -208,10 +209,10 @@ func (h *harness) objects() {
 	var lines []string
 	h.e.mu.Lock()
 	_ = h.e.view(func(tx *txn) error {
-		tx.scan(tObjects, ixID, "", func(r record) bool {
-			o := r.(*objectRecord).Obj
+		tx.Scan(store.TObjects, store.IxID, "", func(r store.Record) bool {
+			o := r.(*store.ObjectRecord).Obj
 			state := ""
-			if x := tx.released(o.Type, o.ID); x != nil {
+			if x := tx.Released(o.Type, o.ID); x != nil {
 				state = " (" + x.Why + ")"
 			}
 			lines = append(lines, fmt.Sprintf("   object %s %s%s", o.Type, o.ID, state))

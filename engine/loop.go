@@ -7,7 +7,7 @@ import (
 )
 
 // The event loop: a discrete-event scheduler in virtual time. Tasks (data,
-// loop_queue.go) run one at a time in (At, Seq) order; each runs inside the
+// engine/store/queue.go) run one at a time in (At, Seq) order; each runs inside the
 // loop's write transaction under a savepoint, so a task is atomic: when its
 // handler fails (an engine bug), what it did is rolled back, the tasks
 // before it stand, and the loop stops with an *InternalError. The loop
@@ -15,7 +15,7 @@ import (
 
 // taskHandler runs one task of a kind. It reads and writes through tx
 // (which is also the transaction providers' cloud calls go through),
-// schedules follow-up tasks with tx.schedule, writes events with
+// schedules follow-up tasks with tx.Schedule, writes events with
 // tx.stackEvent and tx.resourceEvent. An error is an engine bug: a handler
 // failure is not an error but a FAILED event.
 type taskHandler func(ctx context.Context, tx *txn, t *Task) error
@@ -124,8 +124,8 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 		through = opts.Through.UnixNano()
 	}
 	e.forgetProviders()
-	tx := e.st.beginLoop()
-	defer func() { tx.end() }()
+	tx := &txn{e.st.BeginLoop()}
+	defer func() { tx.End() }()
 	for {
 		if cerr := ctx.Err(); cerr != nil {
 			res.Stopped, err = StopCanceled, cerr
@@ -135,17 +135,17 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 			res.Stopped = StopSteps
 			break
 		}
-		t := tx.nextTask()
+		t := tx.NextTask()
 		if t == nil {
 			res.Stopped = StopRest
 			break
 		}
-		if through != 0 && t.at > through {
+		if through != 0 && t.Due() > through {
 			res.Stopped = StopThrough
 			break
 		}
-		if opts.Speed > 0 && t.at > tx.meta.Now {
-			wait := time.Duration(float64(t.at-tx.meta.Now) / opts.Speed)
+		if opts.Speed > 0 && t.Due() > tx.Meta.Now {
+			wait := time.Duration(float64(t.Due()-tx.Meta.Now) / opts.Speed)
 			if err := e.checkpoint(tx); err != nil {
 				return res, err
 			}
@@ -154,7 +154,7 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 				return res, e.broken
 			}
 			e.forgetProviders()
-			tx = e.st.beginLoop()
+			tx = &txn{e.st.BeginLoop()}
 			if serr != nil {
 				res.Stopped, err = StopCanceled, serr
 				break
@@ -162,7 +162,7 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 			// The virtual time slept through has passed. Calls made while
 			// the engine was unlocked may have changed the queue: look
 			// again.
-			tx.advanceTo(t.at)
+			tx.advanceTo(t.Due())
 			continue
 		}
 		match, n, terr := e.runTask(ctx, tx, t, opts.Until)
@@ -183,8 +183,8 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 	if cerr := e.checkpoint(tx); cerr != nil {
 		return res, cerr
 	}
-	res.Now = time.Unix(0, e.st.meta.Now).UTC()
-	res.Pending = e.st.queue.len()
+	res.Now = time.Unix(0, e.st.Meta.Now).UTC()
+	res.Pending = e.st.Queue.Len()
 	return res, err
 }
 
@@ -198,7 +198,7 @@ func (e *Engine) unlocked(fn func() error) error {
 
 // checkpoint commits the loop's transaction.
 func (e *Engine) checkpoint(tx *txn) error {
-	if err := tx.commit(); err != nil {
+	if err := tx.Commit(); err != nil {
 		e.broken = &InternalError{Err: err}
 		return e.broken
 	}
@@ -208,9 +208,9 @@ func (e *Engine) checkpoint(tx *txn) error {
 // runTask runs one task atomically, hands its events to the observers, and
 // returns the first of them that matches until, and how many it wrote.
 func (e *Engine) runTask(ctx context.Context, tx *txn, t *Task, until func(StackEvent) bool) (*StackEvent, int, error) {
-	sp := tx.savepoint()
-	tx.unschedule(t)
-	tx.advanceTo(t.at)
+	sp := tx.Savepoint()
+	tx.Unschedule(t)
+	tx.advanceTo(t.Due())
 	h := e.handlers[t.Kind]
 	var err error
 	if h == nil {
@@ -219,20 +219,20 @@ func (e *Engine) runTask(ctx context.Context, tx *txn, t *Task, until func(Stack
 		err = guard(func() error { return h(ctx, tx, t) })
 	}
 	if err != nil {
-		tx.rollbackTo(sp)
-		tx.release()
+		tx.RollbackTo(sp)
+		tx.Release()
 		return nil, 0, &InternalError{Err: fmt.Errorf("task %d (%s, stack %s, operation %s, step %s) failed and was rolled back: %w",
-			t.Seq, t.Kind, t.StackId, t.OperationId, t.stepName(), err)}
+			t.Seq, t.Kind, t.StackId, t.OperationId, t.StepName(), err)}
 	}
-	tx.release()
-	evs := tx.events
-	tx.events = tx.events[:0]
+	tx.Release()
+	evs := tx.Events
+	tx.Events = tx.Events[:0]
 	e.deliver(tx, evs)
 	if until == nil {
 		return nil, len(evs), nil
 	}
 	for _, p := range evs {
-		ev := e.st.stackEventOf(p.st, p.seq, tx.eventAt(p.st.Num, p.seq))
+		ev := stackEventOf(e.st, p.St, p.Seq, tx.EventAt(p.St.Num, p.Seq))
 		if until(ev) {
 			return &ev, len(evs), nil
 		}

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
 	"testing"
 	"time"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/statemachine"
 )
 
@@ -22,7 +22,7 @@ import (
 //	"panic"  panics
 type loopWorld struct {
 	e   *Engine
-	st  *stackRecord
+	st  *store.StackRecord
 	ran []string
 }
 
@@ -36,7 +36,7 @@ func newLoopWorld(t *testing.T, e *Engine) *loopWorld {
 
 func (w *loopWorld) register() {
 	note := func(tx *txn, t *Task, status string) {
-		st := tx.stackByID(t.StackId)
+		st := tx.StackByID(t.StackId)
 		tx.resourceEvent(st, resourceEvent{LogicalID: t.Step, Type: "Test::Thing", Status: statemachine.ResourceStatus(status)})
 	}
 	w.e.handle("note", func(_ context.Context, tx *txn, t *Task) error {
@@ -62,13 +62,13 @@ func (w *loopWorld) register() {
 		note(tx, t, "CREATE_IN_PROGRESS")
 		if t.Attempt > 1 {
 			raw, _ := json.Marshal(cc)
-			tx.scheduleAfter(5*time.Second, &Task{Kind: "chain", StackId: t.StackId, Step: t.Step, Attempt: t.Attempt - 1, CallbackContext: raw})
+			tx.ScheduleAfter(5*time.Second, &Task{Kind: "chain", StackId: t.StackId, Step: t.Step, Attempt: t.Attempt - 1, CallbackContext: raw})
 		}
 		return nil
 	})
 	w.e.handle("fail", func(_ context.Context, tx *txn, t *Task) error {
 		note(tx, t, "CREATE_FAILED")
-		tx.schedule(&Task{Kind: "note", StackId: t.StackId, Step: "never"})
+		tx.Schedule(&Task{Kind: "note", StackId: t.StackId, Step: "never"})
 		return errors.New("illegal transition")
 	})
 	w.e.handle("panic", func(context.Context, *txn, *Task) error { panic("boom") })
@@ -84,7 +84,7 @@ func (w *loopWorld) queue(t *testing.T, specs ...string) {
 			if _, err := fmt.Sscanf(s, "%s %s %d %d", &kind, &step, &secs, &attempt); err != nil {
 				return fmt.Errorf("spec %q: %w", s, err)
 			}
-			tx.scheduleAfter(time.Duration(secs)*time.Second, &Task{Kind: TaskKind(kind), StackId: w.st.StackId, Step: step, Attempt: attempt})
+			tx.ScheduleAfter(time.Duration(secs)*time.Second, &Task{Kind: TaskKind(kind), StackId: w.st.StackId, Step: step, Attempt: attempt})
 		}
 		return nil
 	})
@@ -267,14 +267,14 @@ func TestLoopTaskHelpers(t *testing.T) {
 	w := newLoopWorld(t, e)
 	w.queue(t, "note A 5 1", "note B 1 1", "chain C 1 2")
 	seed(t, e).do(func(tx *txn) error {
-		ts := tx.tasks(func(t *Task) bool { return t.Kind == "note" })
+		ts := tx.Tasks(func(t *Task) bool { return t.Kind == "note" })
 		if len(ts) != 2 || ts[0].Step != "B" || ts[1].Step != "A" {
 			return fmt.Errorf("tasks: %v", ts)
 		}
-		if n := tx.cancelTasks(func(t *Task) bool { return t.Step == "A" }); n != 1 {
+		if n := tx.CancelTasks(func(t *Task) bool { return t.Step == "A" }); n != 1 {
 			return fmt.Errorf("cancelled %d", n)
 		}
-		if next := tx.nextTask(); next.Step != "B" {
+		if next := tx.NextTask(); next.Step != "B" {
 			return fmt.Errorf("next is %s", next.Step)
 		}
 		return nil
@@ -285,35 +285,4 @@ func TestLoopTaskHelpers(t *testing.T) {
 	if want := []string{"B@1s", "C#1@1s", "C#2@6s"}; !reflect.DeepEqual(w.ran, want) {
 		t.Fatalf("ran %v, want %v", w.ran, want)
 	}
-}
-
-func TestTaskQueueHeap(t *testing.T) {
-	var q taskQueue
-	var all []*Task
-	for i := 0; i < 200; i++ {
-		tk := &Task{Seq: uint64(i + 1), at: int64((i * 7919) % 13)}
-		all = append(all, tk)
-		q.push(tk)
-	}
-	for i := 0; i < 200; i += 3 {
-		q.remove(all[i])
-	}
-	prev := (*Task)(nil)
-	n := 0
-	for q.len() > 0 {
-		tk := q.peek()
-		q.remove(tk)
-		if prev != nil && tk.before(prev) {
-			t.Fatalf("out of order: %d@%d after %d@%d", tk.Seq, tk.at, prev.Seq, prev.at)
-		}
-		if (tk.Seq-1)%3 == 0 {
-			t.Fatalf("removed task %d came out", tk.Seq)
-		}
-		prev = tk
-		n++
-	}
-	if n != 200-67 {
-		t.Fatalf("%d tasks came out", n)
-	}
-	_ = strconv.Itoa
 }

@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/stacksim/stacksim/engine/store"
 )
 
 // Callback contexts. An IN_PROGRESS answer's callbackContext is handed back
@@ -27,17 +28,7 @@ func callbackOf(v map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeCallback(b)
-}
-
-func decodeCallback(b []byte) (map[string]any, error) {
-	var cc map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&cc); err != nil {
-		return nil, err
-	}
-	return cc, nil
+	return store.DecodeCallback(b)
 }
 
 // jsonValue tells whether v is made only of what a JSON decode with
@@ -107,33 +98,4 @@ func validNumber(s string) bool {
 		}
 	}
 	return i == len(s)
-}
-
-// callback returns the task's callback context (nil when it has none).
-func (t *Task) callback() map[string]any {
-	if t.cc != nil {
-		return t.cc
-	}
-	if len(t.CallbackContext) == 0 {
-		return nil
-	}
-	cc, err := decodeCallback(t.CallbackContext)
-	if err != nil {
-		return nil
-	}
-	return cc
-}
-
-// encodeCallback makes the task's CallbackContext text from the context it
-// keeps, for the state file.
-func (t *Task) encodeCallback() error {
-	if t.cc == nil || len(t.CallbackContext) > 0 {
-		return nil
-	}
-	b, err := json.Marshal(t.cc)
-	if err != nil {
-		return err
-	}
-	t.CallbackContext = b
-	return nil
 }

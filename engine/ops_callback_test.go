@@ -38,14 +38,15 @@ func TestCallbackContexts(t *testing.T) {
 		}
 	}
 	// The task keeps the value and makes its text for the state file.
-	task := &Task{cc: same}
-	if task.callback()["id"] != "x" {
+	task := &Task{}
+	task.SetCallback(same)
+	if task.Callback()["id"] != "x" {
 		t.Fatal("the task lost its context")
 	}
-	if err := task.encodeCallback(); err != nil {
+	if err := task.EncodeCallback(); err != nil {
 		t.Fatal(err)
 	}
-	back := (&Task{CallbackContext: task.CallbackContext}).callback()
+	back := (&Task{CallbackContext: task.CallbackContext}).Callback()
 	if !reflect.DeepEqual(back, same) {
 		t.Fatalf("text %s reads back as %#v", task.CallbackContext, back)
 	}

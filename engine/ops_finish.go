@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/statemachine"
 )
@@ -21,11 +22,11 @@ const (
 
 // release records that a physical resource left its stack but stays in the
 // account.
-func (r *run) release(rec *resourceRecord, why string) {
+func (r *run) release(rec *store.ResourceRecord, why string) {
 	if rec.PhysicalResourceId == "" {
 		return
 	}
-	r.tx.put(&releasedRecord{Type: rec.ResourceType, PhysicalId: rec.PhysicalResourceId, StackId: r.st.StackId,
+	r.tx.Put(&store.ReleasedRecord{Type: rec.ResourceType, PhysicalId: rec.PhysicalResourceId, StackId: r.st.StackId,
 		LogicalId: rec.LogicalResourceId, Why: why, Time: r.tx.now()})
 }
 
@@ -49,7 +50,7 @@ func (r *run) tidyResources() error {
 		keep[res.LogicalID] = true
 		order = append(order, res.LogicalID)
 	}
-	for _, rec := range r.tx.resourcesOf(r.st.Num) {
+	for _, rec := range r.tx.ResourcesOf(r.st.Num) {
 		if keep[rec.LogicalResourceId] {
 			// What only the template records (dependencies, policies)
 			// may have changed without a step that wrote the record.
@@ -61,7 +62,7 @@ func (r *run) tidyResources() error {
 		default:
 			r.release(rec, releaseOrphaned)
 		}
-		r.tx.deleteResource(rec.Num, rec.LogicalResourceId)
+		r.tx.DeleteResource(rec.Num, rec.LogicalResourceId)
 	}
 	r.dropRetired()
 	r.stack().ResourceOrder = order
@@ -70,28 +71,28 @@ func (r *run) tidyResources() error {
 
 // refreshTemplateFields brings a record's dependencies and policies in
 // line with the template the stack is on.
-func (r *run) refreshTemplateFields(b boundTemplate, rec *resourceRecord) {
+func (r *run) refreshTemplateFields(b boundTemplate, rec *store.ResourceRecord) {
 	id := rec.LogicalResourceId
 	deps := b.DependsOn(id)
 	dp, rp := b.DeletionPolicy(id), b.UpdateReplacePolicy(id)
 	if slices.Equal(deps, rec.DependsOn) && dp == rec.DeletionPolicy && rp == rec.UpdateReplacePolicy {
 		return
 	}
-	c := rec.clone()
+	c := rec.Clone()
 	c.DependsOn, c.DeletionPolicy, c.UpdateReplacePolicy = deps, dp, rp
-	r.tx.putResource(c)
+	r.tx.PutResource(c)
 }
 
 // dropRetired lets go of the stack's retired physical resources: deleted
 // ones are gone, retained ones released already, the others orphaned.
 func (r *run) dropRetired() {
-	for _, rec := range r.tx.retiredOf(r.st.Num) {
+	for _, rec := range r.tx.RetiredOf(r.st.Num) {
 		switch rec.ResourceStatus {
 		case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
 		default:
 			r.release(rec, releaseOrphaned)
 		}
-		r.tx.deleteRetired(rec)
+		r.tx.DeleteRetired(rec)
 	}
 }
 
@@ -100,48 +101,48 @@ func (r *run) dropRetired() {
 func (r *run) stackDeleted() error {
 	st := r.stack()
 	st.DeletionTime = r.tx.now()
-	for _, x := range r.tx.exportsOf(st.StackId) {
-		r.tx.deleteExport(x.Name)
+	for _, x := range r.tx.ExportsOf(st.StackId) {
+		r.tx.DeleteExport(x.Name)
 	}
-	r.tx.setImports(st.StackId, nil)
+	r.tx.SetImports(st.StackId, nil)
 	r.dropRetired()
-	for _, cs := range r.tx.changeSetsOf(st.StackId) {
+	for _, cs := range r.tx.ChangeSetsOf(st.StackId) {
 		if cs.Id != r.op.ChangeSetId {
-			r.tx.del(tChangeSets, cs.key())
+			r.tx.Del(store.TChangeSets, cs.Key())
 		}
 	}
 	return r.finish(true)
 }
 
 // settleChangeSet records how the execution of a change set ended.
-func (e *Engine) settleChangeSet(tx *txn, st *stackRecord, op *operationRecord) {
+func (e *Engine) settleChangeSet(tx *txn, st *store.StackRecord, op *store.OperationRecord) {
 	if op.ChangeSetId == "" {
 		return
 	}
-	cs := tx.changeSet(op.ChangeSetId)
+	cs := tx.ChangeSet(op.ChangeSetId)
 	if cs == nil {
 		return
 	}
-	c := cs.clone()
+	c := cs.Clone()
 	switch st.StackStatus {
 	case statemachine.StackStatusCreateComplete, statemachine.StackStatusUpdateComplete:
 		c.ExecutionStatus = ExecutionStatusExecuteComplete
 	default:
 		c.ExecutionStatus = ExecutionStatusExecuteFailed
 	}
-	tx.put(c)
+	tx.Put(c)
 }
 
 // deployed is the stack as the planner sees it: its resources in deployed
 // order, with their parameters.
-func (e *Engine) deployed(tx *txn, st *stackRecord) plan.Deployed {
-	recs := tx.resourcesOf(st.Num)
-	byID := make(map[string]*resourceRecord, len(recs))
+func (e *Engine) deployed(tx *txn, st *store.StackRecord) plan.Deployed {
+	recs := tx.ResourcesOf(st.Num)
+	byID := make(map[string]*store.ResourceRecord, len(recs))
 	for _, rec := range recs {
 		byID[rec.LogicalResourceId] = rec
 	}
 	d := plan.Deployed{Resources: make([]plan.DeployedResource, 0, len(recs)), Parameters: paramMap(st.Parameters)}
-	add := func(rec *resourceRecord) {
+	add := func(rec *store.ResourceRecord) {
 		dr := plan.DeployedResource{
 			LogicalID: rec.LogicalResourceId, Type: rec.ResourceType, PhysicalID: rec.PhysicalResourceId,
 			Status: string(rec.ResourceStatus), Properties: rec.Properties,
@@ -178,7 +179,7 @@ func (e *Engine) deployed(tx *txn, st *stackRecord) plan.Deployed {
 
 // deletePlan plans a stack's deletion, with a delete for each retired
 // physical resource still standing.
-func (e *Engine) deletePlan(tx *txn, st *stackRecord, retain []string) (*plan.Plan, error) {
+func (e *Engine) deletePlan(tx *txn, st *store.StackRecord, retain []string) (*plan.Plan, error) {
 	p := plan.ForDelete(e.deployed(tx, st), retain)
 	return e.withStaleRetired(tx, st, p, plan.PhaseDelete)
 }
@@ -188,7 +189,7 @@ func (e *Engine) deletePlan(tx *txn, st *stackRecord, retain []string) (*plan.Pl
 // old physical resources left by an operation that stopped before its
 // cleanup (an update that failed with rollback disabled). A copy of p is
 // returned when steps are added.
-func (e *Engine) withStaleRetired(tx *txn, st *stackRecord, p *plan.Plan, phase plan.Phase) (*plan.Plan, error) {
+func (e *Engine) withStaleRetired(tx *txn, st *store.StackRecord, p *plan.Plan, phase plan.Phase) (*plan.Plan, error) {
 	targeted := map[string]bool{}
 	next := 1
 	for _, s := range p.Steps {
@@ -201,7 +202,7 @@ func (e *Engine) withStaleRetired(tx *txn, st *stackRecord, p *plan.Plan, phase 
 		}
 	}
 	var extra []plan.Step
-	for _, rec := range tx.retiredOf(st.Num) {
+	for _, rec := range tx.RetiredOf(st.Num) {
 		switch rec.ResourceStatus {
 		case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
 			continue
@@ -230,7 +231,7 @@ func (e *Engine) withStaleRetired(tx *txn, st *stackRecord, p *plan.Plan, phase 
 }
 
 // descriptionOf is the Description of the stack's template.
-func (e *Engine) descriptionOf(st *stackRecord) string {
+func (e *Engine) descriptionOf(st *store.StackRecord) string {
 	b, err := e.currentTemplate(st)
 	if err != nil {
 		return st.Description

@@ -2,13 +2,13 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
 	"time"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/statemachine"
@@ -51,38 +51,22 @@ func backoff(n int) time.Duration {
 
 // scheduleInvoke queues the next call of a step's handler after delay
 // (never past its deadline: the call at the deadline times out).
-func (r *run) scheduleInvoke(row *stepRecord, delay time.Duration, callback ...map[string]any) {
+func (r *run) scheduleInvoke(row *store.StepRecord, delay time.Duration, callback ...map[string]any) {
 	at := r.tx.now().Add(delay)
 	if !row.Deadline.IsZero() && at.After(row.Deadline) {
 		at = row.Deadline
 	}
 	t := &Task{At: at, Kind: taskInvoke, StackId: r.st.StackId, OperationId: r.op.Id, Attempt: row.Attempt}
-	t.setStep(row.Index, row.Gen)
+	t.SetStep(row.Index, row.Gen)
 	if len(callback) > 0 {
-		t.cc = callback[0]
+		t.SetCallback(callback[0])
 	}
-	r.tx.schedule(t)
-}
-
-func genData(gen uint32) json.RawMessage { return json.RawMessage(strconv.FormatUint(uint64(gen), 10)) }
-
-// setStep makes an invoke or deadline task the task of a step's generation
-// (the numbers are kept; Step and Data are made from them when the state is
-// saved: stepText).
-func (t *Task) setStep(index, gen uint32) {
-	t.step, t.gen, t.hasStep = index, gen, true
-}
-
-// stepGen returns the step and generation of an invoke or deadline task;
-// ok is false for a task of another kind, or one whose saved Step or Data
-// were not numbers (stale: nothing runs).
-func (t *Task) stepGen() (index, gen uint32, ok bool) {
-	return t.step, t.gen, t.hasStep
+	r.tx.Schedule(t)
 }
 
 // loadStep gives an invoke or deadline task read from a state file the
 // numbers of its Step and Data (setStep).
-func (t *Task) loadStep() {
+func loadStep(t *Task) {
 	if t.Kind != taskInvoke && t.Kind != taskDeadline {
 		return
 	}
@@ -94,36 +78,28 @@ func (t *Task) loadStep() {
 	if err != nil {
 		return
 	}
-	t.setStep(uint32(id), uint32(g))
-}
-
-// stepText makes Step and Data from the numbers setStep kept.
-func (t *Task) stepText() {
-	if t.hasStep && t.Step == "" {
-		t.Step = strconv.FormatUint(uint64(t.step), 10)
-		t.Data = genData(t.gen)
-	}
+	t.SetStep(uint32(id), uint32(g))
 }
 
 // taskRow returns the step a task works on, or nil when the task is stale.
-func (r *run) taskRow(t *Task) (*stepRecord, *plan.Step) {
-	index, gen, ok := t.stepGen()
+func (r *run) taskRow(t *Task) (*store.StepRecord, *plan.Step) {
+	index, gen, ok := t.StepGen()
 	if !ok {
 		return nil, nil
 	}
-	row := r.tx.step(r.op.Id, index)
-	if row == nil || row.State != stepRunning || !row.Launched || gen != row.Gen {
+	row := r.tx.Step(r.op.Id, index)
+	if row == nil || row.State != store.StepRunning || !row.Launched || gen != row.Gen {
 		return nil, nil
 	}
 	s := r.step(int(index))
 	if s == nil {
 		return nil, nil
 	}
-	return row.clone(), s
+	return row.Clone(), s
 }
 
 // action is the handler action of a part.
-func (row *stepRecord) action() resources.Action {
+func stepAction(row *store.StepRecord) resources.Action {
 	switch row.Part {
 	case partCreate:
 		return resources.ActionCreate
@@ -173,7 +149,7 @@ func (e *Engine) runDeadline(ctx context.Context, tx *txn, t *Task) error {
 	return r.flush()
 }
 
-func (r *run) invoke(row *stepRecord, s *plan.Step, t *Task) error {
+func (r *run) invoke(row *store.StepRecord, s *plan.Step, t *Task) error {
 	now := r.tx.now()
 	if !row.Deadline.IsZero() && !now.Before(row.Deadline) {
 		return r.timedOut(row, s)
@@ -188,8 +164,8 @@ func (r *run) invoke(row *stepRecord, s *plan.Step, t *Task) error {
 	if errors.Is(herr, resources.ErrNoResponse) {
 		// No answer: only the deadline ends the action.
 		dl := &Task{At: row.Deadline, Kind: taskDeadline, StackId: r.st.StackId, OperationId: r.op.Id, Attempt: row.Attempt}
-		dl.setStep(row.Index, row.Gen)
-		r.tx.schedule(dl)
+		dl.SetStep(row.Index, row.Gen)
+		r.tx.Schedule(dl)
 		return nil
 	}
 	if herr != nil {
@@ -211,15 +187,15 @@ func (r *run) invoke(row *stepRecord, s *plan.Step, t *Task) error {
 }
 
 // request builds the handler request of a step's part.
-func (r *run) request(row *stepRecord, s *plan.Step, t *Task) *resources.Request {
+func (r *run) request(row *store.StepRecord, s *plan.Step, t *Task) *resources.Request {
 	st := r.st
 	req := &resources.Request{
-		Action:                    row.action(),
+		Action:                    stepAction(row),
 		ClientRequestToken:        r.op.ClientRequestToken,
 		DesiredResourceState:      row.Desired,
 		PreviousResourceState:     row.Previous,
 		DesiredResourceTags:       r.stackTags(),
-		SystemTags:                row.systemTags(st, s.LogicalID),
+		SystemTags:                systemTags(row, st, s.LogicalID),
 		AWSAccountID:              r.e.opts.AccountID,
 		AWSPartition:              r.e.opts.Partition,
 		LogicalResourceIdentifier: s.LogicalID,
@@ -236,18 +212,18 @@ func (r *run) request(row *stepRecord, s *plan.Step, t *Task) *resources.Request
 	if row.Part == partCreate {
 		req.PhysicalResourceID = ""
 	}
-	req.CallbackContext = t.callback()
+	req.CallbackContext = t.Callback()
 	return req
 }
 
 // systemTags are the systemTags of a step's requests: made once per step
 // and shared by its requests (a request's maps are never changed, see
 // resources/doc.go).
-func (row *stepRecord) systemTags(st *stackRecord, logicalID string) map[string]string {
-	if row.sys == nil {
-		row.sys = map[string]string{"aws:cloudformation:stack-name": st.StackName, "aws:cloudformation:stack-id": st.StackId, "aws:cloudformation:logical-id": logicalID}
+func systemTags(row *store.StepRecord, st *store.StackRecord, logicalID string) map[string]string {
+	if row.Sys == nil {
+		row.Sys = map[string]string{"aws:cloudformation:stack-name": st.StackName, "aws:cloudformation:stack-id": st.StackId, "aws:cloudformation:logical-id": logicalID}
 	}
-	return row.sys
+	return row.Sys
 }
 
 // stackTags are the stack's tags as a handler's desiredResourceTags.
@@ -265,7 +241,7 @@ func (r *run) stackTags() map[string]string {
 // inProgress handles an IN_PROGRESS answer: the model is laid over the
 // desired state, the resource is named when the model says who it is, and
 // the handler is called again later with the callback context.
-func (r *run) inProgress(row *stepRecord, s *plan.Step, p resources.Provider, ev *resources.ProgressEvent) error {
+func (r *run) inProgress(row *store.StepRecord, s *plan.Step, p resources.Provider, ev *resources.ProgressEvent) error {
 	if row.Part == partRead {
 		// Read never answers IN_PROGRESS (the contract); take it as the
 		// create's model and go on.
@@ -316,7 +292,7 @@ func mergeModels(base, over map[string]any) map[string]any {
 
 // initiated writes "Resource creation Initiated" once a create's model
 // names the physical resource.
-func (r *run) initiated(row *stepRecord, s *plan.Step, p resources.Provider, model map[string]any) error {
+func (r *run) initiated(row *store.StepRecord, s *plan.Step, p resources.Provider, model map[string]any) error {
 	if row.Initiated {
 		return nil
 	}
@@ -331,7 +307,7 @@ func (r *run) initiated(row *stepRecord, s *plan.Step, p resources.Provider, mod
 	if rec == nil {
 		return internalf("stack %s: %s lost its record while it was created", r.st.StackName, s.LogicalID)
 	}
-	c := rec.clone()
+	c := rec.Clone()
 	c.PhysicalResourceId = id
 	c.Model = model
 	r.event(c, reasonInitiated, row.Props)
@@ -340,7 +316,7 @@ func (r *run) initiated(row *stepRecord, s *plan.Step, p resources.Provider, mod
 }
 
 // partSucceeded handles a SUCCESS answer.
-func (r *run) partSucceeded(row *stepRecord, s *plan.Step, p resources.Provider, ev *resources.ProgressEvent) error {
+func (r *run) partSucceeded(row *store.StepRecord, s *plan.Step, p resources.Provider, ev *resources.ProgressEvent) error {
 	switch row.Part {
 	case partCreate:
 		model := ev.ResourceModel
@@ -383,7 +359,7 @@ func (r *run) partSucceeded(row *stepRecord, s *plan.Step, p resources.Provider,
 
 // handlerFailed handles a FAILED answer (req is nil when the engine made
 // the failure up).
-func (r *run) handlerFailed(row *stepRecord, s *plan.Step, p resources.Provider, ev *resources.ProgressEvent, req *resources.Request) error {
+func (r *run) handlerFailed(row *store.StepRecord, s *plan.Step, p resources.Provider, ev *resources.ProgressEvent, req *resources.Request) error {
 	code := ev.ErrorCode
 	switch row.Part {
 	case partDelete, partDeleteOld:
@@ -447,17 +423,17 @@ func (r *run) failureMessage(s *plan.Step, ev *resources.ProgressEvent) string {
 }
 
 // timedOut fails a step whose action ran past its deadline.
-func (r *run) timedOut(row *stepRecord, s *plan.Step) error {
+func (r *run) timedOut(row *store.StepRecord, s *plan.Step) error {
 	p, err := r.provider(s.ResourceType)
 	msg := "Resource timed out waiting for completion"
 	if err == nil {
-		msg = resources.TimeoutMessage(p, row.action())
+		msg = resources.TimeoutMessage(p, stepAction(row))
 	}
 	return r.partFailed(row, s, msg)
 }
 
 // partFailed fails the part in flight with reason.
-func (r *run) partFailed(row *stepRecord, s *plan.Step, reason string) error {
+func (r *run) partFailed(row *store.StepRecord, s *plan.Step, reason string) error {
 	row.Gen++
 	switch row.Part {
 	case partCreate, partRead:
@@ -490,20 +466,20 @@ func (r *run) partFailed(row *stepRecord, s *plan.Step, reason string) error {
 }
 
 // deleting is the record a step's delete works on.
-func (r *run) deleting(row *stepRecord, s *plan.Step) *resourceRecord {
+func (r *run) deleting(row *store.StepRecord, s *plan.Step) *store.ResourceRecord {
 	cur := r.current(s.LogicalID)
 	if cur != nil && cur.PhysicalResourceId == row.PhysicalID && cur.ResourceStatus == statemachine.ResourceStatusDeleteInProgress {
 		return cur
 	}
 	if row.PhysicalID != "" {
-		return r.tx.retiredRecord(r.st.Num, s.LogicalID, row.PhysicalID)
+		return r.tx.RetiredRecord(r.st.Num, s.LogicalID, row.PhysicalID)
 	}
 	return cur
 }
 
 // createSucceeded ends a create (or the create of a replacement): the
 // record holds the new physical resource, its properties and model.
-func (r *run) createSucceeded(row *stepRecord, s *plan.Step, model map[string]any) error {
+func (r *run) createSucceeded(row *store.StepRecord, s *plan.Step, model map[string]any) error {
 	rec := r.current(s.LogicalID)
 	if rec == nil {
 		return internalf("stack %s: %s lost its record while it was created", r.st.StackName, s.LogicalID)
@@ -528,7 +504,7 @@ func (r *run) createSucceeded(row *stepRecord, s *plan.Step, model map[string]an
 // updateSucceeded ends an update in place (or a custom resource's
 // Restore). A custom resource that answered another physical id was
 // replaced: its old physical resource is retired, for the cleanup.
-func (r *run) updateSucceeded(row *stepRecord, s *plan.Step, p resources.Provider, model map[string]any) error {
+func (r *run) updateSucceeded(row *store.StepRecord, s *plan.Step, p resources.Provider, model map[string]any) error {
 	rec := r.current(s.LogicalID)
 	if rec == nil {
 		return internalf("stack %s: %s lost its record while it was updated", r.st.StackName, s.LogicalID)
@@ -546,10 +522,10 @@ func (r *run) updateSucceeded(row *stepRecord, s *plan.Step, p resources.Provide
 		}
 	} else {
 		if id, err := p.PhysicalID(model); err == nil && id != "" && id != rec.PhysicalResourceId {
-			old := rec.clone()
+			old := rec.Clone()
 			old.ResourceStatus = statemachine.ResourceStatusUpdateComplete
 			old.Retired = "Replaced"
-			r.tx.putRetired(old)
+			r.tx.PutRetired(old)
 			c.PhysicalResourceId = id
 			row.Entry.NewPhysicalID = id
 			row.Entry.ReplacedAtRunTime = true
@@ -564,9 +540,9 @@ func (r *run) updateSucceeded(row *stepRecord, s *plan.Step, p resources.Provide
 
 // oldDeleted goes on with a delete-then-create replacement once the old
 // physical resource is gone: the new one is created.
-func (r *run) oldDeleted(row *stepRecord, s *plan.Step) error {
-	if old := r.tx.retiredRecord(r.st.Num, s.LogicalID, row.PhysicalID); old != nil {
-		r.tx.deleteRetired(old)
+func (r *run) oldDeleted(row *store.StepRecord, s *plan.Step) error {
+	if old := r.tx.RetiredRecord(r.st.Num, s.LogicalID, row.PhysicalID); old != nil {
+		r.tx.DeleteRetired(old)
 	}
 	row.Entry.OldDeleted = true
 	row.PhysicalID = ""
@@ -579,7 +555,7 @@ func (r *run) oldDeleted(row *stepRecord, s *plan.Step) error {
 
 // deleteSucceeded ends a delete: DELETE_COMPLETE; a retired physical
 // resource leaves the store.
-func (r *run) deleteSucceeded(row *stepRecord, s *plan.Step) error {
+func (r *run) deleteSucceeded(row *store.StepRecord, s *plan.Step) error {
 	rec := r.deleting(row, s)
 	if rec != nil {
 		c, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceDeleteSucceeded, "", nil)
@@ -587,7 +563,7 @@ func (r *run) deleteSucceeded(row *stepRecord, s *plan.Step) error {
 			return err
 		}
 		if c.Retired != "" {
-			r.tx.deleteRetired(c)
+			r.tx.DeleteRetired(c)
 		}
 	}
 	return r.succeed(row)
@@ -596,9 +572,9 @@ func (r *run) deleteSucceeded(row *stepRecord, s *plan.Step) error {
 // cancelRunning cancels every step in flight: CREATE_FAILED "Resource
 // creation cancelled" or UPDATE_FAILED "Resource update cancelled".
 func (r *run) cancelRunning() error {
-	var running []*stepRecord
-	for _, row := range r.tx.stepsOf(r.op.Id) {
-		if row.State == stepRunning && row.Launched {
+	var running []*store.StepRecord
+	for _, row := range r.tx.StepsOf(r.op.Id) {
+		if row.State == store.StepRunning && row.Launched {
 			running = append(running, row)
 		}
 	}
@@ -606,11 +582,11 @@ func (r *run) cancelRunning() error {
 		return nil
 	}
 	opID := r.op.Id
-	r.tx.cancelTasks(func(t *Task) bool {
+	r.tx.CancelTasks(func(t *Task) bool {
 		return t.OperationId == opID && (t.Kind == taskInvoke || t.Kind == taskDeadline)
 	})
 	for _, old := range running {
-		row := old.clone()
+		row := old.Clone()
 		s := r.step(int(row.Index))
 		if s == nil {
 			continue
@@ -635,7 +611,7 @@ func (r *run) cancelRunning() error {
 				}
 			}
 		}
-		row.State, row.Entry.Outcome = stepCancelled, plan.Cancelled
+		row.State, row.Entry.Outcome = store.StepCancelled, plan.Cancelled
 		row.Gen++
 		row.Launched = false
 		r.putRow(row)

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/template"
 )
 
@@ -60,10 +61,10 @@ func (r *run) settleOutputs(mode outputsMode) (string, error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	old := r.tx.exportsOf(r.st.StackId)
+	old := r.tx.ExportsOf(r.st.StackId)
 	if mode != outputsRestore {
 		for _, n := range names {
-			if x := r.tx.export(n); x != nil && x.StackId != r.st.StackId {
+			if x := r.tx.Export(n); x != nil && x.StackId != r.st.StackId {
 				// aws-solutions/aws-waf-security-automations#268,
 				// aws-amplify/amplify-js#5811.
 				return "Export with name " + n + " is already exported by stack " + r.stackName(x.StackId), nil
@@ -87,20 +88,20 @@ func (r *run) settleOutputs(mode outputsMode) (string, error) {
 	}
 	for _, x := range old {
 		if _, still := exports[x.Name]; !still {
-			r.tx.deleteExport(x.Name)
+			r.tx.DeleteExport(x.Name)
 		}
 	}
 	for _, n := range names {
-		if x := r.tx.export(n); x != nil && x.StackId == r.st.StackId && x.Value == exports[n] {
+		if x := r.tx.Export(n); x != nil && x.StackId == r.st.StackId && x.Value == exports[n] {
 			continue
 		}
-		if err := r.tx.putExport(&exportRecord{Name: n, Value: exports[n], StackId: r.st.StackId}); err != nil && mode != outputsRestore {
+		if err := r.tx.PutExport(&store.ExportRecord{Name: n, Value: exports[n], StackId: r.st.StackId}); err != nil && mode != outputsRestore {
 			return "", internalf("stack %s: %w", r.st.StackName, err)
 		}
 	}
 	st := r.stack()
 	st.Outputs = outs
-	r.tx.setImports(st.StackId, importNames(b, live))
+	r.tx.SetImports(st.StackId, importNames(b, live))
 	return "", nil
 }
 
@@ -108,11 +109,11 @@ func (r *run) settleOutputs(mode outputsMode) (string, error) {
 // import an export, sorted.
 func (r *run) importersOf(export string) []string {
 	var out []string
-	for _, id := range r.tx.importers(export) {
+	for _, id := range r.tx.Importers(export) {
 		if id == r.st.StackId {
 			continue
 		}
-		if st := r.tx.stackByID(id); st != nil && st.live() {
+		if st := r.tx.StackByID(id); st != nil && st.Live() {
 			out = append(out, st.StackName)
 		}
 	}
@@ -121,7 +122,7 @@ func (r *run) importersOf(export string) []string {
 }
 
 func (r *run) stackName(id string) string {
-	if st := r.tx.stackByID(id); st != nil {
+	if st := r.tx.StackByID(id); st != nil {
 		return st.StackName
 	}
 	return id

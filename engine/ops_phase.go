@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/statemachine"
 )
@@ -288,13 +289,13 @@ func (r *run) deleteAfterRollback() error {
 // they may be named in ContinueUpdateRollback's ResourcesToSkip.
 func (r *run) markRollbackFailures() error {
 	for _, f := range r.op.Failures {
-		rec := r.tx.resource(r.st.Num, f.LogicalId)
+		rec := r.tx.Resource(r.st.Num, f.LogicalId)
 		if rec == nil || rec.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
 			continue
 		}
-		c := rec.clone()
+		c := rec.Clone()
 		c.RollbackFailed = true
-		r.tx.putResource(c)
+		r.tx.PutResource(c)
 	}
 	return nil
 }
@@ -314,7 +315,7 @@ func (r *run) rest(continuable bool) error {
 		}
 		r.e.closeOperation(r.tx, r.st)
 		r.stack().OperationId = ""
-		r.op = r.tx.operation(r.op.Id)
+		r.op = r.tx.Operation(r.op.Id)
 		r.opMine = false
 	}
 	return nil
@@ -339,7 +340,7 @@ func (r *run) cancelStackTimeout() {
 		return
 	}
 	id := r.op.Id
-	r.tx.cancelTasks(func(t *Task) bool { return t.Kind == taskStackTimeout && t.OperationId == id })
+	r.tx.CancelTasks(func(t *Task) bool { return t.Kind == taskStackTimeout && t.OperationId == id })
 }
 
 // runStackTimeout fails a create that ran past TimeoutInMinutes.
@@ -362,7 +363,7 @@ func (e *Engine) runStackTimeout(ctx context.Context, tx *txn, t *Task) error {
 
 // updateRollbackPlan plans the rollback of an update, with the cleanup of
 // old physical resources earlier operations left.
-func (e *Engine) updateRollbackPlan(tx *txn, st *stackRecord, forward *plan.Plan, j plan.Journal, retainExceptOnCreate bool) (*plan.Plan, error) {
+func (e *Engine) updateRollbackPlan(tx *txn, st *store.StackRecord, forward *plan.Plan, j plan.Journal, retainExceptOnCreate bool) (*plan.Plan, error) {
 	rb, err := plan.Rollback(forward, j, plan.RollbackOptions{RetainExceptOnCreate: retainExceptOnCreate})
 	if err != nil {
 		return nil, internalf("stack %s: planning the rollback of the update: %w", st.StackName, err)
@@ -378,15 +379,15 @@ var debugPlans = false
 // stack still has (a later update replaces it again; RollbackStack finds
 // it in place).
 func (r *run) reinstateFailedReplacements() {
-	for _, old := range r.tx.retiredOf(r.st.Num) {
+	for _, old := range r.tx.RetiredOf(r.st.Num) {
 		cur := r.current(old.LogicalResourceId)
 		if cur == nil || cur.PhysicalResourceId != "" || cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
 			continue
 		}
-		r.tx.deleteResource(cur.Num, cur.LogicalResourceId)
-		r.tx.deleteRetired(old)
-		back := old.clone()
+		r.tx.DeleteResource(cur.Num, cur.LogicalResourceId)
+		r.tx.DeleteRetired(old)
+		back := old.Clone()
 		back.Retired = ""
-		r.tx.putResource(back)
+		r.tx.PutResource(back)
 	}
 }

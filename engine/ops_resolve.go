@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/template"
@@ -19,7 +20,7 @@ import (
 type liveResolver struct {
 	e       *Engine
 	tx      *txn
-	st      *stackRecord
+	st      *store.StackRecord
 	unknown bool
 }
 
@@ -31,8 +32,8 @@ func (r *run) live(unknown bool) liveResolver {
 }
 
 // record returns the resource's record when it has a physical resource.
-func (l liveResolver) record(id string) (*resourceRecord, resources.Provider, error) {
-	rec := l.tx.resource(l.st.Num, id)
+func (l liveResolver) record(id string) (*store.ResourceRecord, resources.Provider, error) {
+	rec := l.tx.Resource(l.st.Num, id)
 	if rec == nil || rec.PhysicalResourceId == "" || rec.ResourceStatus == "DELETE_COMPLETE" || rec.ResourceStatus == "DELETE_SKIPPED" {
 		return nil, nil, nil
 	}
@@ -75,7 +76,7 @@ func (l liveResolver) GetAtt(id, attribute string) (any, error) {
 }
 
 func (l liveResolver) ImportValue(name string) (any, error) {
-	x := l.tx.export(name)
+	x := l.tx.Export(name)
 	if x == nil {
 		return nil, noExport(name)
 	}
@@ -117,7 +118,7 @@ func (c checkResolver) GetAtt(id, attribute string) (any, error) {
 }
 
 func (c checkResolver) ImportValue(name string) (any, error) {
-	if c.imports && c.tx.export(name) == nil {
+	if c.imports && c.tx.Export(name) == nil {
 		return nil, noExport(name)
 	}
 	return template.Unknown{Export: name}, nil

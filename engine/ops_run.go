@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/statemachine"
@@ -51,8 +52,8 @@ type run struct {
 	e   *Engine
 	ctx context.Context
 	tx  *txn
-	st  *stackRecord
-	op  *operationRecord
+	st  *store.StackRecord
+	op  *store.OperationRecord
 	idx *planIndex
 
 	stMine, opMine bool
@@ -65,11 +66,11 @@ type run struct {
 // newRun loads the stack and operation a task works for; ok is false when
 // the task is stale (the operation is gone or no longer in motion).
 func (e *Engine) newRun(ctx context.Context, tx *txn, t *Task) (*run, bool, error) {
-	op := tx.operation(t.OperationId)
+	op := tx.Operation(t.OperationId)
 	if op == nil || !op.InMotion {
 		return nil, false, nil
 	}
-	st := tx.stackByID(op.StackId)
+	st := tx.StackByID(op.StackId)
 	if st == nil {
 		return nil, false, fmt.Errorf("operation %s names stack %s, which does not exist", op.Id, op.StackId)
 	}
@@ -84,18 +85,18 @@ func (e *Engine) newRun(ctx context.Context, tx *txn, t *Task) (*run, bool, erro
 }
 
 // stack returns the stack record to change (a copy owned by the run).
-func (r *run) stack() *stackRecord {
+func (r *run) stack() *store.StackRecord {
 	if !r.stMine {
-		r.st = r.st.clone()
+		r.st = r.st.Clone()
 		r.stMine = true
 	}
 	return r.st
 }
 
 // oper returns the operation record to change (a copy owned by the run).
-func (r *run) oper() *operationRecord {
+func (r *run) oper() *store.OperationRecord {
 	if !r.opMine {
-		r.op = r.op.clone()
+		r.op = r.op.Clone()
 		r.opMine = true
 	}
 	return r.op
@@ -104,13 +105,13 @@ func (r *run) oper() *operationRecord {
 // flush writes the stack and the operation back when they changed.
 func (r *run) flush() error {
 	if r.stMine {
-		if err := r.tx.putStack(r.st); err != nil {
+		if err := r.tx.PutStack(r.st); err != nil {
 			return err
 		}
 		r.stMine = false
 	}
 	if r.opMine {
-		r.tx.put(r.op)
+		r.tx.Put(r.op)
 		r.opMine = false
 	}
 	return nil
@@ -204,12 +205,12 @@ func (r *run) step(id int) *plan.Step {
 
 // newOperation makes the operation record of a call that starts one, and
 // makes it the stack's. The caller puts the stack afterwards.
-func (e *Engine) newOperation(tx *txn, st *stackRecord, kind OperationKind, token string, p *plan.Plan, ext Extensions) *operationRecord {
+func (e *Engine) newOperation(tx *txn, st *store.StackRecord, kind OperationKind, token string, p *plan.Plan, ext Extensions) *store.OperationRecord {
 	seq := uint32(1)
-	if prev := tx.lastOperationOf(st.StackId); prev != nil {
+	if prev := tx.LastOperationOf(st.StackId); prev != nil {
 		seq = prev.Seq + 1
 	}
-	op := &operationRecord{
+	op := &store.OperationRecord{
 		Id:                 st.StackId + "/op/" + strconv.FormatUint(uint64(seq), 10),
 		StackId:            st.StackId,
 		Kind:               kind,
@@ -226,15 +227,15 @@ func (e *Engine) newOperation(tx *txn, st *stackRecord, kind OperationKind, toke
 
 // closeOperation ends the stack's open operation, if any, keeping its
 // summary (without its plan and steps).
-func (e *Engine) closeOperation(tx *txn, st *stackRecord) {
+func (e *Engine) closeOperation(tx *txn, st *store.StackRecord) {
 	if st.OperationId == "" {
 		return
 	}
-	op := tx.operation(st.OperationId)
+	op := tx.Operation(st.OperationId)
 	if op == nil {
 		return
 	}
-	c := op.clone()
+	c := op.Clone()
 	c.Open, c.InMotion, c.Plan, c.Forward = false, false, nil, nil
 	if c.EndTime.IsZero() {
 		c.EndTime = tx.now()
@@ -242,28 +243,28 @@ func (e *Engine) closeOperation(tx *txn, st *stackRecord) {
 	if c.Outcome == "" {
 		c.Outcome = string(st.StackStatus)
 	}
-	for _, s := range tx.stepsOf(op.Id) {
-		tx.del(tSteps, s.key())
+	for _, s := range tx.StepsOf(op.Id) {
+		tx.Del(store.TSteps, s.Key())
 	}
-	tx.put(c)
+	tx.Put(c)
 	e.dropInjector(op.Id)
 }
 
 // beginOperation stores a new operation as the stack's and queues its
 // start. The stack (st, a copy the caller owns) gets the operation's id
 // and is put.
-func (e *Engine) beginOperation(tx *txn, st *stackRecord, op *operationRecord) error {
+func (e *Engine) beginOperation(tx *txn, st *store.StackRecord, op *store.OperationRecord) error {
 	if st.OperationId != "" && st.OperationId != op.Id {
 		e.closeOperation(tx, st)
 	}
 	st.OperationId = op.Id
-	if err := tx.putStack(st); err != nil {
+	if err := tx.PutStack(st); err != nil {
 		return err
 	}
-	if err := tx.putOperation(op); err != nil {
+	if err := tx.PutOperation(op); err != nil {
 		return err
 	}
-	tx.schedule(&Task{Kind: taskStart, StackId: st.StackId, OperationId: op.Id})
+	tx.Schedule(&Task{Kind: taskStart, StackId: st.StackId, OperationId: op.Id})
 	return nil
 }
 
@@ -277,7 +278,7 @@ func (e *Engine) runStart(ctx context.Context, tx *txn, t *Task) error {
 		if r.op.Deadline.IsZero() && r.st.TimeoutInMinutes > 0 {
 			op := r.oper()
 			op.Deadline = tx.now().Add(time.Duration(r.st.TimeoutInMinutes) * time.Minute)
-			tx.schedule(&Task{At: op.Deadline, Kind: taskStackTimeout, StackId: r.st.StackId, OperationId: op.Id})
+			tx.Schedule(&Task{At: op.Deadline, Kind: taskStackTimeout, StackId: r.st.StackId, OperationId: op.Id})
 		}
 		// A template error that only shows when the stack runs (an
 		// attribute a type does not have) fails the create before any
@@ -337,7 +338,7 @@ func (r *run) drain() error {
 
 // schedulePhaseEnd queues the end of the running phase.
 func (r *run) schedulePhaseEnd() {
-	r.tx.schedule(&Task{Kind: taskPhaseEnd, StackId: r.st.StackId, OperationId: r.op.Id, Data: []byte(strconv.Itoa(r.op.PhaseGen))})
+	r.tx.Schedule(&Task{Kind: taskPhaseEnd, StackId: r.st.StackId, OperationId: r.op.Id, Data: []byte(strconv.Itoa(r.op.PhaseGen))})
 }
 
 // stepDone is called when a step has ended well: its dependents that wait
@@ -349,13 +350,13 @@ func (r *run) stepDone(id int) {
 		if s == nil {
 			continue
 		}
-		if row := r.tx.step(r.op.Id, uint32(d)); row != nil {
+		if row := r.tx.Step(r.op.Id, uint32(d)); row != nil {
 			continue // started already
 		}
 		ready := true
 		for _, a := range s.After {
-			row := r.tx.step(r.op.Id, uint32(a))
-			if row == nil || row.State != stepDone {
+			row := r.tx.Step(r.op.Id, uint32(a))
+			if row == nil || row.State != store.StepDone {
 				ready = false
 				break
 			}
@@ -368,7 +369,7 @@ func (r *run) stepDone(id int) {
 
 // journal is the journal of the running plan, from the step rows.
 func (r *run) journal() plan.Journal {
-	rows := r.tx.stepsOf(r.op.Id)
+	rows := r.tx.StepsOf(r.op.Id)
 	j := make(plan.Journal, 0, len(rows))
 	for _, row := range rows {
 		// Rows of steps a continued rollback dropped (done before) stay
@@ -383,8 +384,8 @@ func (r *run) journal() plan.Journal {
 // switchPlan makes p the plan the operation runs, from its first phase.
 // The rows of the old plan's steps go (their journal has been read).
 func (r *run) switchPlan(p *plan.Plan) {
-	for _, s := range r.tx.stepsOf(r.op.Id) {
-		r.tx.del(tSteps, s.key())
+	for _, s := range r.tx.StepsOf(r.op.Id) {
+		r.tx.Del(store.TSteps, s.Key())
 	}
 	op := r.oper()
 	op.Plan, op.Phase = p, 0
@@ -402,7 +403,7 @@ func (r *run) recordFailure(logicalID, verb string) {
 			return
 		}
 	}
-	op.Failures = append(append([]stepFailure(nil), op.Failures...), stepFailure{LogicalId: logicalID, Verb: verb})
+	op.Failures = append(append([]store.StepFailure(nil), op.Failures...), store.StepFailure{LogicalId: logicalID, Verb: verb})
 }
 
 // stopPhase stops a forward phase: nothing new starts, and every step in

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/statemachine"
@@ -14,7 +15,7 @@ import (
 // calls a handler is launched (an invoke task, ops_invoke.go); the others
 // end at once, in the task that starts them.
 
-// The parts of an action in flight (stepRecord.Part).
+// The parts of an action in flight (store.StepRecord.Part).
 const (
 	partCreate    = "create"
 	partRead      = "read"
@@ -35,12 +36,12 @@ const (
 )
 
 // newRow is the row of a step that starts.
-func (r *run) newRow(s *plan.Step) *stepRecord {
-	return &stepRecord{
+func (r *run) newRow(s *plan.Step) *store.StepRecord {
+	return &store.StepRecord{
 		OperationId: r.op.Id, Index: uint32(s.ID), LogicalId: s.LogicalID,
-		State: stepRunning, Action: s.Action,
+		State: store.StepRunning, Action: s.Action,
 		Entry: plan.Entry{Step: s.ID, LogicalID: s.LogicalID, Outcome: plan.InFlight},
-		pk:    stepKey(r.op.Id, uint32(s.ID)),
+		PK:    store.StepKey(r.op.Id, uint32(s.ID)),
 	}
 }
 
@@ -76,13 +77,13 @@ func (r *run) startStep(id int) error {
 // --- records
 
 // current returns the resource's current record (nil when it has none).
-func (r *run) current(logicalID string) *resourceRecord {
-	return r.tx.resource(r.st.Num, logicalID)
+func (r *run) current(logicalID string) *store.ResourceRecord {
+	return r.tx.Resource(r.st.Num, logicalID)
 }
 
 // fireResource returns a copy of rec moved by ev (an illegal transition
 // is an engine bug). A nil rec is a resource that does not exist yet.
-func (r *run) fireResource(rec *resourceRecord, logicalID string, ev statemachine.ResourceEvent) (*resourceRecord, error) {
+func (r *run) fireResource(rec *store.ResourceRecord, logicalID string, ev statemachine.ResourceEvent) (*store.ResourceRecord, error) {
 	from := statemachine.ResourceStatus(statemachine.NotExist)
 	if rec != nil {
 		from = rec.ResourceStatus
@@ -95,11 +96,11 @@ func (r *run) fireResource(rec *resourceRecord, logicalID string, ev statemachin
 	if err != nil {
 		return nil, internalf("stack %s: %w", r.st.StackName, err)
 	}
-	var c *resourceRecord
+	var c *store.ResourceRecord
 	if rec == nil {
-		c = &resourceRecord{Num: r.st.Num, StackId: r.st.StackId, LogicalResourceId: logicalID}
+		c = &store.ResourceRecord{Num: r.st.Num, StackId: r.st.StackId, LogicalResourceId: logicalID}
 	} else {
-		c = rec.clone()
+		c = rec.Clone()
 	}
 	c.ResourceStatus = to
 	c.LastUpdatedTimestamp = r.tx.now()
@@ -107,16 +108,16 @@ func (r *run) fireResource(rec *resourceRecord, logicalID string, ev statemachin
 }
 
 // put writes a record back where it lives (current or retired).
-func (r *run) put(rec *resourceRecord) {
+func (r *run) put(rec *store.ResourceRecord) {
 	if rec.Retired != "" {
-		r.tx.putRetired(rec)
+		r.tx.PutRetired(rec)
 	} else {
-		r.tx.putResource(rec)
+		r.tx.PutResource(rec)
 	}
 }
 
 // event writes a resource event for rec's status now.
-func (r *run) event(rec *resourceRecord, reason string, props map[string]any) {
+func (r *run) event(rec *store.ResourceRecord, reason string, props map[string]any) {
 	rec.ResourceStatusReason = reason
 	r.tx.resourceEvent(r.st, resourceEvent{LogicalID: rec.LogicalResourceId, PhysicalID: rec.PhysicalResourceId,
 		Type: rec.ResourceType, Status: rec.ResourceStatus, Reason: reason, Properties: props})
@@ -124,7 +125,7 @@ func (r *run) event(rec *resourceRecord, reason string, props map[string]any) {
 
 // moveTo fires ev on rec, writes the event and the record, and returns the
 // new record.
-func (r *run) moveTo(rec *resourceRecord, logicalID string, ev statemachine.ResourceEvent, reason string, props map[string]any) (*resourceRecord, error) {
+func (r *run) moveTo(rec *store.ResourceRecord, logicalID string, ev statemachine.ResourceEvent, reason string, props map[string]any) (*store.ResourceRecord, error) {
 	c, err := r.fireResource(rec, logicalID, ev)
 	if err != nil {
 		return nil, err
@@ -137,7 +138,7 @@ func (r *run) moveTo(rec *resourceRecord, logicalID string, ev statemachine.Reso
 // applyTemplate copies what the template says of a resource into its
 // record: type, dependencies, policies, Metadata, CreationPolicy and
 // UpdatePolicy.
-func (r *run) applyTemplate(rec *resourceRecord, s *plan.Step) {
+func (r *run) applyTemplate(rec *store.ResourceRecord, s *plan.Step) {
 	rec.ResourceType = s.ResourceType
 	b, err := r.template()
 	if err != nil || !b.Enabled(s.LogicalID) {
@@ -179,18 +180,6 @@ func (r *run) resolve(s *plan.Step) (props map[string]any, reason string, err er
 	return props, "", nil
 }
 
-// propsText is the JSON of properties, as events show it.
-func propsText(props map[string]any) string {
-	if len(props) == 0 {
-		return ""
-	}
-	b, err := json.Marshal(props)
-	if err != nil {
-		return ""
-	}
-	return string(b)
-}
-
 // templateReason words a template error found while a stack runs.
 func templateReason(err error) string {
 	if list := template.AsList(err); len(list) > 0 {
@@ -202,12 +191,12 @@ func templateReason(err error) string {
 // --- ends
 
 // putRow writes a step's row.
-func (r *run) putRow(row *stepRecord) { r.tx.putStep(row) }
+func (r *run) putRow(row *store.StepRecord) { r.tx.PutStep(row) }
 
 // succeed ends a step well.
-func (r *run) succeed(row *stepRecord) error {
+func (r *run) succeed(row *store.StepRecord) error {
 	wasLaunched := row.Launched
-	row.State, row.Entry.Outcome = stepDone, plan.Done
+	row.State, row.Entry.Outcome = store.StepDone, plan.Done
 	row.Launched, row.Desired, row.Previous, row.Model = false, nil, nil, nil
 	r.putRow(row)
 	if wasLaunched {
@@ -219,9 +208,9 @@ func (r *run) succeed(row *stepRecord) error {
 
 // fail ends a step that failed; verb says what failed ("create", "update",
 // "delete") for the stack's reason.
-func (r *run) fail(row *stepRecord, verb string) error {
+func (r *run) fail(row *store.StepRecord, verb string) error {
 	wasLaunched := row.Launched
-	row.State, row.Entry.Outcome = stepFailed, plan.Failed
+	row.State, row.Entry.Outcome = store.StepFailed, plan.Failed
 	row.Launched = false
 	r.putRow(row)
 	if wasLaunched {
@@ -239,7 +228,7 @@ func (r *run) fail(row *stepRecord, verb string) error {
 
 // launch sends a step to its handler: an invoke task now, with the
 // action's deadline.
-func (r *run) launch(row *stepRecord, s *plan.Step, part string, timeout time.Duration) {
+func (r *run) launch(row *store.StepRecord, s *plan.Step, part string, timeout time.Duration) {
 	row.Part = part
 	row.Attempt = 1
 	row.Reads = 0
@@ -267,7 +256,7 @@ func (r *run) timeoutOf(typeName string, a resources.Action, props map[string]an
 
 // --- create
 
-func (r *run) startCreate(row *stepRecord, s *plan.Step) error {
+func (r *run) startCreate(row *store.StepRecord, s *plan.Step) error {
 	cur := r.current(s.LogicalID)
 	if cur != nil && (cur.ResourceStatus == statemachine.ResourceStatusDeleteComplete || cur.ResourceStatus == statemachine.ResourceStatusDeleteSkipped) {
 		cur = nil // no longer the stack's: created again
@@ -295,7 +284,7 @@ func (r *run) startCreate(row *stepRecord, s *plan.Step) error {
 
 // createFailedAt fails the create (or the create of a replacement) of a
 // step's resource with reason.
-func (r *run) createFailedAt(row *stepRecord, rec *resourceRecord, reason string) error {
+func (r *run) createFailedAt(row *store.StepRecord, rec *store.ResourceRecord, reason string) error {
 	rec = r.keepMade(row, rec)
 	ev, verb := statemachine.ResourceCreateFailed, "create"
 	if rec.ResourceStatus == statemachine.ResourceStatusUpdateInProgress {
@@ -313,11 +302,11 @@ func (r *run) createFailedAt(row *stepRecord, rec *resourceRecord, reason string
 // later update starts from them. A custom resource's create that stops
 // may have made something even without naming it (Entry.Created): its
 // properties are kept too, for the Delete the rollback sends it.
-func (r *run) keepMade(row *stepRecord, rec *resourceRecord) *resourceRecord {
+func (r *run) keepMade(row *store.StepRecord, rec *store.ResourceRecord) *store.ResourceRecord {
 	if (!row.Initiated || rec.PhysicalResourceId == "") && !row.Entry.Created {
 		return rec
 	}
-	c := rec.clone()
+	c := rec.Clone()
 	c.Properties = row.Props
 	if row.Model != nil {
 		c.Model = row.Model
@@ -336,7 +325,7 @@ func (r *run) keepMade(row *stepRecord, rec *resourceRecord) *resourceRecord {
 // applied; so does a custom resource whose rollback Update fails (a
 // continued rollback still goes from NEW), and one whose Update was refused
 // before it was sent (a changed ServiceToken).
-func (r *run) keepAsked(row *stepRecord, s *plan.Step, rec *resourceRecord) *resourceRecord {
+func (r *run) keepAsked(row *store.StepRecord, s *plan.Step, rec *store.ResourceRecord) *store.ResourceRecord {
 	if !s.Custom || row.Part != partUpdate || row.Props == nil || r.phase() != plan.PhaseUpdate {
 		return rec
 	}
@@ -345,14 +334,14 @@ func (r *run) keepAsked(row *stepRecord, s *plan.Step, rec *resourceRecord) *res
 		// request was sent.
 		return rec
 	}
-	c := rec.clone()
+	c := rec.Clone()
 	c.Properties = row.Props
 	return c
 }
 
 // --- update
 
-func (r *run) startUpdate(row *stepRecord, s *plan.Step) error {
+func (r *run) startUpdate(row *store.StepRecord, s *plan.Step) error {
 	cur := r.current(s.LogicalID)
 	if cur == nil {
 		return internalf("stack %s: step %d updates %s, which has no record", r.st.StackName, s.ID, s.LogicalID)
@@ -447,7 +436,7 @@ func withIdentifiers(p resources.Provider, state, model map[string]any) map[stri
 // is retired — deleted first for DeleteThenCreate, in a cleanup phase for
 // CreateThenDelete. A rollback's Create (the old physical resource of a
 // delete-then-create replacement is gone) starts the same way.
-func (r *run) startReplace(row *stepRecord, s *plan.Step, action plan.Action) error {
+func (r *run) startReplace(row *store.StepRecord, s *plan.Step, action plan.Action) error {
 	old := r.current(s.LogicalID)
 	props, reason, err := r.resolve(s)
 	if err != nil {
@@ -468,11 +457,11 @@ func (r *run) startReplace(row *stepRecord, s *plan.Step, action plan.Action) er
 	if old != nil {
 		switch {
 		case oldPhys != "" && old.ResourceStatus != statemachine.ResourceStatusDeleteComplete:
-			r.tx.retire(old, "Replaced")
+			r.tx.Retire(old, "Replaced")
 		default:
 			// Nothing stands behind it (a create that failed before a
 			// physical resource existed, a deleted one): it goes.
-			r.tx.deleteResource(old.Num, old.LogicalResourceId)
+			r.tx.DeleteResource(old.Num, old.LogicalResourceId)
 		}
 	}
 	r.put(rec)
@@ -502,7 +491,7 @@ func (r *run) startReplace(row *stepRecord, s *plan.Step, action plan.Action) er
 // UPDATE_COMPLETE with the old physical id); a custom resource gets an
 // Update with ResourceProperties = the old properties and
 // OldResourceProperties = the new ones (seeds 001, 004).
-func (r *run) startRestore(row *stepRecord, s *plan.Step) error {
+func (r *run) startRestore(row *store.StepRecord, s *plan.Step) error {
 	cur := r.current(s.LogicalID)
 	old := r.bringBack(s, cur)
 	if old == nil {
@@ -556,31 +545,31 @@ func (r *run) startRestore(row *stepRecord, s *plan.Step) error {
 // bringBack makes the old physical resource s.PhysicalID the logical
 // resource's current one again, retiring the one cur names (the rollback's
 // cleanup deletes it) or dropping it when nothing stands behind it.
-func (r *run) bringBack(s *plan.Step, cur *resourceRecord) *resourceRecord {
+func (r *run) bringBack(s *plan.Step, cur *store.ResourceRecord) *store.ResourceRecord {
 	if cur != nil && cur.PhysicalResourceId == s.PhysicalID {
 		return cur
 	}
-	old := r.tx.retiredRecord(r.st.Num, s.LogicalID, s.PhysicalID)
+	old := r.tx.RetiredRecord(r.st.Num, s.LogicalID, s.PhysicalID)
 	if old == nil {
 		return nil
 	}
 	if cur != nil {
 		if cur.PhysicalResourceId != "" {
-			r.tx.retire(cur, "Replaced")
+			r.tx.Retire(cur, "Replaced")
 		} else {
-			r.tx.deleteResource(cur.Num, cur.LogicalResourceId)
+			r.tx.DeleteResource(cur.Num, cur.LogicalResourceId)
 		}
 	}
-	r.tx.deleteRetired(old)
-	back := old.clone()
+	r.tx.DeleteRetired(old)
+	back := old.Clone()
 	back.Retired = ""
-	r.tx.putResource(back)
+	r.tx.PutResource(back)
 	return back
 }
 
 // --- skip (ContinueUpdateRollback's ResourcesToSkip)
 
-func (r *run) startSkip(row *stepRecord, s *plan.Step) error {
+func (r *run) startSkip(row *store.StepRecord, s *plan.Step) error {
 	cur := r.current(s.LogicalID)
 	if cur == nil || cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
 		return r.succeed(row)
@@ -599,23 +588,23 @@ func (r *run) startSkip(row *stepRecord, s *plan.Step) error {
 
 // target finds the record a removal acts on: the current one when it is
 // the physical resource the step names, else the retired one.
-func (r *run) target(s *plan.Step) *resourceRecord {
+func (r *run) target(s *plan.Step) *store.ResourceRecord {
 	cur := r.current(s.LogicalID)
 	if cur != nil && (cur.PhysicalResourceId == s.PhysicalID || s.PhysicalID == "") {
 		return cur
 	}
 	if s.PhysicalID != "" {
-		if old := r.tx.retiredRecord(r.st.Num, s.LogicalID, s.PhysicalID); old != nil {
+		if old := r.tx.RetiredRecord(r.st.Num, s.LogicalID, s.PhysicalID); old != nil {
 			return old
 		}
 	}
 	return nil
 }
 
-func (r *run) startRemove(row *stepRecord, s *plan.Step) error {
+func (r *run) startRemove(row *store.StepRecord, s *plan.Step) error {
 	if s.Replaces != 0 {
 		replacing := r.step(s.Replaces)
-		prow := r.tx.step(r.op.Id, uint32(s.Replaces))
+		prow := r.tx.Step(r.op.Id, uint32(s.Replaces))
 		if replacing == nil || prow == nil || !plan.NeedsCleanup(s, replacing, prow.Entry) {
 			return r.succeed(row)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/template"
 )
@@ -39,12 +40,12 @@ type bindRequest struct {
 	Body    string
 	Params  []template.ParameterValue
 	Prev    map[string]string
-	Stack   *stackRecord
+	Stack   *store.StackRecord
 	NoCache bool
 	// stored: Body and Params are a stack's stored template and params
 	// (its current or previous template).
 	stored bool
-	params []paramValue
+	params []store.ParamValue
 }
 
 // maxBoundCache bounds the cache of bound templates.
@@ -180,7 +181,7 @@ func bindKey(r bindRequest) [32]byte {
 }
 
 // storedParams turns a stack's stored parameter values into binding input.
-func storedParams(ps []paramValue) []template.ParameterValue {
+func storedParams(ps []store.ParamValue) []template.ParameterValue {
 	out := make([]template.ParameterValue, len(ps))
 	for i, p := range ps {
 		out[i] = template.ParameterValue{Key: p.Key, Value: p.Value}
@@ -189,7 +190,7 @@ func storedParams(ps []paramValue) []template.ParameterValue {
 }
 
 // paramMap is a stack's parameter values by key.
-func paramMap(ps []paramValue) map[string]string {
+func paramMap(ps []store.ParamValue) map[string]string {
 	m := make(map[string]string, len(ps))
 	for _, p := range ps {
 		m[p.Key] = p.Value
@@ -199,22 +200,22 @@ func paramMap(ps []paramValue) map[string]string {
 
 // boundParams are the parameter values a binding gave, as the stack
 // stores them.
-func boundParams(b boundTemplate) []paramValue {
-	var out []paramValue
+func boundParams(b boundTemplate) []store.ParamValue {
+	var out []store.ParamValue
 	for _, p := range b.Parameters() {
-		out = append(out, paramValue{Key: p.Key, Value: p.Value, NoEcho: p.NoEcho, ResolvedValue: p.ResolvedValue})
+		out = append(out, store.ParamValue{Key: p.Key, Value: p.Value, NoEcho: p.NoEcho, ResolvedValue: p.ResolvedValue})
 	}
 	return out
 }
 
 // currentTemplate binds the template the stack is on now.
-func (e *Engine) currentTemplate(st *stackRecord) (boundTemplate, error) {
+func (e *Engine) currentTemplate(st *store.StackRecord) (boundTemplate, error) {
 	return e.bind(bindRequest{File: st.TemplateFile, Body: st.TemplateBody, Params: storedParams(st.Parameters), Stack: st, stored: true, params: st.Parameters})
 }
 
 // previousTemplate binds the template the stack had before its last
 // operation (what an update rollback returns to).
-func (e *Engine) previousTemplate(st *stackRecord) (boundTemplate, error) {
+func (e *Engine) previousTemplate(st *store.StackRecord) (boundTemplate, error) {
 	return e.bind(bindRequest{File: st.PreviousTemplateFile, Body: st.PreviousTemplateBody, Params: storedParams(st.PreviousParameters), Stack: st, stored: true, params: st.PreviousParameters})
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/resources/faults"
 	"github.com/stacksim/stacksim/statemachine"
@@ -204,13 +205,13 @@ func (w *world) stack(id string) Stack {
 }
 
 // resourcesIn returns the stack's resource records.
-func (w *world) records(id string) []*resourceRecord {
-	var out []*resourceRecord
+func (w *world) records(id string) []*store.ResourceRecord {
+	var out []*store.ResourceRecord
 	w.e.mu.Lock()
 	defer w.e.mu.Unlock()
 	_ = w.e.view(func(tx *txn) error {
-		st := tx.stackByID(id)
-		out = tx.resourcesOf(st.Num)
+		st := tx.StackByID(id)
+		out = tx.ResourcesOf(st.Num)
 		return nil
 	})
 	return out
@@ -258,7 +259,7 @@ func (w *world) checkRestored(id string, before map[string]snap) {
 	if w.stackUnstable(id) {
 		return
 	}
-	now := map[string]*resourceRecord{}
+	now := map[string]*store.ResourceRecord{}
 	for _, r := range w.records(id) {
 		now[r.LogicalResourceId] = r
 	}
@@ -283,7 +284,7 @@ func (w *world) stackUnstable(id string) bool {
 	var u bool
 	w.e.mu.Lock()
 	defer w.e.mu.Unlock()
-	_ = w.e.view(func(tx *txn) error { u = tx.stackByID(id).Unstable; return nil })
+	_ = w.e.view(func(tx *txn) error { u = tx.StackByID(id).Unstable; return nil })
 	return u
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/statemachine"
 )
 
@@ -52,16 +53,16 @@ func (s *seeder) do(fn func(tx *txn) error) {
 // advance moves the clock.
 func (s *seeder) advance(d time.Duration) {
 	s.t.Helper()
-	s.do(func(tx *txn) error { tx.meta.Now += int64(d); return nil })
+	s.do(func(tx *txn) error { tx.Meta.Now += int64(d); return nil })
 }
 
 // stack creates a stack in CREATE_IN_PROGRESS with its "User Initiated"
 // event, then applies mods to a copy and stores it.
-func (s *seeder) stack(name string, mods ...func(*stackRecord)) *stackRecord {
+func (s *seeder) stack(name string, mods ...func(*store.StackRecord)) *store.StackRecord {
 	s.t.Helper()
-	var out *stackRecord
+	var out *store.StackRecord
 	s.do(func(tx *txn) error {
-		st := &stackRecord{
+		st := &store.StackRecord{
 			StackId:            tx.newStackID(name),
 			StackName:          name,
 			StackStatus:        statemachine.StackStatusCreateInProgress,
@@ -69,33 +70,33 @@ func (s *seeder) stack(name string, mods ...func(*stackRecord)) *stackRecord {
 			TemplateBody:       `{"Resources":{}}`,
 			ClientRequestToken: tx.newToken("CreateStack", name),
 		}
-		if err := tx.putStack(st); err != nil {
+		if err := tx.PutStack(st); err != nil {
 			return err
 		}
 		tx.stackEvent(st, st.StackStatus, "User Initiated")
-		st = st.clone()
+		st = st.Clone()
 		for _, m := range mods {
 			m(st)
 		}
 		out = st
-		return tx.putStack(st)
+		return tx.PutStack(st)
 	})
 	return out
 }
 
 // setStatus moves a stack to a status, writing the stack event.
-func (s *seeder) setStatus(st *stackRecord, status statemachine.StackStatus, reason string) *stackRecord {
+func (s *seeder) setStatus(st *store.StackRecord, status statemachine.StackStatus, reason string) *store.StackRecord {
 	s.t.Helper()
-	var out *stackRecord
+	var out *store.StackRecord
 	s.do(func(tx *txn) error {
-		c := tx.stackByID(st.StackId).clone()
+		c := tx.StackByID(st.StackId).Clone()
 		c.StackStatus, c.StackStatusReason = status, reason
 		if status == statemachine.StackStatusDeleteComplete {
 			c.DeletionTime = tx.now()
 		}
 		tx.stackEvent(c, status, reason)
 		out = c
-		return tx.putStack(c)
+		return tx.PutStack(c)
 	})
 	return out
 }
@@ -103,21 +104,21 @@ func (s *seeder) setStatus(st *stackRecord, status statemachine.StackStatus, rea
 // resource stores a resource reaching a status with the events AWS shows
 // for a create: CREATE_IN_PROGRESS, CREATE_IN_PROGRESS "Resource creation
 // Initiated" (with the physical id), then status.
-func (s *seeder) resource(st *stackRecord, logicalID, typ, physicalID string, status statemachine.ResourceStatus, reason string) *resourceRecord {
+func (s *seeder) resource(st *store.StackRecord, logicalID, typ, physicalID string, status statemachine.ResourceStatus, reason string) *store.ResourceRecord {
 	s.t.Helper()
-	var out *resourceRecord
+	var out *store.ResourceRecord
 	s.do(func(tx *txn) error {
 		tx.resourceEvent(st, resourceEvent{LogicalID: logicalID, Type: typ, Status: statemachine.ResourceStatusCreateInProgress})
 		tx.resourceEvent(st, resourceEvent{LogicalID: logicalID, PhysicalID: physicalID, Type: typ,
 			Status: statemachine.ResourceStatusCreateInProgress, Reason: "Resource creation Initiated"})
 		tx.resourceEvent(st, resourceEvent{LogicalID: logicalID, PhysicalID: physicalID, Type: typ, Status: status, Reason: reason})
-		r := &resourceRecord{
+		r := &store.ResourceRecord{
 			Num: st.Num, StackId: st.StackId, LogicalResourceId: logicalID, PhysicalResourceId: physicalID,
 			ResourceType: typ, ResourceStatus: status, ResourceStatusReason: reason,
 			LastUpdatedTimestamp: tx.now(),
 			Properties:           map[string]any{"Name": physicalID, "Size": json.Number("8")},
 		}
-		tx.putResource(r)
+		tx.PutResource(r)
 		out = r
 		return nil
 	})

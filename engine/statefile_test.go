@@ -12,8 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 
+	"github.com/stacksim/stacksim/engine/statefile"
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/statemachine"
 )
@@ -25,28 +26,28 @@ import (
 func richWorld(t testing.TB, e *Engine) {
 	t.Helper()
 	s := seed(t, e)
-	old := s.stack("app", func(st *stackRecord) {
+	old := s.stack("app", func(st *store.StackRecord) {
 		st.Description = "the first"
-		st.Parameters = []paramValue{{Key: "Password", Value: "hunter2", NoEcho: true}, {Key: "Env", Value: "dev"}}
+		st.Parameters = []store.ParamValue{{Key: "Password", Value: "hunter2", NoEcho: true}, {Key: "Env", Value: "dev"}}
 		st.Tags = []Tag{{Key: "team", Value: "a"}}
 	})
 	s.resource(old, "Bucket", "AWS::S3::Bucket", "app-bucket-1", statemachine.ResourceStatusCreateComplete, "")
 	s.advance(time.Minute)
 	s.setStatus(old, statemachine.StackStatusDeleteComplete, "")
 
-	st := s.stack("app", func(st *stackRecord) {
+	st := s.stack("app", func(st *store.StackRecord) {
 		st.Capabilities = []string{"CAPABILITY_IAM"}
 		st.TimeoutInMinutes = 30
 		st.Outputs = []Output{{OutputKey: "Url", OutputValue: "https://x", Description: "d", ExportName: "app-url"}}
 		st.PreviousTemplateBody = `{"Resources":{"T":{"Type":"AWS::SNS::Topic"}}}`
 	})
-	for i := 0; i < eventChunkSize; i++ {
+	for i := 0; i < store.EventChunkSize; i++ {
 		s.resource(st, fmt.Sprintf("Topic%03d", i), "AWS::SNS::Topic", fmt.Sprintf("arn:aws:sns:us-east-1:123456789012:t%d", i),
 			statemachine.ResourceStatusCreateComplete, "")
 	}
 	other := s.stack("consumer")
 	s.do(func(tx *txn) error {
-		r := tx.resource(st.Num, "Topic000").clone()
+		r := tx.Resource(st.Num, "Topic000").Clone()
 		r.Properties = map[string]any{
 			"Exact":  json.Number("12345678901234567890.123456789"),
 			"Nested": map[string]any{"List": []any{json.Number("1"), "two", true, map[string]any{"k": "v"}}},
@@ -54,28 +55,28 @@ func richWorld(t testing.TB, e *Engine) {
 		r.Model = map[string]any{"TopicArn": r.PhysicalResourceId}
 		r.DependsOn = []string{"Topic001"}
 		r.DeletionPolicy = "Retain"
-		tx.putResource(r)
-		replaced := tx.retire(tx.resource(st.Num, "Topic001"), "Replaced")
+		tx.PutResource(r)
+		replaced := tx.Retire(tx.Resource(st.Num, "Topic001"), "Replaced")
 		_ = replaced
-		tx.putResource(&resourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: "Topic001",
+		tx.PutResource(&store.ResourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: "Topic001",
 			PhysicalResourceId: "new", ResourceType: "AWS::SNS::Topic", ResourceStatus: statemachine.ResourceStatusUpdateComplete,
 			LastUpdatedTimestamp: tx.now()})
-		if err := tx.putExport(&exportRecord{Name: "app-url", Value: "https://x", StackId: st.StackId}); err != nil {
+		if err := tx.PutExport(&store.ExportRecord{Name: "app-url", Value: "https://x", StackId: st.StackId}); err != nil {
 			return err
 		}
-		tx.setImports(other.StackId, []string{"app-url"})
-		tx.putObject(&resources.Object{Type: "AWS::SNS::Topic", ID: "t0", StackID: st.StackId, LogicalID: "Topic000",
+		tx.SetImports(other.StackId, []string{"app-url"})
+		tx.PutObject(&resources.Object{Type: "AWS::SNS::Topic", ID: "t0", StackID: st.StackId, LogicalID: "Topic000",
 			RequestToken: "tok", Model: map[string]any{"TopicName": "t0", "Size": json.Number("3.0")}})
-		tx.putObject(&resources.Object{Type: "AWS::SNS::Topic", ID: "orphan"})
-		if err := tx.putOperation(&operationRecord{Id: "op-1", StackId: st.StackId, Kind: "UpdateStack",
+		tx.PutObject(&resources.Object{Type: "AWS::SNS::Topic", ID: "orphan"})
+		if err := tx.PutOperation(&store.OperationRecord{Id: "op-1", StackId: st.StackId, Kind: "UpdateStack",
 			ClientRequestToken: "tok", StartTime: tx.now()}); err != nil {
 			return err
 		}
-		tx.putStep(&stepRecord{OperationId: "op-1", Index: 0, LogicalId: "Topic000"})
-		tx.putStep(&stepRecord{OperationId: "op-1", Index: 1, LogicalId: "Topic001"})
-		tx.scheduleAfter(30*time.Second, &Task{Kind: "poll", StackId: st.StackId, OperationId: "op-1", Step: "0",
+		tx.PutStep(&store.StepRecord{OperationId: "op-1", Index: 0, LogicalId: "Topic000"})
+		tx.PutStep(&store.StepRecord{OperationId: "op-1", Index: 1, LogicalId: "Topic001"})
+		tx.ScheduleAfter(30*time.Second, &Task{Kind: "poll", StackId: st.StackId, OperationId: "op-1", Step: "0",
 			Attempt: 2, CallbackContext: json.RawMessage(`{"n":1}`)})
-		tx.schedule(&Task{Kind: "start", StackId: st.StackId, OperationId: "op-1"})
+		tx.Schedule(&Task{Kind: "start", StackId: st.StackId, OperationId: "op-1"})
 		return nil
 	})
 }
@@ -109,9 +110,9 @@ func TestStateRoundTrip(t *testing.T) {
 	}
 	// Numbers come back exactly.
 	again.mu.Lock()
-	tx := again.st.read()
-	st := tx.stackByName("app")
-	got := tx.resource(st.Num, "Topic000").Properties["Exact"]
+	tx := again.st.Read()
+	st := tx.StackByName("app")
+	got := tx.Resource(st.Num, "Topic000").Properties["Exact"]
 	again.mu.Unlock()
 	if got != json.Number("12345678901234567890.123456789") {
 		t.Fatalf("Exact = %#v", got)
@@ -119,7 +120,7 @@ func TestStateRoundTrip(t *testing.T) {
 	// Event-id bookkeeping continues after a load: a third
 	// CREATE_IN_PROGRESS of Topic127 at the same instant gets "-3".
 	seed(t, again).do(func(tx *txn) error {
-		st := tx.stackByName("app")
+		st := tx.StackByName("app")
 		tx.resourceEvent(st, resourceEvent{LogicalID: "Topic127", Type: "AWS::SNS::Topic", Status: statemachine.ResourceStatusCreateInProgress})
 		return nil
 	})
@@ -140,7 +141,7 @@ func mustEvents(t *testing.T, e *Engine) *DescribeStackEventsOutput {
 func TestStateFileGolden(t *testing.T) {
 	e := newTestEngine(t, Options{})
 	s := seed(t, e)
-	st := s.stack("demo", func(st *stackRecord) { st.Description = "a small world" })
+	st := s.stack("demo", func(st *store.StackRecord) { st.Description = "a small world" })
 	s.resource(st, "Queue", "AWS::SQS::Queue", "https://sqs.us-east-1.amazonaws.com/123456789012/demo-Queue-1", statemachine.ResourceStatusCreateComplete, "")
 	s.setStatus(st, statemachine.StackStatusCreateComplete, "")
 	golden(t, "state-small.json", state(t, e))
@@ -257,18 +258,6 @@ func TestStateRefusesBadFiles(t *testing.T) {
 	}
 }
 
-func TestStatePositions(t *testing.T) {
-	data := []byte("ab\ncd\n\nef")
-	for _, c := range []struct {
-		off       int64
-		line, col int
-	}{{0, 1, 1}, {1, 1, 2}, {3, 2, 1}, {5, 2, 3}, {7, 4, 1}, {9, 4, 3}, {99, 4, 3}} {
-		if l, col := position(data, c.off); l != c.line || col != c.col {
-			t.Errorf("position(%d) = %d:%d, want %d:%d", c.off, l, col, c.line, c.col)
-		}
-	}
-}
-
 func TestStateSecondWriterRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
 	first, err := Open(path, Options{})
@@ -315,7 +304,7 @@ func TestStateFailedRenameKeepsPreviousState(t *testing.T) {
 	}
 	before := readFile(t, path)
 	seed(t, e).stack("two")
-	e.file.fs.rename = func(string, string) error { return errors.New("disk on fire") }
+	e.file.FS.Rename = func(string, string) error { return errors.New("disk on fire") }
 	err = e.Save()
 	if err == nil || !strings.Contains(err.Error(), "previous state is intact") || !strings.Contains(err.Error(), "disk on fire") {
 		t.Fatalf("save: %v", err)
@@ -336,8 +325,8 @@ func TestHelperSaveChild(t *testing.T) {
 	if path == "" {
 		t.Skip("helper process of TestStateSaveKilled")
 	}
-	fsys := osFS()
-	fsys.rename = func(string, string) error {
+	fsys := statefile.OSFS()
+	fsys.Rename = func(string, string) error {
 		fmt.Fprintln(os.Stdout, "ready")
 		select {}
 	}
@@ -412,23 +401,6 @@ func TestStateSaveKilled(t *testing.T) {
 	}
 }
 
-func TestAppendJSONString(t *testing.T) {
-	for _, s := range []string{"", "plain", `q"uote`, `back\slash`, "line\nbreak\r\t", "\x00\x01\x1f", "é ü 日本 🙂",
-		"<html>&amp;", "\u2028\u2029", "bad\xffutf8", string([]byte{0xe2, 0x82})} {
-		out := appendJSONString(nil, s)
-		var back string
-		if err := json.Unmarshal(out, &back); err != nil {
-			t.Fatalf("%q encodes to invalid JSON %s: %v", s, out, err)
-		}
-		std, _ := json.Marshal(s)
-		var want string
-		_ = json.Unmarshal(std, &want)
-		if back != want {
-			t.Errorf("%q: round trip gives %q", s, back)
-		}
-	}
-}
-
 // A nested stack resource's events (type AWS::CloudFormation::Stack, the
 // nested stack's ARN) stay resource events through a save and a load.
 func TestStateNestedStackEventsStayResourceEvents(t *testing.T) {
@@ -466,7 +438,7 @@ func FuzzDecodeState(f *testing.F) {
 	f.Add([]byte(`{"version":1,"format":"stacksim-state","region":"r"}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := decodeState("fuzz.json", data)
+		s, err := statefile.Decode("fuzz.json", data)
 		if err != nil {
 			var se *StateError
 			if !errors.As(err, &se) {
@@ -475,43 +447,17 @@ func FuzzDecodeState(f *testing.F) {
 			return
 		}
 		// What loads saves, and saves the same again.
-		out, err := encodeState(s)
+		out, err := statefile.Encode(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s2, err := decodeState("again.json", out)
+		s2, err := statefile.Decode("again.json", out)
 		if err != nil {
 			t.Fatalf("a state that loaded does not load after a save: %v", err)
 		}
-		out2, _ := encodeState(s2)
+		out2, _ := statefile.Encode(s2)
 		if !bytes.Equal(out, out2) {
 			t.Fatal("save, load, save is not stable")
 		}
 	})
-}
-
-func TestParseEventRows(t *testing.T) {
-	in := interner{}
-	rows, err := parseEventRows([]byte(` [ ["a","b\"c\\d\/e\n\u00e9\ud83d\ude42"] , [] ,["x","y","","AWS::SNS::Topic"]]`), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 3 || rows[0][1] != "b\"c\\d/e\né🙂" || rows[1][0] != "" || rows[2][3] != "AWS::SNS::Topic" {
-		t.Fatalf("%q", rows)
-	}
-	again, _ := parseEventRows([]byte(`[["AWS::SNS::Topic"]]`), in)
-	if unsafeSameString(again[0][0], rows[2][3]) == false {
-		t.Fatal("equal strings were not interned")
-	}
-	for _, bad := range []string{``, `{}`, `[1]`, `[[1]]`, `[["a"`, `[["a",]]`, `[["a"]`, `[["\x"]]`, `[["\u12"]]`,
-		`[["1","2","3","4","5","6","7","8","9"]]`, "[[\"a\nb\"]]"} {
-		if _, err := parseEventRows([]byte(bad), in); err == nil {
-			t.Errorf("%q was accepted", bad)
-		}
-	}
-}
-
-// unsafeSameString reports whether a and b share their bytes.
-func unsafeSameString(a, b string) bool {
-	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b))
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package engine
+package statefile
 
 import (
 	"errors"
@@ -29,7 +29,7 @@ func acquireLock(path string) (*stateLock, error) {
 		pid := readPID(f)
 		_ = f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, &StateLockedError{Path: path, LockPath: lockPath, PID: pid}
+			return nil, &LockedError{Path: path, LockPath: lockPath, PID: pid}
 		}
 		return nil, fmt.Errorf("state file %s: cannot lock %s: %w", path, lockPath, err)
 	}

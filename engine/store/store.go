@@ -1,4 +1,4 @@
-package engine
+package store
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	memdb "github.com/hashicorp/go-memdb"
 )
 
-// store is everything the simulated world knows: the go-memdb database of
+// Store is everything the simulated world knows: the go-memdb database of
 // tables (stacks, resources, events, exports, cloud objects, operations...),
 // plus what changes on every step and is cheaper kept beside it: the
 // virtual clock and counters (meta), the task queue, and the bookkeeping
@@ -38,25 +38,25 @@ import (
 // Read transactions (read) see the last commit; the buffer is shared, not
 // copied, so a read transaction must end before the next commit — every
 // call runs under the engine's mutex, and none keeps a transaction.
-type store struct {
+type Store struct {
 	db   *memdb.MemDB
-	id   identity
-	meta meta
-	// queue is the task queue (loop.go), committed state: a write
+	ID   Identity
+	Meta meta
+	// Queue is the task queue (queue.go), committed state: a write
 	// transaction changes it in place and journals the change.
-	queue taskQueue
-	// dups is, per stack Num, the event-id bookkeeping of the stack's
+	Queue TaskQueue
+	// Dups is, per stack Num, the event-id bookkeeping of the stack's
 	// latest instant (events.go); changed in place, journaled.
-	dups map[uint32]*dupState
-	// cur is the write transaction in progress, if any: the simulated cloud
+	Dups map[uint32]*DupState
+	// Cur is the write transaction in progress, if any: the simulated cloud
 	// writes through it when a provider calls it during a handler
 	// invocation.
-	cur  *txn
+	Cur  *Txn
 	secs [numTables][]secondary
-	// buf holds the committed rows not yet written into db, by table and
+	// Buf holds the committed rows not yet written into db, by table and
 	// primary key; nil marks a row deleted from db. buffered counts them.
-	buf      [numTables]map[string]record
-	buffered int
+	Buf      [numTables]map[string]Record
+	Buffered int
 	// dbHas says memdb may hold rows of a table (it has been given some):
 	// a lookup in a table it has never had a row of skips memdb.
 	dbHas [numTables]bool
@@ -65,16 +65,16 @@ type store struct {
 	loopHint [numTables]int
 	// tails is, per stack Num, the last event chunk committed (chunks are
 	// never deleted, and a stack's next chunk is always a later one).
-	tails map[uint32]*eventChunk
+	tails map[uint32]*EventChunk
 }
 
 // maxBuffered is how many committed rows the store keeps out of memdb
 // before it writes them in (bounding what a scan merges).
-var maxBuffered = 1 << 17
+var MaxBuffered = 1 << 17
 
-// identity is the simulated account the store belongs to. It never changes
+// Identity is the simulated account the store belongs to. It never changes
 // once the store exists, and the state file keeps it.
-type identity struct {
+type Identity struct {
 	Region    string
 	AccountID string
 	Partition string
@@ -95,7 +95,7 @@ type meta struct {
 	Stacks uint32
 }
 
-func newStore(id identity, now int64) (*store, error) {
+func New(id Identity, now int64) (*Store, error) {
 	primary, err := memdb.NewMemDB(schema())
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -104,81 +104,81 @@ func newStore(id identity, now int64) (*store, error) {
 	// not the primary does not track mutations for watchers (it closes no
 	// channels on commit), and the store never watches.
 	db := primary.Snapshot()
-	s := &store{db: db, id: id, meta: meta{Now: now}, dups: map[uint32]*dupState{}, tails: map[uint32]*eventChunk{}}
+	s := &Store{db: db, ID: id, Meta: meta{Now: now}, Dups: map[uint32]*DupState{}, tails: map[uint32]*EventChunk{}}
 	for _, ix := range secondaries() {
 		s.secs[ix.table] = append(s.secs[ix.table], ix)
 	}
 	return s, nil
 }
 
-// txn is a transaction on the store. Every write transaction ends in commit
+// Txn is a transaction on the store. Every write transaction ends in commit
 // or abort (Engine.update and the loop make sure of it).
-type txn struct {
-	s     *store
-	snap  *memdb.Txn
+type Txn struct {
+	Store *Store
+	Snap  *memdb.Txn
 	write bool
 	done  bool
-	meta  meta
-	ov    [numTables]map[string]record
+	Meta  meta
+	ov    [numTables]map[string]Record
 	// journal undoes, newest last, what the transaction changed since its
 	// last release.
 	journal []undo
 	// chunks is, per stack Num, the event chunk this transaction appends to
 	// (a copy it owns, also in the overlay).
-	chunks map[uint32]*eventChunk
-	// events are the events written and not yet handed to observers.
-	events []pendingEvent
+	chunks map[uint32]*EventChunk
+	// Events are the events written and not yet handed to observers.
+	Events []PendingEvent
 	// stackCache remembers the stacks read from the snapshot (nil: none).
-	stackCache map[string]record
+	stackCache map[string]Record
 	// hint sizes the overlay's maps (beginLoop): as many rows as the last
 	// loop transaction wrote to each table.
 	hint [numTables]int
 	loop bool
 }
 
-// read begins a read transaction: a snapshot of the last commit.
-func (s *store) read() *txn {
-	return &txn{s: s, snap: s.db.Txn(false), meta: s.meta}
+// Read begins a read transaction: a snapshot of the last commit.
+func (s *Store) Read() *Txn {
+	return &Txn{Store: s, Snap: s.db.Txn(false), Meta: s.Meta}
 }
 
-// begin begins the write transaction. There is at most one.
-func (s *store) begin() *txn {
-	if s.cur != nil {
+// Begin begins the write transaction. There is at most one.
+func (s *Store) Begin() *Txn {
+	if s.Cur != nil {
 		panic("store: a write transaction is already open")
 	}
-	tx := &txn{s: s, snap: s.db.Txn(false), write: true, meta: s.meta}
-	s.cur = tx
+	tx := &Txn{Store: s, Snap: s.db.Txn(false), write: true, Meta: s.Meta}
+	s.Cur = tx
 	return tx
 }
 
-// beginLoop begins the loop's write transaction: like begin, with the
+// BeginLoop begins the loop's write transaction: like begin, with the
 // overlay's maps sized for as many rows as the last loop transaction wrote
 // (an operation writes a row or more per resource, and growing a map of
 // thousands of rows rehashes it over and over).
-func (s *store) beginLoop() *txn {
-	tx := s.begin()
+func (s *Store) BeginLoop() *Txn {
+	tx := s.Begin()
 	tx.hint = s.loopHint
 	tx.loop = true
 	return tx
 }
 
-// commit makes the transaction's changes the store's state: the overlay
+// Commit makes the transaction's changes the store's state: the overlay
 // goes into the buffer (memdb gets it when the buffer is full).
-func (tx *txn) commit() error {
+func (tx *Txn) Commit() error {
 	if !tx.write || tx.done {
 		return nil
 	}
 	tx.done = true
-	tx.s.cur = nil
-	s := tx.s
-	for t := tableID(0); t < numTables; t++ {
+	tx.Store.Cur = nil
+	s := tx.Store
+	for t := TableID(0); t < numTables; t++ {
 		ov := tx.ov[t]
 		if len(ov) == 0 {
 			continue
 		}
 		if t == tEvents {
 			for _, r := range ov {
-				if c, ok := r.(*eventChunk); ok {
+				if c, ok := r.(*EventChunk); ok {
 					if tail := s.tails[c.Num]; tail == nil || c.Chunk >= tail.Chunk {
 						s.tails[c.Num] = c
 					}
@@ -188,8 +188,8 @@ func (tx *txn) commit() error {
 		if tx.loop {
 			s.loopHint[t] = len(ov)
 		}
-		buf := s.buf[t]
-		s.buffered -= len(buf)
+		buf := s.Buf[t]
+		s.Buffered -= len(buf)
 		if len(ov) >= len(buf) {
 			// The overlay becomes the buffer, with the buffered rows it
 			// does not replace: the smaller map is the one copied.
@@ -216,40 +216,40 @@ func (tx *txn) commit() error {
 				}
 			}
 		}
-		s.buf[t] = buf
-		s.buffered += len(buf)
+		s.Buf[t] = buf
+		s.Buffered += len(buf)
 		tx.ov[t] = nil
 	}
-	s.meta = tx.meta
+	s.Meta = tx.Meta
 	tx.journal = nil
-	if s.buffered > maxBuffered {
-		return s.flush()
+	if s.Buffered > MaxBuffered {
+		return s.Flush()
 	}
 	return nil
 }
 
 // inDB tells whether memdb holds a row of table t with key k.
-func (tx *txn) inDB(t tableID, k string) bool {
-	if !tx.s.dbHas[t] {
+func (tx *Txn) inDB(t TableID, k string) bool {
+	if !tx.Store.dbHas[t] {
 		return false
 	}
-	raw, err := tx.snap.First(t.String(), ixID, []byte(k))
+	raw, err := tx.Snap.First(t.String(), IxID, []byte(k))
 	return err == nil && raw != nil
 }
 
-// flush writes the buffer into memdb, in one memdb write transaction.
-func (s *store) flush() error {
-	if s.buffered == 0 {
+// Flush writes the buffer into memdb, in one memdb write transaction.
+func (s *Store) Flush() error {
+	if s.Buffered == 0 {
 		return nil
 	}
 	w := s.db.Txn(true)
-	for t := tableID(0); t < numTables; t++ {
+	for t := TableID(0); t < numTables; t++ {
 		name := t.String()
-		for k, r := range s.buf[t] {
+		for k, r := range s.Buf[t] {
 			var err error
 			if r == nil {
 				var old any
-				if old, err = w.First(name, ixID, []byte(k)); err == nil && old != nil {
+				if old, err = w.First(name, IxID, []byte(k)); err == nil && old != nil {
 					err = w.Delete(name, old)
 				}
 			} else {
@@ -263,15 +263,15 @@ func (s *store) flush() error {
 		}
 	}
 	w.Commit()
-	for t := range s.buf {
-		s.buf[t] = nil
+	for t := range s.Buf {
+		s.Buf[t] = nil
 	}
-	s.buffered = 0
+	s.Buffered = 0
 	return nil
 }
 
 // clean reports whether the transaction wrote no row.
-func (tx *txn) clean() bool {
+func (tx *Txn) clean() bool {
 	for _, ov := range tx.ov {
 		if len(ov) > 0 {
 			return false
@@ -280,46 +280,46 @@ func (tx *txn) clean() bool {
 	return true
 }
 
-// abort undoes everything the transaction changed since its last release.
-func (tx *txn) abort() {
+// Abort undoes everything the transaction changed since its last release.
+func (tx *Txn) Abort() {
 	if !tx.write || tx.done {
 		return
 	}
-	tx.rollbackTo(savepoint{meta: tx.s.meta})
+	tx.RollbackTo(savepoint{Meta: tx.Store.Meta})
 	tx.done = true
-	tx.s.cur = nil
+	tx.Store.Cur = nil
 }
 
-// end aborts the transaction unless it was committed: defer it.
-func (tx *txn) end() { tx.abort() }
+// End aborts the transaction unless it was committed: defer it.
+func (tx *Txn) End() { tx.Abort() }
 
 // savepoint marks a point a write transaction can roll back to.
 type savepoint struct {
 	journal int
 	events  int
-	meta    meta
+	Meta    meta
 }
 
-func (tx *txn) savepoint() savepoint {
-	return savepoint{journal: len(tx.journal), events: len(tx.events), meta: tx.meta}
+func (tx *Txn) Savepoint() savepoint {
+	return savepoint{journal: len(tx.journal), events: len(tx.Events), Meta: tx.Meta}
 }
 
-// rollbackTo undoes every change made since sp, which must have been taken
+// RollbackTo undoes every change made since sp, which must have been taken
 // after the last release.
-func (tx *txn) rollbackTo(sp savepoint) {
+func (tx *Txn) RollbackTo(sp savepoint) {
 	for i := len(tx.journal) - 1; i >= sp.journal; i-- {
 		tx.journal[i].apply(tx)
 		tx.journal[i] = undo{}
 	}
 	tx.journal = tx.journal[:sp.journal]
-	tx.events = tx.events[:sp.events]
-	tx.meta = sp.meta
+	tx.Events = tx.Events[:sp.events]
+	tx.Meta = sp.Meta
 }
 
-// release forgets the journal: what was done so far can no longer be rolled
+// Release forgets the journal: what was done so far can no longer be rolled
 // back, and the transaction keeps no memory of it beyond the overlay. The
 // loop releases after each task that succeeds.
-func (tx *txn) release() {
+func (tx *Txn) Release() {
 	clear(tx.journal)
 	tx.journal = tx.journal[:0]
 }
@@ -340,7 +340,7 @@ const (
 // the kind.
 type undo struct {
 	kind undoKind
-	t    tableID
+	t    TableID
 	had  bool
 	c    uint16 // an old event-id count
 	num  uint32
@@ -351,60 +351,60 @@ type undo struct {
 	obj any
 }
 
-func (u *undo) apply(tx *txn) {
+func (u *undo) apply(tx *Txn) {
 	switch u.kind {
 	case undoRow:
 		if u.had {
-			r, _ := u.obj.(record)
+			r, _ := u.obj.(Record)
 			tx.ov[u.t][u.key] = r
 		} else {
 			delete(tx.ov[u.t], u.key)
 		}
 	case undoChunk:
-		if c, _ := u.obj.(*eventChunk); c != nil {
+		if c, _ := u.obj.(*EventChunk); c != nil {
 			tx.chunks[u.num] = c
 		} else {
 			delete(tx.chunks, u.num)
 		}
 	case undoAppend:
-		c := u.obj.(*eventChunk)
+		c := u.obj.(*EventChunk)
 		clear(c.Events[u.n:])
 		c.Events = c.Events[:u.n]
 	case undoQueuePush:
-		tx.s.queue.remove(u.obj.(*Task))
+		tx.Store.Queue.Remove(u.obj.(*Task))
 	case undoQueuePop:
-		tx.s.queue.push(u.obj.(*Task))
+		tx.Store.Queue.Push(u.obj.(*Task))
 	case undoDups:
-		if d, _ := u.obj.(*dupState); d != nil {
-			tx.s.dups[u.num] = d
+		if d, _ := u.obj.(*DupState); d != nil {
+			tx.Store.Dups[u.num] = d
 		} else {
-			delete(tx.s.dups, u.num)
+			delete(tx.Store.Dups, u.num)
 		}
 	case undoDupCount:
-		if d := tx.s.dups[u.num]; d != nil {
+		if d := tx.Store.Dups[u.num]; d != nil {
 			if u.had {
-				d.n[u.n] = u.c
+				d.N[u.n] = u.c
 			} else {
-				delete(d.n, u.n)
+				delete(d.N, u.n)
 			}
 		}
 	}
 }
 
-func (tx *txn) mustWrite() {
+func (tx *Txn) MustWrite() {
 	if !tx.write || tx.done {
 		panic("store: write outside an open write transaction")
 	}
 }
 
 // get returns the row of table t with primary key k, or nil.
-func (tx *txn) get(t tableID, k string) record {
+func (tx *Txn) get(t TableID, k string) Record {
 	if ov := tx.ov[t]; ov != nil {
 		if r, ok := ov[k]; ok {
 			return r
 		}
 	}
-	if buf := tx.s.buf[t]; buf != nil {
+	if buf := tx.Store.Buf[t]; buf != nil {
 		if r, ok := buf[k]; ok {
 			return r
 		}
@@ -414,13 +414,13 @@ func (tx *txn) get(t tableID, k string) record {
 
 // getb is get with the key in a buffer the caller keeps: nothing is
 // allocated when the row is in the overlay.
-func (tx *txn) getb(t tableID, k []byte) record {
+func (tx *Txn) getb(t TableID, k []byte) Record {
 	if ov := tx.ov[t]; ov != nil {
 		if r, ok := ov[string(k)]; ok {
 			return r
 		}
 	}
-	if buf := tx.s.buf[t]; buf != nil {
+	if buf := tx.Store.Buf[t]; buf != nil {
 		if r, ok := buf[string(k)]; ok {
 			return r
 		}
@@ -428,7 +428,7 @@ func (tx *txn) getb(t tableID, k []byte) record {
 	// memdb's lookup takes its key as an interface and so makes it escape:
 	// copy it here, on the miss path only, so that the caller's buffer can
 	// stay on its stack (a hit in the overlay allocates nothing).
-	if !tx.s.dbHas[t] {
+	if !tx.Store.dbHas[t] {
 		return nil
 	}
 	return tx.first(t, append(make([]byte, 0, len(k)), k...))
@@ -436,49 +436,49 @@ func (tx *txn) getb(t tableID, k []byte) record {
 
 // first reads a row from the snapshot. Stacks, read on every step, are
 // remembered for the rest of a write transaction.
-func (tx *txn) first(t tableID, k []byte) record {
+func (tx *Txn) first(t TableID, k []byte) Record {
 	if t == tStacks && tx.stackCache != nil {
 		if r, ok := tx.stackCache[string(k)]; ok {
 			return r
 		}
 	}
-	if !tx.s.dbHas[t] {
+	if !tx.Store.dbHas[t] {
 		return nil
 	}
-	raw, err := tx.snap.First(t.String(), ixID, k)
+	raw, err := tx.Snap.First(t.String(), IxID, k)
 	if err != nil {
 		panic(fmt.Sprintf("store: get %s: %v", t, err)) // a schema bug
 	}
-	var r record
+	var r Record
 	if raw != nil {
-		r = raw.(record)
+		r = raw.(Record)
 	}
 	if t == tStacks && tx.write {
 		if tx.stackCache == nil {
-			tx.stackCache = map[string]record{}
+			tx.stackCache = map[string]Record{}
 		}
 		tx.stackCache[string(k)] = r
 	}
 	return r
 }
 
-// put writes a row (inserting or replacing the row with its key). The row
-// must be a fresh copy: see the note in store_records.go.
-func (tx *txn) put(r record) {
-	tx.mustWrite()
-	tx.setRow(r.table(), r.key(), r)
+// Put writes a row (inserting or replacing the row with its key). The row
+// must be a fresh copy: see the note in records.go.
+func (tx *Txn) Put(r Record) {
+	tx.MustWrite()
+	tx.setRow(r.Table(), r.Key(), r)
 }
 
-// del deletes the row of table t with primary key k (if there is one).
-func (tx *txn) del(t tableID, k string) {
-	tx.mustWrite()
+// Del deletes the row of table t with primary key k (if there is one).
+func (tx *Txn) Del(t TableID, k string) {
+	tx.MustWrite()
 	tx.setRow(t, k, nil)
 }
 
-func (tx *txn) setRow(t tableID, k string, r record) {
+func (tx *Txn) setRow(t TableID, k string, r Record) {
 	ov := tx.ov[t]
 	if ov == nil {
-		ov = make(map[string]record, tx.hint[t])
+		ov = make(map[string]Record, tx.hint[t])
 		tx.ov[t] = ov
 	}
 	prev, had := ov[k]
@@ -490,38 +490,38 @@ func (tx *txn) setRow(t tableID, k string, r record) {
 	ov[k] = r
 }
 
-// scan calls fn, in index order, for every row of table t whose key in
+// Scan calls fn, in index order, for every row of table t whose key in
 // index ix starts with prefix, until fn returns false. ix is ixID or a
 // secondary index. With rows of t in the overlay or the buffer it costs
 // O(rows in range + those rows): iterate in bulk, not per step.
-func (tx *txn) scan(t tableID, ix string, prefix string, fn func(r record) bool) {
-	tx.scanFrom(t, ix, prefix, "", fn)
+func (tx *Txn) Scan(t TableID, ix string, prefix string, fn func(r Record) bool) {
+	tx.ScanFrom(t, ix, prefix, "", fn)
 }
 
-// scanFrom is scan starting at the first key (of the primary index, ix
+// ScanFrom is scan starting at the first key (of the primary index, ix
 // ixID) at or after from.
-func (tx *txn) scanFrom(t tableID, ix string, prefix, from string, fn func(r record) bool) {
-	if from != "" && ix != ixID {
+func (tx *Txn) ScanFrom(t TableID, ix string, prefix, from string, fn func(r Record) bool) {
+	if from != "" && ix != IxID {
 		panic("store: scanFrom works on the primary index")
 	}
 	var it memdb.ResultIterator = emptyIterator{}
-	if tx.s.dbHas[t] {
+	if tx.Store.dbHas[t] {
 		var err error
 		if from != "" {
-			it, err = tx.snap.LowerBound(t.String(), ixID, []byte(from))
+			it, err = tx.Snap.LowerBound(t.String(), IxID, []byte(from))
 		} else {
-			it, err = tx.snap.Get(t.String(), ix+"_prefix", []byte(prefix))
+			it, err = tx.Snap.Get(t.String(), ix+"_prefix", []byte(prefix))
 		}
 		if err != nil {
 			panic(fmt.Sprintf("store: scan %s.%s: %v", t, ix, err)) // a schema bug
 		}
 	}
-	ov, buf := tx.ov[t], tx.s.buf[t]
+	ov, buf := tx.ov[t], tx.Store.Buf[t]
 	inRange := func(k string) bool { return strings.HasPrefix(k, prefix) && k >= from }
 	if len(ov) == 0 && len(buf) == 0 {
 		for raw := it.Next(); raw != nil; raw = it.Next() {
-			r := raw.(record)
-			if from != "" && !strings.HasPrefix(r.key(), prefix) {
+			r := raw.(Record)
+			if from != "" && !strings.HasPrefix(r.Key(), prefix) {
 				return
 			}
 			if !fn(r) {
@@ -533,14 +533,14 @@ func (tx *txn) scanFrom(t tableID, ix string, prefix, from string, fn func(r rec
 	// The rows of the overlay and the buffer in range, in index order.
 	type row struct {
 		k string
-		r record
+		r Record
 	}
 	// Sized for the common case, a scan of one stack's (or operation's)
 	// rows where the overlay and the buffer hold nothing else.
 	extra := make([]row, 0, len(buf)+len(ov))
 	keyOf := tx.indexKey(t, ix)
-	add := func(pk string, r record) {
-		if ix == ixID {
+	add := func(pk string, r Record) {
+		if ix == IxID {
 			if inRange(pk) {
 				extra = append(extra, row{pk, r})
 			}
@@ -565,10 +565,10 @@ func (tx *txn) scanFrom(t tableID, ix string, prefix, from string, fn func(r rec
 	}
 	slices.SortFunc(extra, func(a, b row) int { return strings.Compare(a.k, b.k) })
 	// Merge them with memdb's rows (those not shadowed), already in order.
-	next := func() (string, record) {
+	next := func() (string, Record) {
 		for raw := it.Next(); raw != nil; raw = it.Next() {
-			r := raw.(record)
-			pk := r.key()
+			r := raw.(Record)
+			pk := r.Key()
 			if from != "" && !strings.HasPrefix(pk, prefix) {
 				return "", nil
 			}
@@ -578,7 +578,7 @@ func (tx *txn) scanFrom(t tableID, ix string, prefix, from string, fn func(r rec
 			if _, shadowed := buf[pk]; shadowed {
 				continue
 			}
-			if ix == ixID {
+			if ix == IxID {
 				return pk, r
 			}
 			k, _ := keyOf(r)
@@ -611,18 +611,18 @@ func (emptyIterator) Next() any                { return nil }
 
 // indexKey returns the function giving a row's full key in index ix of t,
 // as memdb orders it (a secondary key followed by the primary key).
-func (tx *txn) indexKey(t tableID, ix string) func(record) (string, bool) {
-	if ix == ixID {
-		return func(r record) (string, bool) { return r.key(), true }
+func (tx *Txn) indexKey(t TableID, ix string) func(Record) (string, bool) {
+	if ix == IxID {
+		return func(r Record) (string, bool) { return r.Key(), true }
 	}
-	for _, s := range tx.s.secs[t] {
+	for _, s := range tx.Store.secs[t] {
 		if s.name == ix {
-			return func(r record) (string, bool) {
+			return func(r Record) (string, bool) {
 				k, ok := s.of(r)
 				if !ok {
 					return "", false
 				}
-				return k + r.key(), true
+				return k + r.Key(), true
 			}
 		}
 	}
@@ -631,8 +631,41 @@ func (tx *txn) indexKey(t tableID, ix string) func(record) (string, bool) {
 
 // count returns the number of rows of table t whose primary key starts with
 // prefix.
-func (tx *txn) count(t tableID, prefix string) int {
+func (tx *Txn) count(t TableID, prefix string) int {
 	n := 0
-	tx.scan(t, ixID, prefix, func(record) bool { n++; return true })
+	tx.Scan(t, IxID, prefix, func(Record) bool { n++; return true })
 	return n
+}
+
+// Loader fills a new store with rows in one memdb transaction: a state
+// file being loaded. Nothing is checked but what memdb checks (a key
+// given twice): the caller checks the rows.
+type Loader struct {
+	s *Store
+	w *memdb.Txn
+}
+
+// Load begins filling the store. Commit or Abort the loader.
+func (s *Store) Load() *Loader { return &Loader{s: s, w: s.db.Txn(true)} }
+
+// Insert adds a row.
+func (l *Loader) Insert(r Record) error {
+	if err := l.w.Insert(r.Table().String(), r); err != nil {
+		return fmt.Errorf("%s %q: %w", r.Table(), r.Key(), err)
+	}
+	l.s.dbHas[r.Table()] = true
+	return nil
+}
+
+// Commit makes the rows inserted the store's.
+func (l *Loader) Commit() { l.w.Commit() }
+
+// Abort forgets the rows inserted (a no-op after Commit).
+func (l *Loader) Abort() { l.w.Abort() }
+
+// LoadTask queues a task read from a state file, due at its At.
+func (s *Store) LoadTask(t *Task) {
+	t.at = t.At.UnixNano()
+	t.At = t.At.UTC()
+	s.Queue.Push(t)
 }

@@ -1,4 +1,4 @@
-package engine
+package statefile
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/resources"
 )
 
@@ -61,19 +62,19 @@ type stateDoc struct {
 	Clock     time.Time     `json:"clock"`
 	Counters  stateCounters `json:"counters"`
 	// EventColumns names the columns of event rows.
-	EventColumns []string            `json:"eventColumns"`
-	Stacks       []*stackRecord      `json:"stacks"`
-	Resources    []*resourceRecord   `json:"resources"`
-	Retired      []*resourceRecord   `json:"retired"`
-	Events       []stateEvents       `json:"events"`
-	Exports      []*exportRecord     `json:"exports"`
-	Imports      []*importRecord     `json:"imports"`
-	Objects      []*resources.Object `json:"objects"`
-	Operations   []*operationRecord  `json:"operations"`
-	Steps        []*stepRecord       `json:"steps"`
-	Released     []*releasedRecord   `json:"released"`
-	ChangeSets   []*changeSetRecord  `json:"changesets"`
-	Tasks        []*Task             `json:"tasks"`
+	EventColumns []string                 `json:"eventColumns"`
+	Stacks       []*store.StackRecord     `json:"stacks"`
+	Resources    []*store.ResourceRecord  `json:"resources"`
+	Retired      []*store.ResourceRecord  `json:"retired"`
+	Events       []stateEvents            `json:"events"`
+	Exports      []*store.ExportRecord    `json:"exports"`
+	Imports      []*store.ImportRecord    `json:"imports"`
+	Objects      []*resources.Object      `json:"objects"`
+	Operations   []*store.OperationRecord `json:"operations"`
+	Steps        []*store.StepRecord      `json:"steps"`
+	Released     []*store.ReleasedRecord  `json:"released"`
+	ChangeSets   []*store.ChangeSetRecord `json:"changesets"`
+	Tasks        []*store.Task            `json:"tasks"`
 }
 
 type stateCounters struct {
@@ -91,43 +92,43 @@ type stateEvents struct {
 	Events  json.RawMessage `json:"Events"`
 }
 
-// encodeState writes the committed state of s. The caller holds the
+// Encode writes the committed state of s. The caller holds the
 // engine's mutex and no write transaction is open.
-func encodeState(s *store) ([]byte, error) {
-	tx := s.read()
+func Encode(s *store.Store) ([]byte, error) {
+	tx := s.Read()
 	var b bytes.Buffer
 	w := &stateWriter{b: &b}
 	b.WriteString(`{"format":"` + stateFormat + `","version":`)
 	fmt.Fprint(&b, stateVersion)
 	b.WriteString(",\n")
-	w.field("region", s.id.Region, false)
-	w.field("accountId", s.id.AccountID, false)
-	w.field("partition", s.id.Partition, false)
-	w.field("seed", s.id.Seed, true)
-	w.field("clock", time.Unix(0, s.meta.Now).UTC(), false)
-	w.field("counters", stateCounters{IDs: s.meta.IDs, Tasks: s.meta.Tasks, Stacks: s.meta.Stacks}, true)
+	w.field("region", s.ID.Region, false)
+	w.field("accountId", s.ID.AccountID, false)
+	w.field("partition", s.ID.Partition, false)
+	w.field("seed", s.ID.Seed, true)
+	w.field("clock", time.Unix(0, s.Meta.Now).UTC(), false)
+	w.field("counters", stateCounters{IDs: s.Meta.IDs, Tasks: s.Meta.Tasks, Stacks: s.Meta.Stacks}, true)
 	w.field("eventColumns", eventColumns(), true)
 
-	stacks := tx.allStacks()
+	stacks := tx.AllStacks()
 	w.rows("stacks", len(stacks), func(i int) any { return stacks[i] })
-	w.table(tx, "resources", tResources)
-	w.table(tx, "retired", tRetired)
+	w.table(tx, "resources", store.TResources)
+	w.table(tx, "retired", store.TRetired)
 	w.rows("events", len(stacks), func(i int) any {
 		return eventsRow{tx: tx, st: stacks[i]}
 	})
-	w.table(tx, "exports", tExports)
-	w.table(tx, "imports", tImports)
+	w.table(tx, "exports", store.TExports)
+	w.table(tx, "imports", store.TImports)
 	var objs []*resources.Object
-	tx.scan(tObjects, ixID, "", func(r record) bool { objs = append(objs, r.(*objectRecord).Obj); return true })
+	tx.Scan(store.TObjects, store.IxID, "", func(r store.Record) bool { objs = append(objs, r.(*store.ObjectRecord).Obj); return true })
 	w.rows("objects", len(objs), func(i int) any { return objs[i] })
-	w.table(tx, "operations", tOperations)
-	w.table(tx, "steps", tSteps)
-	w.table(tx, "released", tReleased)
-	w.table(tx, "changesets", tChangeSets)
-	tasks := s.queue.all()
+	w.table(tx, "operations", store.TOperations)
+	w.table(tx, "steps", store.TSteps)
+	w.table(tx, "released", store.TReleased)
+	w.table(tx, "changesets", store.TChangeSets)
+	tasks := s.Queue.All()
 	for _, t := range tasks {
-		t.stepText()
-		if err := t.encodeCallback(); err != nil {
+		t.StepText()
+		if err := t.EncodeCallback(); err != nil {
 			return nil, fmt.Errorf("task %d: its callback context: %w", t.Seq, err)
 		}
 	}
@@ -144,8 +145,8 @@ func encodeState(s *store) ([]byte, error) {
 // state, so this is written by hand rather than through reflection, straight
 // into the output.
 type eventsRow struct {
-	tx *txn
-	st *stackRecord
+	tx *store.Txn
+	st *store.StackRecord
 }
 
 func (r eventsRow) appendTo(b []byte) []byte {
@@ -154,13 +155,13 @@ func (r eventsRow) appendTo(b []byte) []byte {
 	b = append(b, `,"Events":[`...)
 	first := true
 	var cols [numEventColumns]string
-	r.tx.eventsForward(r.st.Num, func(_ uint64, e *eventRecord) bool {
+	r.tx.EventsForward(r.st.Num, func(_ uint64, e *store.EventRecord) bool {
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
 		cols = [numEventColumns]string{time.Unix(0, e.Time).UTC().Format(time.RFC3339Nano), e.Logical, e.Physical, e.Type,
-			e.Status, e.Reason, e.propertiesText(), e.Token}
+			e.Status, e.Reason, e.PropertiesText(), e.Token}
 		n := len(cols)
 		for n > 0 && cols[n-1] == "" {
 			n--
@@ -230,7 +231,7 @@ type stateWriter struct {
 func (w *stateWriter) marshal(v any) []byte {
 	if r, ok := v.(eventsRow); ok {
 		// Room for the rows first, so that they are appended in place.
-		w.b.Grow(int(r.tx.eventCount(r.st.Num))*256 + 256)
+		w.b.Grow(int(r.tx.EventCount(r.st.Num))*256 + 256)
 		w.b.Write(r.appendTo(w.b.AvailableBuffer()))
 		return nil
 	}
@@ -266,8 +267,8 @@ func (w *stateWriter) rows(name string, n int, row func(i int) any) {
 }
 
 // table writes every row of a table, in key order.
-func (w *stateWriter) table(tx *txn, name string, t tableID) {
-	var rows []record
-	tx.scan(t, ixID, "", func(r record) bool { rows = append(rows, r); return true })
+func (w *stateWriter) table(tx *store.Txn, name string, t store.TableID) {
+	var rows []store.Record
+	tx.Scan(t, store.IxID, "", func(r store.Record) bool { rows = append(rows, r); return true })
 	w.rows(name, len(rows), func(i int) any { return rows[i] })
 }

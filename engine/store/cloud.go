@@ -1,4 +1,4 @@
-package engine
+package store
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"github.com/stacksim/stacksim/resources"
 )
 
-// storeCloud is the simulated cloud on the store: resources.Cloud for the
+// Cloud is the simulated cloud on the store: resources.Cloud for the
 // providers of the engine's registry. Objects are the ground truth of what
 // exists, against which leaks are measured; each is indexed by the stack
 // that made it.
@@ -23,32 +23,36 @@ import (
 // the *Object it is given and hands the same one out, never copying — a
 // copy would also defeat what the generic provider keeps with an object
 // (its answer, made once).
-type storeCloud struct {
-	s  *store
+type Cloud struct {
+	s  *Store
 	mu *sync.Mutex // the engine's
 }
 
-var _ resources.Cloud = (*storeCloud)(nil)
+// NewCloud returns the cloud on s. mu is the engine's mutex, which every
+// transaction of s runs under.
+func NewCloud(s *Store, mu *sync.Mutex) *Cloud { return &Cloud{s: s, mu: mu} }
+
+var _ resources.Cloud = (*Cloud)(nil)
 
 // do runs fn in the open write transaction, or in one of its own.
-func (c *storeCloud) do(fn func(tx *txn) error) error {
-	if tx := c.s.cur; tx != nil {
+func (c *Cloud) do(fn func(tx *Txn) error) error {
+	if tx := c.s.Cur; tx != nil {
 		return fn(tx)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	tx := c.s.begin()
-	defer tx.end()
+	tx := c.s.Begin()
+	defer tx.End()
 	if err := fn(tx); err != nil {
 		return err
 	}
-	return tx.commit()
+	return tx.Commit()
 }
 
 // Get implements resources.Cloud.
-func (c *storeCloud) Get(typeName, id string) (*resources.Object, error) {
+func (c *Cloud) Get(typeName, id string) (*resources.Object, error) {
 	var out *resources.Object
-	err := c.do(func(tx *txn) error {
+	err := c.do(func(tx *Txn) error {
 		if o := tx.object(typeName, id); o != nil {
 			out = o.Obj
 		}
@@ -58,20 +62,20 @@ func (c *storeCloud) Get(typeName, id string) (*resources.Object, error) {
 }
 
 // Put implements resources.Cloud.
-func (c *storeCloud) Put(obj *resources.Object) error {
+func (c *Cloud) Put(obj *resources.Object) error {
 	if obj == nil || obj.Type == "" || obj.ID == "" {
 		return fmt.Errorf("cloud: an object needs a type and an id")
 	}
-	return c.do(func(tx *txn) error { tx.putObject(obj); return nil })
+	return c.do(func(tx *Txn) error { tx.PutObject(obj); return nil })
 }
 
 // Delete implements resources.Cloud.
-func (c *storeCloud) Delete(typeName, id string) (bool, error) {
+func (c *Cloud) Delete(typeName, id string) (bool, error) {
 	var ok bool
-	err := c.do(func(tx *txn) error {
+	err := c.do(func(tx *Txn) error {
 		ok = tx.object(typeName, id) != nil
 		if ok {
-			tx.del(tObjects, objectKey(typeName, id))
+			tx.Del(TObjects, ObjectKey(typeName, id))
 		}
 		return nil
 	})
@@ -80,11 +84,11 @@ func (c *storeCloud) Delete(typeName, id string) (bool, error) {
 
 // List implements resources.Cloud: the objects of a type in ascending id
 // order.
-func (c *storeCloud) List(typeName string) ([]*resources.Object, error) {
+func (c *Cloud) List(typeName string) ([]*resources.Object, error) {
 	var out []*resources.Object
-	err := c.do(func(tx *txn) error {
-		tx.scan(tObjects, ixID, strKey(typeName), func(r record) bool {
-			out = append(out, r.(*objectRecord).Obj)
+	err := c.do(func(tx *Txn) error {
+		tx.Scan(TObjects, IxID, strKey(typeName), func(r Record) bool {
+			out = append(out, r.(*ObjectRecord).Obj)
 			return true
 		})
 		return nil
@@ -94,32 +98,32 @@ func (c *storeCloud) List(typeName string) ([]*resources.Object, error) {
 
 // object returns the stored object, or nil. The object is shared and never
 // changed: put a new one.
-func (tx *txn) object(typeName, id string) *objectRecord {
+func (tx *Txn) object(typeName, id string) *ObjectRecord {
 	var buf [keyBufSize]byte
-	r := tx.getb(tObjects, appendStr(appendStr(buf[:0], typeName, true), id, false))
+	r := tx.getb(TObjects, appendStr(appendStr(buf[:0], typeName, true), id, false))
 	if r == nil {
 		return nil
 	}
-	return r.(*objectRecord)
+	return r.(*ObjectRecord)
 }
 
-// putObject stores an object the caller no longer changes, indexed by the
+// PutObject stores an object the caller no longer changes, indexed by the
 // Num of the stack its StackID names (0 when no stack of the store has it).
-func (tx *txn) putObject(obj *resources.Object) {
+func (tx *Txn) PutObject(obj *resources.Object) {
 	var num uint32
 	if obj.StackID != "" {
-		if st := tx.stackByID(obj.StackID); st != nil {
+		if st := tx.StackByID(obj.StackID); st != nil {
 			num = st.Num
 		}
 	}
-	tx.put(newObjectRecord(num, obj))
+	tx.Put(NewObjectRecord(num, obj))
 }
 
-// objectsOf returns the objects made for a stack, in (type, id) order.
-func (tx *txn) objectsOf(st *stackRecord) []*objectRecord {
-	var out []*objectRecord
-	tx.scan(tObjects, ixStack, numKey(st.Num), func(r record) bool {
-		out = append(out, r.(*objectRecord))
+// ObjectsOf returns the objects made for a stack, in (type, id) order.
+func (tx *Txn) ObjectsOf(st *StackRecord) []*ObjectRecord {
+	var out []*ObjectRecord
+	tx.Scan(TObjects, ixStack, NumKey(st.Num), func(r Record) bool {
+		out = append(out, r.(*ObjectRecord))
 		return true
 	})
 	return out

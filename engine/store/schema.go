@@ -1,50 +1,50 @@
-package engine
+package store
 
 import (
 	memdb "github.com/hashicorp/go-memdb"
 )
 
-// tableID numbers the store's tables.
-type tableID uint8
+// TableID numbers the store's tables.
+type TableID uint8
 
 const (
-	tStacks tableID = iota
-	tResources
-	tRetired
+	tStacks TableID = iota
+	TResources
+	TRetired
 	tEvents
-	tExports
-	tImports
-	tObjects
-	tOperations
-	tSteps
-	tReleased
-	tChangeSets
+	TExports
+	TImports
+	TObjects
+	TOperations
+	TSteps
+	TReleased
+	TChangeSets
 	numTables
 )
 
-func (t tableID) String() string {
+func (t TableID) String() string {
 	switch t {
 	case tStacks:
 		return "stacks"
-	case tResources:
+	case TResources:
 		return "resources"
-	case tRetired:
+	case TRetired:
 		return "retired"
 	case tEvents:
 		return "events"
-	case tExports:
+	case TExports:
 		return "exports"
-	case tImports:
+	case TImports:
 		return "imports"
-	case tObjects:
+	case TObjects:
 		return "objects"
-	case tOperations:
+	case TOperations:
 		return "operations"
-	case tSteps:
+	case TSteps:
 		return "steps"
-	case tReleased:
+	case TReleased:
 		return "released"
-	case tChangeSets:
+	case TChangeSets:
 		return "changesets"
 	}
 	return "unknown"
@@ -52,7 +52,7 @@ func (t tableID) String() string {
 
 // Index names. Every table has "id", its primary key.
 const (
-	ixID    = "id"
+	IxID    = "id"
 	ixName  = "name"  // stacks: the name of a live stack
 	ixNum   = "num"   // stacks: Num
 	ixStack = "stack" // exports, imports, operations, change sets: stack ARN; objects: stack Num
@@ -60,9 +60,9 @@ const (
 
 // secondary is one secondary index: how a row is keyed in it.
 type secondary struct {
-	table tableID
+	table TableID
 	name  string
-	of    func(r record) (string, bool)
+	of    func(r Record) (string, bool)
 }
 
 // secondaries lists every secondary index. Each is non-unique in memdb (see
@@ -70,30 +70,30 @@ type secondary struct {
 // appends begins: with a fixed-width field or a zero byte.
 func secondaries() []secondary {
 	return []secondary{
-		{tStacks, ixName, func(r record) (string, bool) {
-			s := r.(*stackRecord)
-			if !s.live() {
+		{tStacks, ixName, func(r Record) (string, bool) {
+			s := r.(*StackRecord)
+			if !s.Live() {
 				return "", false
 			}
 			return strKey(s.StackName), true
 		}},
-		{tStacks, ixNum, func(r record) (string, bool) { return numKey(r.(*stackRecord).Num), true }},
-		{tExports, ixStack, func(r record) (string, bool) { return strKey(r.(*exportRecord).StackId), true }},
-		{tImports, ixStack, func(r record) (string, bool) { return strKey(r.(*importRecord).StackId), true }},
-		{tObjects, ixStack, func(r record) (string, bool) { return numKey(r.(*objectRecord).Num), true }},
-		{tOperations, ixStack, func(r record) (string, bool) { return strKey(r.(*operationRecord).StackId), true }},
-		{tChangeSets, ixStack, func(r record) (string, bool) { return strKey(r.(*changeSetRecord).StackId), true }},
+		{tStacks, ixNum, func(r Record) (string, bool) { return NumKey(r.(*StackRecord).Num), true }},
+		{TExports, ixStack, func(r Record) (string, bool) { return strKey(r.(*ExportRecord).StackId), true }},
+		{TImports, ixStack, func(r Record) (string, bool) { return strKey(r.(*ImportRecord).StackId), true }},
+		{TObjects, ixStack, func(r Record) (string, bool) { return NumKey(r.(*ObjectRecord).Num), true }},
+		{TOperations, ixStack, func(r Record) (string, bool) { return strKey(r.(*OperationRecord).StackId), true }},
+		{TChangeSets, ixStack, func(r Record) (string, bool) { return strKey(r.(*ChangeSetRecord).StackId), true }},
 	}
 }
 
 // schema is the go-memdb schema of the store.
 func schema() *memdb.DBSchema {
 	s := &memdb.DBSchema{Tables: map[string]*memdb.TableSchema{}}
-	for t := tableID(0); t < numTables; t++ {
+	for t := TableID(0); t < numTables; t++ {
 		name := t.String()
 		s.Tables[name] = &memdb.TableSchema{Name: name, Indexes: map[string]*memdb.IndexSchema{
-			ixID: {Name: ixID, Unique: true, Indexer: keyIndexer{name: name + "." + ixID,
-				of: func(r record) (string, bool) { return r.key(), true }}},
+			IxID: {Name: IxID, Unique: true, Indexer: keyIndexer{name: name + "." + IxID,
+				of: func(r Record) (string, bool) { return r.Key(), true }}},
 		}}
 	}
 	for _, ix := range secondaries() {

@@ -1,4 +1,4 @@
-package engine
+package store
 
 import (
 	"encoding/binary"
@@ -72,13 +72,13 @@ func appendStr(b []byte, s string, more bool) []byte {
 	return b
 }
 
-func numKey(n uint32) string { return newKey(4).num(n).String() }
+func NumKey(n uint32) string { return newKey(4).num(n).String() }
 
 // strKey is s followed by a zero byte: the prefix of every key whose first
 // part is s.
 func strKey(s string) string { return newKey(len(s)+1).str(s, true).String() }
 
-func resourceKey(num uint32, logicalID string) string {
+func ResourceKey(num uint32, logicalID string) string {
 	return newKey(4+len(logicalID)).num(num).str(logicalID, false).String()
 }
 
@@ -92,11 +92,11 @@ func importKey(exportName, stackID string) string {
 	return newKey(1+len(exportName)+len(stackID)).str(exportName, true).str(stackID, false).String()
 }
 
-func objectKey(typeName, id string) string {
+func ObjectKey(typeName, id string) string {
 	return newKey(1+len(typeName)+len(id)).str(typeName, true).str(id, false).String()
 }
 
-func stepKey(opID string, index uint32) string {
+func StepKey(opID string, index uint32) string {
 	return newKey(5+len(opID)).str(opID, true).num(index).String()
 }
 
@@ -113,11 +113,11 @@ type keyIndexer struct {
 	name string
 	// of returns the row's key in this index, and false when the row is not
 	// in the index.
-	of func(r record) (string, bool)
+	of func(r Record) (string, bool)
 }
 
 func (x keyIndexer) FromObject(obj any) (bool, []byte, error) {
-	r, ok := obj.(record)
+	r, ok := obj.(Record)
 	if !ok {
 		return false, nil, fmt.Errorf("index %s: %T is not a stored row", x.name, obj)
 	}

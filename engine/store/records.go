@@ -1,4 +1,4 @@
-package engine
+package store
 
 import (
 	"time"
@@ -22,15 +22,15 @@ import (
 //     to change one, build a new one and put it in the copy. A shallow copy
 //     of a row is therefore a correct copy.
 
-// record is a row of one of the store's tables.
-type record interface {
-	table() tableID
-	// key is the row's primary key (store_keys.go).
-	key() string
+// Record is a row of one of the store's tables.
+type Record interface {
+	Table() TableID
+	// Key is the row's primary key (keys.go).
+	Key() string
 }
 
-// paramValue is one parameter value of a stack, as given (or defaulted).
-type paramValue struct {
+// ParamValue is one parameter value of a stack, as given (or defaulted).
+type ParamValue struct {
 	Key   string
 	Value string
 	// NoEcho: the template declares the parameter NoEcho; DescribeStacks
@@ -40,10 +40,10 @@ type paramValue struct {
 	ResolvedValue string `json:",omitempty"`
 }
 
-// stackRecord is a stack. The first group of fields is what DescribeStacks
+// StackRecord is a stack. The first group of fields is what DescribeStacks
 // shows; the second is what the engine keeps besides.
-type stackRecord struct {
-	// Num names the stack inside the store's keys (store_keys.go); given at
+type StackRecord struct {
+	// Num names the stack inside the store's keys (keys.go); given at
 	// creation, never reused.
 	Num uint32
 
@@ -51,7 +51,7 @@ type stackRecord struct {
 	StackName                   string
 	ChangeSetId                 string                   `json:",omitempty"`
 	Description                 string                   `json:",omitempty"`
-	Parameters                  []paramValue             `json:",omitempty"`
+	Parameters                  []ParamValue             `json:",omitempty"`
 	CreationTime                time.Time                `json:",omitzero"`
 	LastUpdatedTime             time.Time                `json:",omitzero"`
 	DeletionTime                time.Time                `json:",omitzero"`
@@ -79,7 +79,7 @@ type stackRecord struct {
 	// the last one): what an update rollback returns to.
 	PreviousTemplateBody          string       `json:",omitempty"`
 	PreviousProcessedTemplateBody string       `json:",omitempty"`
-	PreviousParameters            []paramValue `json:",omitempty"`
+	PreviousParameters            []ParamValue `json:",omitempty"`
 	// OnFailure as CreateStack was given it (ROLLBACK, DELETE, DO_NOTHING).
 	OnFailure string `json:",omitempty"`
 	// RollbackDisabledFailure: the stack's last failed operation ran with
@@ -112,18 +112,18 @@ type stackRecord struct {
 	ResourceOrder []string `json:",omitempty"`
 }
 
-func (s *stackRecord) table() tableID { return tStacks }
-func (s *stackRecord) key() string    { return s.StackId }
+func (s *StackRecord) Table() TableID { return tStacks }
+func (s *StackRecord) Key() string    { return s.StackId }
 
-// clone returns a shallow copy (see the note at the top of this file).
-func (s *stackRecord) clone() *stackRecord { c := *s; return &c }
+// Clone returns a shallow copy (see the note at the top of this file).
+func (s *StackRecord) Clone() *StackRecord { c := *s; return &c }
 
-// live reports whether the stack holds its name: every stack that is not
+// Live reports whether the stack holds its name: every stack that is not
 // DELETE_COMPLETE.
-func (s *stackRecord) live() bool { return s.StackStatus != statemachine.StackStatusDeleteComplete }
+func (s *StackRecord) Live() bool { return s.StackStatus != statemachine.StackStatusDeleteComplete }
 
-// info is what statemachine.CheckOperation needs to know of the stack.
-func (s *stackRecord) info() statemachine.StackInfo {
+// Info is what statemachine.CheckOperation needs to know of the stack.
+func (s *StackRecord) Info() statemachine.StackInfo {
 	return statemachine.StackInfo{
 		StackName:          s.StackName,
 		StackID:            s.StackId,
@@ -133,11 +133,11 @@ func (s *stackRecord) info() statemachine.StackInfo {
 	}
 }
 
-// resourceRecord is one physical resource of a stack: in the resources
+// ResourceRecord is one physical resource of a stack: in the resources
 // table, the current physical resource of a logical resource; in the
 // retired table, an old one (the old physical resource of a replacement, a
 // resource removed by an update) awaiting its cleanup delete.
-type resourceRecord struct {
+type ResourceRecord struct {
 	// Num is the stack's Num (not in the state file, which names the stack
 	// by StackId).
 	Num     uint32 `json:"-"`
@@ -178,27 +178,27 @@ type resourceRecord struct {
 	Retired string `json:",omitempty"`
 }
 
-func (r *resourceRecord) table() tableID {
+func (r *ResourceRecord) Table() TableID {
 	if r.Retired != "" {
-		return tRetired
+		return TRetired
 	}
-	return tResources
+	return TResources
 }
 
-func (r *resourceRecord) key() string {
+func (r *ResourceRecord) Key() string {
 	if r.Retired != "" {
 		return retiredKey(r.Num, r.LogicalResourceId, r.PhysicalResourceId)
 	}
-	return resourceKey(r.Num, r.LogicalResourceId)
+	return ResourceKey(r.Num, r.LogicalResourceId)
 }
 
-// clone returns a shallow copy (see the note at the top of this file).
-func (r *resourceRecord) clone() *resourceRecord { c := *r; return &c }
+// Clone returns a shallow copy (see the note at the top of this file).
+func (r *ResourceRecord) Clone() *ResourceRecord { c := *r; return &c }
 
-// eventRecord is one stack event as stored: the parts of a StackEvent that
+// EventRecord is one stack event as stored: the parts of a StackEvent that
 // the stack does not give (StackId, StackName) and that cannot be derived
 // (EventId is made from these when read). 128 bytes.
-type eventRecord struct {
+type EventRecord struct {
 	// Time is the virtual time, in nanoseconds since the Unix epoch.
 	Time     int64
 	Logical  string
@@ -225,9 +225,9 @@ type eventRecord struct {
 // Events are stored in chunks, not one row each, so that the cost of the
 // store's index per event is small (a memdb index entry costs several
 // hundred bytes).
-const eventChunkSize = 128
+const EventChunkSize = 128
 
-// eventChunk holds the events of one stack with sequence numbers
+// EventChunk holds the events of one stack with sequence numbers
 // Chunk*eventChunkSize+1 ... (Chunk+1)*eventChunkSize, in order.
 //
 // Events is append-only, and its elements never change once written: a
@@ -235,36 +235,36 @@ const eventChunkSize = 128
 // the shared array past the length that every earlier copy sees. Readers of
 // an earlier copy never look past their own length, so they never see the
 // new elements.
-type eventChunk struct {
+type EventChunk struct {
 	Num    uint32
 	Chunk  uint32
-	Events []eventRecord
+	Events []EventRecord
 }
 
-func (c *eventChunk) table() tableID { return tEvents }
-func (c *eventChunk) key() string    { return chunkKey(c.Num, c.Chunk) }
+func (c *EventChunk) Table() TableID { return tEvents }
+func (c *EventChunk) Key() string    { return chunkKey(c.Num, c.Chunk) }
 
-// exportRecord is an exported output value.
-type exportRecord struct {
+// ExportRecord is an exported output value.
+type ExportRecord struct {
 	Name    string
 	Value   string
 	StackId string
 }
 
-func (x *exportRecord) table() tableID { return tExports }
-func (x *exportRecord) key() string    { return x.Name }
+func (x *ExportRecord) Table() TableID { return TExports }
+func (x *ExportRecord) Key() string    { return x.Name }
 
-// importRecord says that a stack imports an export (Fn::ImportValue).
-type importRecord struct {
+// ImportRecord says that a stack imports an export (Fn::ImportValue).
+type ImportRecord struct {
 	ExportName string
 	StackId    string
 }
 
-func (x *importRecord) table() tableID { return tImports }
-func (x *importRecord) key() string    { return importKey(x.ExportName, x.StackId) }
+func (x *ImportRecord) Table() TableID { return TImports }
+func (x *ImportRecord) Key() string    { return importKey(x.ExportName, x.StackId) }
 
-// objectRecord is an object of the simulated cloud.
-type objectRecord struct {
+// ObjectRecord is an object of the simulated cloud.
+type ObjectRecord struct {
 	// Num is the Num of the stack that made the object (0 when no stack of
 	// this store did).
 	Num uint32
@@ -273,23 +273,23 @@ type objectRecord struct {
 	pk string
 }
 
-func newObjectRecord(num uint32, obj *resources.Object) *objectRecord {
-	return &objectRecord{Num: num, Obj: obj, pk: objectKey(obj.Type, obj.ID)}
+func NewObjectRecord(num uint32, obj *resources.Object) *ObjectRecord {
+	return &ObjectRecord{Num: num, Obj: obj, pk: ObjectKey(obj.Type, obj.ID)}
 }
 
-func (o *objectRecord) table() tableID { return tObjects }
-func (o *objectRecord) key() string    { return o.pk }
+func (o *ObjectRecord) Table() TableID { return TObjects }
+func (o *ObjectRecord) Key() string    { return o.pk }
 
 // OperationKind names the API call that started an operation
 // (CreateStack, UpdateStack...).
 type OperationKind string
 
-// operationRecord is a stack operation: the one in motion, the last one
+// OperationRecord is a stack operation: the one in motion, the last one
 // when it may be continued (Open), or a past one (kept, without its plan,
 // for DescribeStackOperation and ListStackOperations). At most one
 // operation of a stack is open. Fields follow the rules at the top of this
 // file: a stored plan is never changed, only replaced.
-type operationRecord struct {
+type OperationRecord struct {
 	Id                 string
 	StackId            string
 	Kind               OperationKind
@@ -323,7 +323,7 @@ type operationRecord struct {
 	// stack fails when it is not a resource ("" otherwise).
 	Running   int           `json:",omitempty"`
 	Stopping  bool          `json:",omitempty"`
-	Failures  []stepFailure `json:",omitempty"`
+	Failures  []StepFailure `json:",omitempty"`
 	StopCause string        `json:",omitempty"`
 	// CleanupFailed: a delete failed in a cleanup phase.
 	CleanupFailed bool `json:",omitempty"`
@@ -351,27 +351,27 @@ type operationRecord struct {
 	ViolationCount int                 `json:",omitempty"`
 }
 
-// stepFailure is a resource that failed in a phase, and how (the verb of
+// StepFailure is a resource that failed in a phase, and how (the verb of
 // the stack's reason: "create", "update", "delete").
-type stepFailure struct {
+type StepFailure struct {
 	LogicalId string
 	Verb      string
 }
 
-func (o *operationRecord) table() tableID { return tOperations }
-func (o *operationRecord) key() string    { return o.Id }
+func (o *OperationRecord) Table() TableID { return TOperations }
+func (o *OperationRecord) Key() string    { return o.Id }
 
-// clone returns a shallow copy (see the note at the top of this file).
-func (o *operationRecord) clone() *operationRecord { c := *o; return &c }
+// Clone returns a shallow copy (see the note at the top of this file).
+func (o *OperationRecord) Clone() *OperationRecord { c := *o; return &c }
 
-// stepRecord is the runtime state of one step of an operation's plan,
+// StepRecord is the runtime state of one step of an operation's plan,
 // keyed by the step's ID (Index). A step that has not started has no row.
-type stepRecord struct {
+type StepRecord struct {
 	OperationId string
 	Index       uint32
 	LogicalId   string `json:",omitempty"`
 
-	State stepState `json:",omitempty"`
+	State StepState `json:",omitempty"`
 	// Action is what the step runs: the planned action, or what Decide
 	// made of it when it started.
 	Action plan.Action `json:",omitempty"`
@@ -402,46 +402,46 @@ type stepRecord struct {
 	Model      map[string]any `json:",omitempty"`
 	// Initiated: the "Resource creation Initiated" event is written.
 	Initiated bool `json:",omitempty"`
-	// sys is the requests' systemTags, made by the first (not stored).
-	sys map[string]string
-	// pk is the row's key, made once when the step starts (not stored).
-	pk string
+	// Sys is the requests' systemTags, made by the first (not stored).
+	Sys map[string]string `json:"-"`
+	// PK is the row's key, made once when the step starts (not stored).
+	PK string `json:"-"`
 	// Launched: the step waits on its handler (it counts in the
 	// operation's Running).
 	Launched bool `json:",omitempty"`
 }
 
-// stepState is where a step is.
-type stepState string
+// StepState is where a step is.
+type StepState string
 
 const (
-	stepRunning   stepState = "running"
-	stepDone      stepState = "done"
-	stepFailed    stepState = "failed"
-	stepCancelled stepState = "cancelled"
+	StepRunning   StepState = "running"
+	StepDone      StepState = "done"
+	StepFailed    StepState = "failed"
+	StepCancelled StepState = "cancelled"
 )
 
 // finished tells whether the step has ended, one way or another.
-func (s stepState) finished() bool { return s == stepDone || s == stepFailed || s == stepCancelled }
+func (s StepState) finished() bool { return s == StepDone || s == StepFailed || s == StepCancelled }
 
-func (s *stepRecord) table() tableID { return tSteps }
-func (s *stepRecord) key() string {
-	if s.pk != "" {
-		return s.pk
+func (s *StepRecord) Table() TableID { return TSteps }
+func (s *StepRecord) Key() string {
+	if s.PK != "" {
+		return s.PK
 	}
-	return stepKey(s.OperationId, s.Index)
+	return StepKey(s.OperationId, s.Index)
 }
 
-// clone returns a shallow copy (see the note at the top of this file).
-func (s *stepRecord) clone() *stepRecord { c := *s; return &c }
+// Clone returns a shallow copy (see the note at the top of this file).
+func (s *StepRecord) Clone() *StepRecord { c := *s; return &c }
 
-// releasedRecord is a physical resource that left its stack but stays in
+// ReleasedRecord is a physical resource that left its stack but stays in
 // the account: retained (DELETE_SKIPPED: DeletionPolicy Retain or Snapshot,
 // UpdateReplacePolicy Retain, RetainResources) or orphaned (a delete that
 // failed in a cleanup phase, which AWS leaves behind too). The leak check
 // counts a cloud object released when it has a record here. Keyed by type
 // and physical id, as cloud objects are.
-type releasedRecord struct {
+type ReleasedRecord struct {
 	Type       string
 	PhysicalId string
 	StackId    string
@@ -451,11 +451,11 @@ type releasedRecord struct {
 	Time time.Time
 }
 
-func (x *releasedRecord) table() tableID { return tReleased }
-func (x *releasedRecord) key() string    { return objectKey(x.Type, x.PhysicalId) }
+func (x *ReleasedRecord) Table() TableID { return TReleased }
+func (x *ReleasedRecord) Key() string    { return ObjectKey(x.Type, x.PhysicalId) }
 
-// changeSetRecord is a change set.
-type changeSetRecord struct {
+// ChangeSetRecord is a change set.
+type ChangeSetRecord struct {
 	Id        string
 	Name      string
 	StackId   string
@@ -471,7 +471,7 @@ type changeSetRecord struct {
 	// The template and parameters the change set was made with.
 	TemplateBody string       `json:",omitempty"`
 	TemplateFile string       `json:",omitempty"`
-	Parameters   []paramValue `json:",omitempty"`
+	Parameters   []ParamValue `json:",omitempty"`
 	// Given are the parameters as the call gave them (UsePreviousValue
 	// kept), to bind again when the change set runs.
 	Given            []Parameter   `json:",omitempty"`
@@ -482,8 +482,8 @@ type changeSetRecord struct {
 	OnStackFailure   string        `json:",omitempty"`
 }
 
-func (c *changeSetRecord) table() tableID { return tChangeSets }
-func (c *changeSetRecord) key() string    { return c.Id }
+func (c *ChangeSetRecord) Table() TableID { return TChangeSets }
+func (c *ChangeSetRecord) Key() string    { return c.Id }
 
-// clone returns a shallow copy (see the note at the top of this file).
-func (c *changeSetRecord) clone() *changeSetRecord { x := *c; return &x }
+// Clone returns a shallow copy (see the note at the top of this file).
+func (c *ChangeSetRecord) Clone() *ChangeSetRecord { x := *c; return &x }

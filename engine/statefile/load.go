@@ -1,4 +1,4 @@
-package engine
+package statefile
 
 import (
 	"bytes"
@@ -10,12 +10,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/statemachine"
 )
 
-// StateError says why a state file was refused: what is wrong, where, and
+// Error says why a state file was refused: what is wrong, where, and
 // what to do. A refused file is never written to.
-type StateError struct {
+type Error struct {
 	Path string
 	// Line and Column (1-based) and Offset (bytes) locate a syntax or type
 	// error; 0 when the problem has no position.
@@ -26,7 +27,7 @@ type StateError struct {
 	Err          error
 }
 
-func (e *StateError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("state file ")
 	b.WriteString(e.Path)
@@ -45,7 +46,7 @@ func (e *StateError) Error() string {
 	return b.String()
 }
 
-func (e *StateError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 const (
 	hintCorrupt = "the file is not valid stacksim state (damaged, truncated or edited); it was left as it is: restore it from a copy, or move it away to start from an empty world"
@@ -53,9 +54,9 @@ const (
 	hintFormat  = "it is not a stacksim state file; it was left as it is: give the path of a state file, or a path where none exists yet"
 )
 
-// decodeState reads a state file's bytes into a store. path names the file
+// Decode reads a state file's bytes into a store. path names the file
 // in errors.
-func decodeState(path string, data []byte) (*store, error) {
+func Decode(path string, data []byte) (*store.Store, error) {
 	h, err := readHeader(data)
 	if err != nil {
 		return nil, jsonStateError(path, data, err)
@@ -65,10 +66,10 @@ func decodeState(path string, data []byte) (*store, error) {
 		if h.Format == "" {
 			problem = fmt.Sprintf("it has no \"format\": %q", stateFormat)
 		}
-		return nil, &StateError{Path: path, Problem: problem, Hint: hintFormat}
+		return nil, &Error{Path: path, Problem: problem, Hint: hintFormat}
 	}
 	if h.Version != stateVersion {
-		return nil, &StateError{Path: path, Hint: hintVersion,
+		return nil, &Error{Path: path, Hint: hintVersion,
 			Problem: fmt.Sprintf("its format version is %d; this stacksim reads version %d", h.Version, stateVersion)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -80,12 +81,12 @@ func decodeState(path string, data []byte) (*store, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		off := dec.InputOffset()
 		line, col := position(data, off)
-		return nil, &StateError{Path: path, Line: line, Column: col, Offset: off,
+		return nil, &Error{Path: path, Line: line, Column: col, Offset: off,
 			Problem: "unexpected data after the end of the state", Hint: hintCorrupt}
 	}
 	s, err := buildStore(&doc)
 	if err != nil {
-		return nil, &StateError{Path: path, Problem: "it is inconsistent: " + err.Error(), Hint: hintCorrupt, Err: err}
+		return nil, &Error{Path: path, Problem: "it is inconsistent: " + err.Error(), Hint: hintCorrupt, Err: err}
 	}
 	return s, nil
 }
@@ -138,10 +139,10 @@ func jsonStateError(path string, data []byte, err error) error {
 		off = int64(len(data))
 		problem = "the file ends in the middle of the state (truncated)"
 	default:
-		return &StateError{Path: path, Problem: problem, Hint: hintCorrupt, Err: err}
+		return &Error{Path: path, Problem: problem, Hint: hintCorrupt, Err: err}
 	}
 	line, col := position(data, off)
-	return &StateError{Path: path, Line: line, Column: col, Offset: off, Problem: problem, Hint: hintCorrupt, Err: err}
+	return &Error{Path: path, Line: line, Column: col, Offset: off, Problem: problem, Hint: hintCorrupt, Err: err}
 }
 
 // position returns the 1-based line and column of a byte offset.
@@ -159,34 +160,28 @@ func position(data []byte, off int64) (line, col int) {
 }
 
 // buildStore checks a decoded state and builds the store it describes.
-func buildStore(doc *stateDoc) (*store, error) {
+func buildStore(doc *stateDoc) (*store.Store, error) {
 	if doc.Region == "" || doc.AccountID == "" || doc.Partition == "" {
 		return nil, fmt.Errorf("region, accountId and partition are required")
 	}
 	if doc.Clock.IsZero() {
 		return nil, fmt.Errorf("clock is required")
 	}
-	s, err := newStore(identity{Region: doc.Region, AccountID: doc.AccountID, Partition: doc.Partition, Seed: doc.Seed},
+	s, err := store.New(store.Identity{Region: doc.Region, AccountID: doc.AccountID, Partition: doc.Partition, Seed: doc.Seed},
 		doc.Clock.UnixNano())
 	if err != nil {
 		return nil, err
 	}
-	s.meta.IDs, s.meta.Tasks, s.meta.Stacks = doc.Counters.IDs, doc.Counters.Tasks, doc.Counters.Stacks
+	s.Meta.IDs, s.Meta.Tasks, s.Meta.Stacks = doc.Counters.IDs, doc.Counters.Tasks, doc.Counters.Stacks
 	if cols := eventColumns(); !slices.Equal(doc.EventColumns, cols[:]) {
 		return nil, fmt.Errorf("eventColumns are %q, not %q", doc.EventColumns, cols)
 	}
 
-	w := s.db.Txn(true)
+	w := s.Load()
 	defer w.Abort()
-	insert := func(r record) error {
-		if err := w.Insert(r.table().String(), r); err != nil {
-			return fmt.Errorf("%s %q: %w", r.table(), r.key(), err)
-		}
-		s.dbHas[r.table()] = true
-		return nil
-	}
+	insert := w.Insert
 
-	byID := map[string]*stackRecord{}
+	byID := map[string]*store.StackRecord{}
 	nums := map[uint32]bool{}
 	liveNames := map[string]string{}
 	for i, st := range doc.Stacks {
@@ -195,8 +190,8 @@ func buildStore(doc *stateDoc) (*store, error) {
 			return nil, fmt.Errorf("stacks[%d] is null", i)
 		case st.StackId == "" || st.StackName == "":
 			return nil, fmt.Errorf("stacks[%d] has no StackId or StackName", i)
-		case st.Num == 0 || st.Num > s.meta.Stacks:
-			return nil, fmt.Errorf("stack %s has Num %d, outside 1..counters.stacks (%d)", st.StackId, st.Num, s.meta.Stacks)
+		case st.Num == 0 || st.Num > s.Meta.Stacks:
+			return nil, fmt.Errorf("stack %s has Num %d, outside 1..counters.stacks (%d)", st.StackId, st.Num, s.Meta.Stacks)
 		case nums[st.Num]:
 			return nil, fmt.Errorf("two stacks have Num %d", st.Num)
 		case byID[st.StackId] != nil:
@@ -204,7 +199,7 @@ func buildStore(doc *stateDoc) (*store, error) {
 		case st.StackStatus != statemachine.NotExist && !st.StackStatus.Valid():
 			return nil, fmt.Errorf("stack %s has an unknown status %q", st.StackId, st.StackStatus)
 		}
-		if st.live() {
+		if st.Live() {
 			if other, taken := liveNames[st.StackName]; taken {
 				return nil, fmt.Errorf("stacks %s and %s both hold the name %s", other, st.StackId, st.StackName)
 			}
@@ -216,7 +211,7 @@ func buildStore(doc *stateDoc) (*store, error) {
 			return nil, err
 		}
 	}
-	stackOf := func(what, id string) (*stackRecord, error) {
+	stackOf := func(what, id string) (*store.StackRecord, error) {
 		if st := byID[id]; st != nil {
 			return st, nil
 		}
@@ -225,7 +220,7 @@ func buildStore(doc *stateDoc) (*store, error) {
 
 	for _, set := range []struct {
 		name    string
-		rows    []*resourceRecord
+		rows    []*store.ResourceRecord
 		retired bool
 	}{{"resources", doc.Resources, false}, {"retired", doc.Retired, true}} {
 		for i, r := range set.rows {
@@ -257,8 +252,8 @@ func buildStore(doc *stateDoc) (*store, error) {
 			return nil, fmt.Errorf("events of stack %s: %w", st.StackId, err)
 		}
 		var (
-			chunk *eventChunk
-			d     *dupState
+			chunk *store.EventChunk
+			d     *store.DupState
 		)
 		for j, ev := range rows {
 			ts, err := time.Parse(time.RFC3339Nano, ev[0])
@@ -266,33 +261,33 @@ func buildStore(doc *stateDoc) (*store, error) {
 				return nil, fmt.Errorf("event %d of stack %s: Timestamp: %w", j+1, st.StackId, err)
 			}
 			t := ts.UnixNano()
-			if d != nil && t < d.at {
+			if d != nil && t < d.At {
 				return nil, fmt.Errorf("event %d of stack %s is older than the event before it", j+1, st.StackId)
 			}
-			if d == nil || d.at != t {
-				d = &dupState{at: t, n: map[uint64]uint16{}}
+			if d == nil || d.At != t {
+				d = &store.DupState{At: t, N: map[uint64]uint16{}}
 			}
-			rec := eventRecord{
+			rec := store.EventRecord{
 				Time: t, Logical: ev[1], Physical: ev[2], Type: ev[3], Status: ev[4], Reason: ev[5], Properties: textOf(ev[6]),
-				Token: ev[7], OfStack: ev[2] == st.StackId && ev[3] == StackResourceType,
+				Token: ev[7], OfStack: ev[2] == st.StackId && ev[3] == store.StackResourceType,
 			}
 			if rec.Logical == "" || rec.Type == "" || rec.Status == "" {
 				return nil, fmt.Errorf("event %d of stack %s has no LogicalResourceId, ResourceType or ResourceStatus", j+1, st.StackId)
 			}
 			if !rec.OfStack {
-				k := dupHash(rec.Logical, rec.Status)
-				rec.Dup = d.n[k]
-				d.n[k]++
+				k := store.DupHash(rec.Logical, rec.Status)
+				rec.Dup = d.N[k]
+				d.N[k]++
 			}
-			if chunk == nil || len(chunk.Events) == eventChunkSize {
+			if chunk == nil || len(chunk.Events) == store.EventChunkSize {
 				if chunk != nil {
 					if err := insert(chunk); err != nil {
 						return nil, err
 					}
 				}
-				no := uint32(j / eventChunkSize)
-				size := min(len(rows)-j, eventChunkSize)
-				chunk = &eventChunk{Num: st.Num, Chunk: no, Events: make([]eventRecord, 0, size)}
+				no := uint32(j / store.EventChunkSize)
+				size := min(len(rows)-j, store.EventChunkSize)
+				chunk = &store.EventChunk{Num: st.Num, Chunk: no, Events: make([]store.EventRecord, 0, size)}
 			}
 			chunk.Events = append(chunk.Events, rec)
 		}
@@ -302,7 +297,7 @@ func buildStore(doc *stateDoc) (*store, error) {
 			}
 		}
 		if d != nil {
-			s.dups[st.Num] = d
+			s.Dups[st.Num] = d
 		}
 	}
 
@@ -336,7 +331,7 @@ func buildStore(doc *stateDoc) (*store, error) {
 		if st := byID[o.StackID]; st != nil {
 			num = st.Num
 		}
-		if err := insert(newObjectRecord(num, o)); err != nil {
+		if err := insert(store.NewObjectRecord(num, o)); err != nil {
 			return nil, err
 		}
 	}
@@ -392,18 +387,15 @@ func buildStore(doc *stateDoc) (*store, error) {
 		switch {
 		case t == nil || t.Kind == "":
 			return nil, fmt.Errorf("tasks[%d] has no Kind", i)
-		case t.Seq == 0 || t.Seq > s.meta.Tasks:
-			return nil, fmt.Errorf("task %d is outside 1..counters.tasks (%d)", t.Seq, s.meta.Tasks)
+		case t.Seq == 0 || t.Seq > s.Meta.Tasks:
+			return nil, fmt.Errorf("task %d is outside 1..counters.tasks (%d)", t.Seq, s.Meta.Tasks)
 		case seqs[t.Seq]:
 			return nil, fmt.Errorf("two tasks have Seq %d", t.Seq)
 		case t.At.IsZero():
 			return nil, fmt.Errorf("task %d has no At", t.Seq)
 		}
 		seqs[t.Seq] = true
-		t.at = t.At.UnixNano()
-		t.At = t.At.UTC()
-		t.loadStep()
-		s.queue.push(t)
+		s.LoadTask(t)
 	}
 	w.Commit()
 	return s, nil

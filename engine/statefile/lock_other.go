@@ -1,6 +1,6 @@
 //go:build !unix
 
-package engine
+package statefile
 
 import (
 	"errors"
@@ -26,7 +26,7 @@ func acquireLock(path string) (*stateLock, error) {
 		if data, rerr := os.ReadFile(lockPath); rerr == nil {
 			pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
 		}
-		return nil, &StateLockedError{Path: path, LockPath: lockPath, PID: pid,
+		return nil, &LockedError{Path: path, LockPath: lockPath, PID: pid,
 			Hint: "wait for it to finish; if no stacksim process is running, the lock was left by one that died: delete " + lockPath}
 	}
 	if err != nil {
