@@ -48,6 +48,7 @@ func TestLifecycleUpdateReplaceDeleteThenCreate(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, "update-replace-delete-then-create", Options{})
+	h.noReload = true
 	p := resources.NewGeneric(s, resources.GenericOptions{Cloud: h.e.Registry().Cloud(), Now: h.e.now})
 	if err := h.e.Registry().Register(s.TypeName, s, p); err != nil {
 		t.Fatal(err)

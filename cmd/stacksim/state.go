@@ -106,6 +106,22 @@ func (s *session) save() error {
 	return nil
 }
 
+// saveUnlessInternal ends a command that ran the loop: the state is saved,
+// unless the run failed with an internal error (a bug of the engine), in
+// which case nothing is written — the command changes nothing on disk, as
+// its exit status says — and that error is returned. Any other error of
+// the run is returned after the save.
+func (s *session) saveUnlessInternal(runErr error) error {
+	var ie *engine.InternalError
+	if errors.As(runErr, &ie) {
+		return runErr
+	}
+	if err := s.save(); err != nil {
+		return err
+	}
+	return runErr
+}
+
 // close releases the lock. A state that was never written leaves nothing
 // behind: no lock file, no directory.
 func (s *session) close() {

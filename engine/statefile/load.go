@@ -409,3 +409,27 @@ func textOf(s string) any {
 	}
 	return s
 }
+
+// maxProblemsShown caps the problems an Inconsistent error lists.
+const maxProblemsShown = 10
+
+// Inconsistent is the error of a file whose rows decode but do not make a
+// consistent world (the engine's invariants: problems name the table and
+// key of each row at fault). The file is left as it is.
+func Inconsistent(path string, problems []string) *Error {
+	shown := problems
+	if len(shown) > maxProblemsShown {
+		shown = shown[:maxProblemsShown]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "it is inconsistent (%d problem(s)):", len(problems))
+	for _, p := range shown {
+		b.WriteString("\n  ")
+		b.WriteString(p)
+	}
+	if n := len(problems) - len(shown); n > 0 {
+		fmt.Fprintf(&b, "\n  ... and %d more", n)
+	}
+	b.WriteString("\n")
+	return &Error{Path: path, Problem: b.String(), Hint: hintCorrupt}
+}
