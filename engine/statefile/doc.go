@@ -7,7 +7,8 @@
 //     rows in key order; events as rows of strings, parsed by hand in
 //     events.go), Encode and Decode;
 //   - the checks a file must pass before it becomes a store (load.go: the
-//     header, the JSON, every row's keys and references); a file that fails
+//     header, the JSON; build.go: every row's keys and references, table
+//     by table); a file that fails
 //     them is refused with an *Error saying what, where and what to do, and
 //     is never written to;
 //   - the file on disk (file.go): Open takes the lock (lock_unix.go:
