@@ -322,3 +322,42 @@ func (h *harness) mustDo(fn func() error) {
 		h.t.Fatalf("refused: %v", err)
 	}
 }
+
+// state logs what the stack records of each resource (its properties, and
+// whether ContinueUpdateRollback skipped it) and the model of the
+// simulated object behind it, which differ for a skipped resource.
+func (h *harness) state(stack string, logicalIDs ...string) {
+	h.t.Helper()
+	var lines []string
+	h.e.mu.Lock()
+	_ = h.e.view(func(tx *txn) error {
+		st := tx.StackByName(stack)
+		if st == nil {
+			lines = append(lines, "   no stack "+stack)
+			return nil
+		}
+		objects := map[string]map[string]any{}
+		for _, o := range tx.ObjectsOf(st) {
+			objects[store.ObjectKey(o.Obj.Type, o.Obj.ID)] = o.Obj.Model
+		}
+		for _, id := range logicalIDs {
+			rec := tx.Resource(st.Num, id)
+			if rec == nil {
+				lines = append(lines, "   state "+id+" absent")
+				continue
+			}
+			props, _ := json.Marshal(rec.Properties)
+			line := fmt.Sprintf("   state %s record=%s skipped=%v", id, props, rec.Skipped)
+			if m, ok := objects[store.ObjectKey(rec.ResourceType, rec.PhysicalResourceId)]; ok {
+				model, _ := json.Marshal(m)
+				line += " object=" + string(model)
+			}
+			lines = append(lines, line)
+		}
+		return nil
+	})
+	h.e.mu.Unlock()
+	for _, l := range lines {
+		h.note("%s", l)
+	}
+}
