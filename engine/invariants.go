@@ -33,16 +33,18 @@ func (e *InvariantError) Error() string {
 //   - a stack at rest has no operation in motion, and no resource in
 //     motion; a stack in motion has its operation, with a plan, and a task
 //     queued to move it on;
-//   - the template of a live stack at rest binds; a stack at rest in CREATE_COMPLETE,
-//     UPDATE_COMPLETE or UPDATE_ROLLBACK_COMPLETE matches it: every
-//     resource of the template exists, complete, with the properties the
-//     template resolves to now (so a completed rollback has put back the
-//     previous properties of every resource it touched), and the stack
-//     holds nothing else — except resources ContinueUpdateRollback was told
-//     to skip, which are out of step with the template by design (and a
-//     stack whose update started from CREATE_FAILED or UPDATE_FAILED and
-//     rolled back: it went back to where it was, which no template
-//     describes).
+//   - the template of a live stack at rest binds; a stack at rest in
+//     CREATE_COMPLETE, UPDATE_COMPLETE or UPDATE_ROLLBACK_COMPLETE matches
+//     it: every resource of the template exists, complete, with the
+//     properties the template resolves to now (so a completed rollback has
+//     put back the previous properties of every resource it touched), and
+//     the stack holds nothing else. Two exceptions: a stack whose update
+//     started from CREATE_FAILED or UPDATE_FAILED and rolled back went back
+//     to where it was, which no template describes; and the properties of
+//     a resource ContinueUpdateRollback skipped are not compared (its
+//     record holds the rolled-back-to template's properties, its real
+//     object what the failed rollback left: docs/planning.md; state files
+//     written before that rule recorded the real properties).
 //
 // Of the account (invariants_account.go):
 //
