@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -14,15 +13,28 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/resources/faults"
 	"github.com/stacksim/stacksim/statemachine"
 	"github.com/stacksim/stacksim/template"
 )
 
+// MaxFileBytes is the largest scenario file read (4 MiB); the files it
+// names are read with their own limits (faults.FileLimit, AWS's
+// TemplateBody quota).
+const MaxFileBytes = 4 << 20
+
+var fileLimit = readfile.Limit{Max: MaxFileBytes, What: "a scenario file",
+	Hint: "keep large templates in files of their own (TemplateBody: file://PATH); check the path"}
+
 // LoadFile reads a scenario file.
 func LoadFile(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, fileLimit)
+	var tl *readfile.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, err // it names the file
+	}
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", path, err)
 	}
@@ -47,6 +59,24 @@ func Load(path string, data []byte) (*Scenario, error) {
 	}
 	sc.File = path
 	return sc, nil
+}
+
+// templateBodyLimit is AWS's TemplateBody quota, for a file a scenario
+// names; the error is AWS's (template.BodySizeError).
+var templateBodyLimit = readfile.Limit{Max: template.MaxBodyBytes, What: "a template body"}
+
+// readError is what a scenario says when a file it names cannot be read:
+// os's reason without the path (the scenario names the file as written),
+// or the limit it passed.
+func readError(err error) error {
+	var tl *readfile.TooLargeError
+	if errors.As(err, &tl) {
+		return err
+	}
+	if u := errors.Unwrap(err); u != nil {
+		return u
+	}
+	return err
 }
 
 // yamlError positions a YAML syntax error ("yaml: line 3: ...").
@@ -334,9 +364,9 @@ func (l *loader) faults(n *yaml.Node) []faults.Fault {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		rel := strings.TrimPrefix(n.Value, "file://")
-		data, err := os.ReadFile(l.path(rel))
+		data, err := readfile.Read(l.path(rel), faults.FileLimit)
 		if err != nil {
-			l.at(n, "faults: cannot read %s: %v", rel, errors.Unwrap(err))
+			l.at(n, "faults: cannot read %s: %v", rel, readError(err))
 			return nil
 		}
 		// Named as the scenario writes it: logs do not depend on where
@@ -570,13 +600,15 @@ func (l *loader) templateBody(n *yaml.Node) (string, string) {
 	switch {
 	case n.Kind == yaml.ScalarNode && strings.HasPrefix(n.Value, "file://"):
 		rel := strings.TrimPrefix(n.Value, "file://")
-		data, err := os.ReadFile(l.path(rel))
-		if err != nil {
-			l.at(n, "TemplateBody: cannot read %s: %v", rel, errors.Unwrap(err))
+		data, err := readfile.Read(l.path(rel), templateBodyLimit)
+		var tl *readfile.TooLargeError
+		if errors.As(err, &tl) {
+			l.at(n, "TemplateBody: %v", template.BodySizeError(rel, tl.Size))
 			return "", ""
 		}
-		if err := template.CheckBodySize(rel, data); err != nil {
-			l.at(n, "TemplateBody: %v", err)
+		if err != nil {
+			l.at(n, "TemplateBody: cannot read %s: %v", rel, readError(err))
+			return "", ""
 		}
 		return rel, string(data)
 	case n.Kind == yaml.ScalarNode:

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/internal/readfile"
 )
 
 // Arguments as the AWS CLI reads them: file://PATH loads a file, a value
@@ -21,7 +21,7 @@ func paramFile(flag, value string) (string, error) {
 	if !ok {
 		return value, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, paramFileLimit)
 	if err != nil {
 		return "", fmt.Errorf("Error parsing parameter '--%s': Unable to load paramfile %s: %w", flag, value, err)
 	}

@@ -32,18 +32,16 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Name)
-	if e.Size >= 0 {
-		fmt.Fprintf(&b, " is %s bytes", Bytes(e.Size))
-	} else {
-		fmt.Fprintf(&b, " holds more than %s bytes", Bytes(e.Limit.Max))
-	}
 	what := e.Limit.What
 	if what == "" {
 		what = "the file"
 	}
-	fmt.Fprintf(&b, "; %s may hold at most %s bytes", what, Bytes(e.Limit.Max))
+	var b strings.Builder
+	if e.Size >= 0 {
+		fmt.Fprintf(&b, "%s is %s bytes, more than the %s bytes %s may hold", e.Name, Bytes(e.Size), Bytes(e.Limit.Max), what)
+	} else {
+		fmt.Fprintf(&b, "%s holds more than the %s bytes %s may hold", e.Name, Bytes(e.Limit.Max), what)
+	}
 	if e.Limit.Hint != "" {
 		b.WriteString(": ")
 		b.WriteString(e.Limit.Hint)

@@ -38,9 +38,9 @@ func TestRead(t *testing.T) {
 		{"empty", write("empty", 0), 0, ""},
 		{"small", write("small", 10), 10, ""},
 		{"at the limit", write("limit", 100), 100, ""},
-		{"one byte over", write("over", 101), 0, "over is 101 bytes; a test file may hold at most 100 bytes: make it smaller"},
-		{"far over", write("far", 5000), 0, "far is 5,000 bytes; a test file may hold at most 100 bytes: make it smaller"},
-		{"not a regular file", "/dev/zero", 0, "/dev/zero holds more than 100 bytes; a test file may hold at most 100 bytes: make it smaller"},
+		{"one byte over", write("over", 101), 0, "over is 101 bytes, more than the 100 bytes a test file may hold: make it smaller"},
+		{"far over", write("far", 5000), 0, "far is 5,000 bytes, more than the 100 bytes a test file may hold: make it smaller"},
+		{"not a regular file", "/dev/zero", 0, "/dev/zero holds more than the 100 bytes a test file may hold: make it smaller"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,7 +83,7 @@ func TestReadFromStopsAtTheLimit(t *testing.T) {
 	if z.read > 2<<20 {
 		t.Errorf("read %d bytes of an endless stream for a limit of 1 MiB", z.read)
 	}
-	if want := "stdin holds more than 1,048,576 bytes; a fault file may hold at most 1,048,576 bytes"; err.Error() != want {
+	if want := "stdin holds more than the 1,048,576 bytes a fault file may hold"; err.Error() != want {
 		t.Errorf("error\n got %s\nwant %s", err, want)
 	}
 	data, err := ReadFrom(io.LimitReader(&zeros{}, 1000), "stdin", Limit{Max: 1000})

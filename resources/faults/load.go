@@ -2,13 +2,13 @@ package faults
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/agnivade/levenshtein"
+	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/resources"
 	"go.yaml.in/yaml/v3"
 )
@@ -27,9 +27,18 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
 }
 
+// MaxFileBytes is the largest fault file read (1 MiB: thousands of
+// faults).
+const MaxFileBytes = 1 << 20
+
+// FileLimit is how a fault file is read (internal/readfile); a scenario
+// reading the fault files it names reads them with it too.
+var FileLimit = readfile.Limit{Max: MaxFileBytes, What: "a fault file",
+	Hint: "a fault file lists faults, a few lines each; check the path"}
+
 // LoadFile reads a fault file (YAML or JSON).
 func LoadFile(name string) (*Injector, error) {
-	data, err := os.ReadFile(name)
+	data, err := readfile.Read(name, FileLimit)
 	if err != nil {
 		return nil, fmt.Errorf("read fault file: %w", err)
 	}
