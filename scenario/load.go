@@ -133,14 +133,14 @@ func (l *loader) scenario(root *yaml.Node) *Scenario {
 			case "strict":
 				sc.Contract = engine.ContractStrict
 			default:
-				l.at(v, "contract must be off, report or strict, not %q", v.Value)
+				l.at(v, "contract must be off, report or strict, not %q", readfile.Capped(v.Value))
 			}
 		case "serviceTokens":
 			l.serviceTokens(v, sc)
 		case "steps":
 			steps = v
 		default:
-			l.at(k, "unknown key %q; a scenario has %s%s", k.Value, strings.Join(topKeys, ", "), suggest(k.Value, topKeys))
+			l.at(k, "unknown key %q; a scenario has %s%s", readfile.Capped(k.Value), strings.Join(topKeys, ", "), suggest(k.Value, topKeys))
 		}
 	}
 	if sc.Name == "" {
@@ -198,7 +198,7 @@ func (l *loader) serviceTokens(n *yaml.Node, sc *Scenario) {
 			err = fmt.Errorf("a target is builtin:NAME, exec:COMMAND ARGS..., an http(s):// URL, or {builtin: NAME, ...}; not %s", kindName(v))
 		}
 		if err != nil {
-			l.at(v, "service token %s: %v", k.Value, err)
+			l.at(v, "service token %s: %v", readfile.Capped(k.Value), err)
 			continue
 		}
 		if r, ok := target.(*Responder); ok {
@@ -225,7 +225,7 @@ func ParseTarget(spec, dir string) (resources.CustomTarget, error) {
 	case strings.HasPrefix(spec, "builtin:"):
 		return Builtin(strings.TrimPrefix(spec, "builtin:"), nil)
 	}
-	return nil, fmt.Errorf("unknown target %q: write builtin:NAME (%s), exec:COMMAND ARGS... or an http(s):// URL", spec, strings.Join(builtinKinds, ", "))
+	return nil, fmt.Errorf("unknown target %q: write builtin:NAME (%s), exec:COMMAND ARGS... or an http(s):// URL", readfile.Capped(spec), strings.Join(builtinKinds, ", "))
 }
 
 var stepKeys = []string{"note", "step", "advance", "expect"}
@@ -275,7 +275,7 @@ func (l *loader) step(n *yaml.Node, sc *Scenario) *Step {
 			}
 		default:
 			all := append(operationNames(), "faults", "stopAt", "expect", "note", "step", "advance")
-			l.at(k, "unknown key %q in a step; expected an operation (%s), or faults, stopAt, expect, note, step, advance%s", k.Value, strings.Join(operationNames(), ", "), suggest(k.Value, all))
+			l.at(k, "unknown key %q in a step; expected an operation (%s), or faults, stopAt, expect, note, step, advance%s", readfile.Capped(k.Value), strings.Join(operationNames(), ", "), suggest(k.Value, all))
 		}
 	}
 	if opKey != nil {
@@ -349,7 +349,7 @@ func (l *loader) stepSpec(n *yaml.Node) *StepSpec {
 					s.Events = l.count(v, "step.events")
 				}
 			default:
-				l.at(k, "unknown key %q in step; expected stack or events%s", k.Value, suggest(k.Value, []string{"stack", "events"}))
+				l.at(k, "unknown key %q in step; expected stack or events%s", readfile.Capped(k.Value), suggest(k.Value, []string{"stack", "events"}))
 			}
 		}
 	default:

@@ -1,6 +1,8 @@
 package readfile
 
 import (
+	"fmt"
+	"io"
 	"strconv"
 	"unicode/utf8"
 )
@@ -33,4 +35,18 @@ func cut(s string) (head, tail string) {
 		n--
 	}
 	return s[:n], "... (" + Bytes(int64(len(s))) + " bytes in all)"
+}
+
+// Capped is a string that formats capped: as Excerpt with %s and %v, as
+// Quote with %q. Messages built with fmt wrap the inputs they quote in it:
+// fmt.Errorf("unknown key %q", readfile.Capped(key)).
+type Capped string
+
+// Format implements fmt.Formatter.
+func (c Capped) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		_, _ = io.WriteString(f, Quote(string(c)))
+		return
+	}
+	_, _ = io.WriteString(f, Excerpt(string(c)))
 }

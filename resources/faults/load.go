@@ -63,7 +63,7 @@ func Load(name string, data []byte) (*Injector, error) {
 		for i := 0; i+1 < len(root.Content); i += 2 {
 			k, v := root.Content[i], root.Content[i+1]
 			if k.Value != "faults" {
-				return nil, l.errf(k, "unknown top-level key %q; the file holds one key, \"faults\", a list of faults%s", k.Value, suggest(k.Value, []string{"faults"}))
+				return nil, l.errf(k, "unknown top-level key %q; the file holds one key, \"faults\", a list of faults%s", readfile.Capped(k.Value), suggest(k.Value, []string{"faults"}))
 			}
 			list = v
 		}
@@ -150,7 +150,7 @@ func (l loader) fault(n *yaml.Node) (Fault, error) {
 				return f, err
 			}
 		default:
-			return f, l.errf(k, "unknown key %q in a fault; expected one of %s%s", k.Value, strings.Join(faultKeys, ", "), suggest(k.Value, faultKeys))
+			return f, l.errf(k, "unknown key %q in a fault; expected one of %s%s", readfile.Capped(k.Value), strings.Join(faultKeys, ", "), suggest(k.Value, faultKeys))
 		}
 	}
 	if effect == nil {
@@ -229,7 +229,7 @@ func (l loader) fields(v *yaml.Node, what string, set map[string]func(*yaml.Node
 		f, ok := set[k.Value]
 		if !ok {
 			keys := sortedKeys(set)
-			return l.errf(k, "unknown key %q in %s; expected one of %s%s", k.Value, what, strings.Join(keys, ", "), suggest(k.Value, keys))
+			return l.errf(k, "unknown key %q in %s; expected one of %s%s", readfile.Capped(k.Value), what, strings.Join(keys, ", "), suggest(k.Value, keys))
 		}
 		if err := f(x); err != nil {
 			return err
@@ -263,7 +263,7 @@ func (l loader) match(v *yaml.Node) (Match, error) {
 				return m, err
 			}
 			if _, err := path.Match(s, ""); err != nil {
-				return m, l.errf(x, "%s %q is not a valid glob (%v); use * and ? as wildcards", k.Value, s, err)
+				return m, l.errf(x, "%s %q is not a valid glob (%v); use * and ? as wildcards", k.Value, readfile.Capped(s), err)
 			}
 			if k.Value == "logicalId" {
 				m.LogicalID = s
@@ -274,7 +274,7 @@ func (l loader) match(v *yaml.Node) (Match, error) {
 			for _, n := range l.oneOrMany(x) {
 				a, err := resources.ParseAction(n.Value)
 				if err != nil || n.Kind != yaml.ScalarNode {
-					return m, l.errf(n, "action %q: expected create, read, update, delete or list", n.Value)
+					return m, l.errf(n, "action %q: expected create, read, update, delete or list", readfile.Capped(n.Value))
 				}
 				m.Actions = append(m.Actions, a)
 			}
@@ -282,7 +282,7 @@ func (l loader) match(v *yaml.Node) (Match, error) {
 			for _, n := range l.oneOrMany(x) {
 				p, err := resources.ParsePhase(n.Value)
 				if err != nil || n.Kind != yaml.ScalarNode {
-					return m, l.errf(n, "phase %q: expected forward, rollback or cleanup", n.Value)
+					return m, l.errf(n, "phase %q: expected forward, rollback or cleanup", readfile.Capped(n.Value))
 				}
 				m.Phases = append(m.Phases, p)
 			}
@@ -293,7 +293,7 @@ func (l loader) match(v *yaml.Node) (Match, error) {
 			}
 			m.Attempt = n
 		default:
-			return m, l.errf(k, "unknown key %q in match; expected one of %s%s", k.Value, strings.Join(matchKeys, ", "), suggest(k.Value, matchKeys))
+			return m, l.errf(k, "unknown key %q in match; expected one of %s%s", readfile.Capped(k.Value), strings.Join(matchKeys, ", "), suggest(k.Value, matchKeys))
 		}
 	}
 	return m, nil
@@ -316,7 +316,7 @@ func (l loader) str(v *yaml.Node, what string) (string, error) {
 func (l loader) boolean(v *yaml.Node, what string) (bool, error) {
 	var b bool
 	if v.Kind != yaml.ScalarNode || v.Decode(&b) != nil {
-		return false, l.errf(v, "%s must be true or false, not %q", what, v.Value)
+		return false, l.errf(v, "%s must be true or false, not %q", what, readfile.Capped(v.Value))
 	}
 	return b, nil
 }
@@ -324,7 +324,7 @@ func (l loader) boolean(v *yaml.Node, what string) (bool, error) {
 func (l loader) count(v *yaml.Node, what string) (int, error) {
 	n, err := strconv.Atoi(v.Value)
 	if v.Kind != yaml.ScalarNode || err != nil || n < 1 && what != "delaySeconds" || n < 0 {
-		return 0, l.errf(v, "%s must be a whole number ≥ 1, not %q", what, v.Value)
+		return 0, l.errf(v, "%s must be a whole number ≥ 1, not %q", what, readfile.Capped(v.Value))
 	}
 	return n, nil
 }
@@ -338,7 +338,7 @@ func (l loader) times(v *yaml.Node) (int, error) {
 	}
 	n, err := strconv.Atoi(v.Value)
 	if v.Kind != yaml.ScalarNode || err != nil || n < 1 {
-		return 0, l.errf(v, "times must be a whole number ≥ 1, \"once\" or \"always\", not %q", v.Value)
+		return 0, l.errf(v, "times must be a whole number ≥ 1, \"once\" or \"always\", not %q", readfile.Capped(v.Value))
 	}
 	return n, nil
 }
