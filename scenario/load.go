@@ -14,6 +14,7 @@ import (
 
 	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/internal/readfile"
+	"github.com/stacksim/stacksim/internal/yamlkeys"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/resources/faults"
 	"github.com/stacksim/stacksim/statemachine"
@@ -52,6 +53,9 @@ func Load(path string, data []byte) (*Scenario, error) {
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, &Error{File: path, Msg: "the file is empty; a scenario has a name and steps (see docs/scenarios.md)"}
+	}
+	for _, d := range yamlkeys.Duplicates(&doc) {
+		l.at(d.Again, "%s", d.Message())
 	}
 	sc := l.scenario(doc.Content[0])
 	if err := l.err(); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agnivade/levenshtein"
 	"github.com/stacksim/stacksim/internal/readfile"
+	"github.com/stacksim/stacksim/internal/yamlkeys"
 	"github.com/stacksim/stacksim/resources"
 	"go.yaml.in/yaml/v3"
 )
@@ -55,6 +56,9 @@ func Load(name string, data []byte) (*Injector, error) {
 	l := loader{file: name}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, &Error{File: name, Msg: "the file is empty; write a list of faults under \"faults:\" (see docs/faults.md)"}
+	}
+	if dups := yamlkeys.Duplicates(&doc); len(dups) > 0 {
+		return nil, l.errf(dups[0].Again, "%s", dups[0].Message())
 	}
 	root := doc.Content[0]
 	list := root
