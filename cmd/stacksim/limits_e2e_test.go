@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -31,25 +33,13 @@ func TestBinaryInputLimits(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.yaml")
 	writeBig(t, big, 50<<20)
-	tmpl := filepath.Join(dir, "topic.yaml")
-	if err := os.WriteFile(tmpl, []byte("Resources:\n  T:\n    Type: AWS::SNS::Topic\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	thing := filepath.Join(dir, "thing.yaml")
-	if err := os.WriteFile(thing, []byte("Resources:\n  T:\n    Type: Acme::Test::Thing\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tmpl := writeFile(t, dir, "topic.yaml", "Resources:\n  T:\n    Type: AWS::SNS::Topic\n")
+	thing := writeFile(t, dir, "thing.yaml", "Resources:\n  T:\n    Type: Acme::Test::Thing\n")
 	state := filepath.Join(dir, "state.json")
 	if _, errOut, code := runCLI(t, "--state", state, "create-stack", "--stack-name", "app", "--template-body", "file://"+tmpl, "--quiet"); code != 0 {
 		t.Fatal(errOut)
 	}
-	scenarioFile := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	scenarioFile := func(name, text string) string { return writeFile(t, dir, name, text) }
 	okScenario := scenarioFile("ok.yaml", "name: ok\nsteps:\n  - CreateStack: {StackName: a, TemplateBody: file://topic.yaml}\n")
 	// A schema directory whose one schema is the input (a symbolic link to
 	// it, so that /dev/zero can be one).

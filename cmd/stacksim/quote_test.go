@@ -12,13 +12,7 @@ import (
 func TestErrorsCapWhatTheyQuote(t *testing.T) {
 	c := newCLI(t)
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeFile(t, dir, name, text) }
 	big := strings.Repeat("x", 300_000)
 	tmpl := "file://" + write("topic.yaml", "Parameters:\n  P:\n    Type: String\n    Default: d\nResources:\n  T:\n    Type: AWS::SNS::Topic\n")
 	c.must(0, "create-stack", "--stack-name", "app", "--template-body", tmpl, "--quiet")
@@ -77,4 +71,14 @@ func TestErrorsCapWhatTheyQuote(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeFile writes text to dir/name and returns its path.
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
