@@ -77,6 +77,12 @@ type Options struct {
 	// ResourceConflict): the first call and its retries, with exponential
 	// backoff in virtual time (1 s, 2 s, 4 s... at most 60 s). Default 5.
 	MaxAttempts int
+
+	// StateLock says, for Open, how long to wait for another process's
+	// lock on the state file (Wait; 0: refuse at once) and how this
+	// process describes itself in the lock file to the others (Command,
+	// Detail: "stacksim serve", "on 127.0.0.1:4599").
+	StateLock StateLockOptions
 }
 
 // ContractMode says what the contract checker does (Options.Contract).

@@ -16,7 +16,7 @@ import (
 // a world keeps the account and seed it was made with. A file that is not a
 // state file of this version, or is damaged, is refused with a *StateError
 // and left as it is; a file another process holds is refused with a
-// *StateLockedError.
+// *StateLockedError naming it, once opts.StateLock.Wait has passed.
 func Open(path string, opts Options) (*Engine, error) {
 	return openState(path, opts, false, statefile.OSFS())
 }
@@ -28,7 +28,7 @@ func OpenReadOnly(path string, opts Options) (*Engine, error) {
 }
 
 func openState(path string, opts Options, readOnly bool, fsys statefile.FileSystem) (*Engine, error) {
-	sf, st, err := statefile.Open(path, readOnly, fsys)
+	sf, st, err := statefile.Open(path, statefile.Options{ReadOnly: readOnly, FS: fsys, Lock: opts.StateLock})
 	if err != nil {
 		return nil, err
 	}
@@ -129,3 +129,11 @@ type StateError = statefile.Error
 
 // StateLockedError: another process holds the state file (engine/statefile).
 type StateLockedError = statefile.LockedError
+
+// StateLockOptions say how Open waits for a state file's lock and how the
+// process describes itself to others (Options.StateLock).
+type StateLockOptions = statefile.LockOptions
+
+// StateLockHolder describes the process that holds a state file's lock
+// (StateLockedError.Holder).
+type StateLockHolder = statefile.Holder
