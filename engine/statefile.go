@@ -164,3 +164,20 @@ type StateLockOptions = statefile.LockOptions
 // StateLockHolder describes the process that holds a state file's lock
 // (StateLockedError.Holder).
 type StateLockHolder = statefile.Holder
+
+// ImportState writes a state given as JSON (MarshalState's, `stacksim
+// state export`'s, or a state file of format 1) as the state file at path.
+// The JSON is checked in full (format, then every invariant) before
+// anything is written; a file at path is refused unless replace.
+func ImportState(path string, data []byte, replace bool, opts Options) error {
+	st, err := statefile.Decode(path, data)
+	if err != nil {
+		return err
+	}
+	e, err := loadEngine(path, opts, st)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	return statefile.Create(path, st, replace, statefile.Options{Lock: opts.StateLock})
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -85,6 +86,9 @@ func openDB(path string, wait time.Duration) (*DB, error) {
 // reader's shared lock waits for a save; a save's exclusive lock for the
 // readers).
 func boltOpen(path string, readOnly bool, wait time.Duration) (*bolt.DB, error) {
+	if err := checkDBSize(path); err != nil {
+		return nil, err
+	}
 	var bdb *bolt.DB
 	err := guardDB(path, func() error {
 		var err error
@@ -107,8 +111,12 @@ func boltOpen(path string, readOnly bool, wait time.Duration) (*bolt.DB, error) 
 }
 
 // guardDB runs fn, turning a panic of bbolt (it panics on some damaged
-// pages) into a refusal of the file.
+// pages) into a refusal of the file — and a fault on its memory map too
+// (a page read past the end of a truncated file, a damaged page number):
+// debug.SetPanicOnFault makes those panics of this goroutine, not the
+// end of the process.
 func guardDB(path string, fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			err = &Error{Path: path, Problem: fmt.Sprintf("it is damaged (%v)", r), Hint: hintCorrupt}

@@ -303,3 +303,25 @@ func isUnsupportedSync(err error) bool {
 	return errors.Is(err, os.ErrInvalid) || strings.Contains(err.Error(), "not supported") ||
 		strings.Contains(err.Error(), "invalid argument")
 }
+
+// Create writes the store s (held whole in memory: a state read from JSON)
+// as a new state file at path, under the file's lock. A file there already
+// is refused unless replace; the file is written whole beside the path and
+// renamed over it, so a failure leaves what was there as it was.
+func Create(path string, s *store.Store, replace bool, opts Options) error {
+	if opts.FS.createTemp == nil {
+		opts.FS = OSFS()
+	}
+	lock, err := acquireLock(path, opts.Lock)
+	if err != nil {
+		return err
+	}
+	sf := &File{Path: path, FS: opts.FS, lock: lock, wait: opts.Lock.Wait}
+	defer sf.Close()
+	sf.removeStaleTemps()
+	if _, err := os.Lstat(path); err == nil && !replace {
+		return &Error{Path: path, Problem: "it exists already",
+			Hint: "it was left as it is: give the path of a state file that does not exist yet, or replace it (--force)"}
+	}
+	return sf.writeWhole(s)
+}
