@@ -161,16 +161,17 @@ type objectJSON struct {
 	Obj *resources.Object `json:"Obj"`
 }
 
-// chunkJSON is an event chunk's row: its events as rows of format 1's
-// eventColumns, with what format 1 derives from the whole stack — which
-// events are the stack's own (Stack: their indexes), and the counts that
-// keep event ids unique (Dup: [index, count] where the count is not 0).
+// An event chunk's row is two JSON texts on two lines: chunkJSON, then its
+// events as rows of format 1's eventColumns (parsed by hand: events are
+// most of a state). chunkJSON holds what format 1 derives from the whole
+// stack: which events are the stack's own (Stack: their indexes), and the
+// counts that keep event ids unique (Dup: [index, count] where the count
+// is not 0).
 type chunkJSON struct {
-	Num    uint32          `json:"Num"`
-	Chunk  uint32          `json:"Chunk"`
-	Stack  []int           `json:"Stack,omitempty"`
-	Dup    [][2]int        `json:"Dup,omitempty"`
-	Events json.RawMessage `json:"Events"`
+	Num   uint32   `json:"Num"`
+	Chunk uint32   `json:"Chunk"`
+	Stack []int    `json:"Stack,omitempty"`
+	Dup   [][2]int `json:"Dup,omitempty"`
 }
 
 func encodeChunk(c *store.EventChunk) []byte {
@@ -211,14 +212,14 @@ func encodeChunk(c *store.EventChunk) []byte {
 			b = append(b, ']')
 		}
 	}
-	b = append(b, `],"Events":[`...)
+	b = append(b, "]}\n["...)
 	for i := range c.Events {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendEventRow(b, &c.Events[i])
 	}
-	return append(b, "]}"...)
+	return append(b, ']')
 }
 
 // appendEventRow appends an event as a row of eventColumns (trailing empty
@@ -295,11 +296,15 @@ func decodeJSON(payload []byte, v any) error {
 }
 
 func decodeChunk(payload []byte, in interner) (*store.EventChunk, error) {
+	nl := bytes.IndexByte(payload, '\n')
+	if nl < 0 {
+		return nil, fmt.Errorf("an event chunk has two lines")
+	}
 	var cj chunkJSON
-	if err := json.Unmarshal(payload, &cj); err != nil {
+	if err := json.Unmarshal(payload[:nl], &cj); err != nil {
 		return nil, err
 	}
-	rows, err := parseEventRows(cj.Events, in)
+	rows, err := parseEventRows(payload[nl+1:], in)
 	if err != nil {
 		return nil, err
 	}

@@ -151,7 +151,35 @@ func (d *DB) read() (*bolt.Tx, error) {
 
 // rowError is the refusal of a damaged row of table t.
 func (d *DB) rowError(t store.TableID, k string, err error) error {
-	return d.damaged(fmt.Sprintf("%s %q", t, k), err)
+	return d.damaged(describeKey(t, k), err)
+}
+
+// describeKey names a row for a person: its table and key, with the stack
+// Num and chunk numbers of binary keys written out ("events of stack #3,
+// chunk 11"; "resources of stack #3: Queue").
+func describeKey(t store.TableID, k string) string {
+	num := func() string {
+		return fmt.Sprintf("#%d", binary.BigEndian.Uint32([]byte(k[:4])))
+	}
+	switch t {
+	case store.TEvents:
+		if len(k) == 8 {
+			return fmt.Sprintf("events of stack %s, chunk %d", num(), binary.BigEndian.Uint32([]byte(k[4:])))
+		}
+	case store.TResources:
+		if len(k) > 4 {
+			return fmt.Sprintf("resources of stack %s: %s", num(), k[4:])
+		}
+	case store.TRetired:
+		if i := bytes.IndexByte([]byte(k), 0); len(k) > 4 && i > 4 {
+			return fmt.Sprintf("retired of stack %s: %s %s", num(), k[4:i], k[i+1:])
+		}
+	case store.TSteps:
+		if i := bytes.IndexByte([]byte(k), 0); i >= 0 && len(k)-i == 5 {
+			return fmt.Sprintf("steps of operation %s: step %d", k[:i], binary.BigEndian.Uint32([]byte(k[i+1:])))
+		}
+	}
+	return fmt.Sprintf("%s %s", t, bytes.ReplaceAll([]byte(k), []byte{0}, []byte(" ")))
 }
 
 // damaged is the refusal of a damaged part of the file.
