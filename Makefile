@@ -35,10 +35,10 @@ bench-scale: build ## a command on one stack of an account of 10,000 resources v
 	python3 scripts/bench_scale.py --bin bin/stacksim --runs $(or $(RUNS),7)
 
 docs: ## regenerate docs/states.md from the state machine
-	$(GO) run ./cmd/stacksim states --format markdown > docs/states.md.tmp && mv docs/states.md.tmp docs/states.md
+	$(GO) run ./cmd/stacksim states --output markdown > docs/states.md.tmp && mv docs/states.md.tmp docs/states.md
 
 docs-check: ## fail when docs/states.md is stale
-	@$(GO) run ./cmd/stacksim states --format markdown > docs/states.md.check; \
+	@$(GO) run ./cmd/stacksim states --output markdown > docs/states.md.check; \
 	if ! cmp -s docs/states.md docs/states.md.check; then \
 	  diff -u docs/states.md docs/states.md.check | head -40; rm -f docs/states.md.check; \
 	  echo "docs/states.md is stale: run 'make docs' and commit it"; exit 1; fi; \

@@ -255,3 +255,11 @@ func (e *Engine) runTask(ctx context.Context, tx *txn, t *Task, until func(Stack
 	}
 	return nil, len(evs), nil
 }
+
+// Pending is how many tasks are queued: 0 when nothing is in motion and
+// the loop has nothing to run.
+func (e *Engine) Pending() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.st.Queue.Len()
+}

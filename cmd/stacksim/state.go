@@ -53,7 +53,7 @@ const defaultLockTimeout = 5 * time.Second
 
 // engineOptions builds the engine's options from the global flags.
 func (a *app) engineOptions() (engine.Options, error) {
-	opts := engine.Options{Seed: a.seed, Logger: a.log, SchemaDir: a.schemas, CustomResponseWait: 30 * time.Second}
+	opts := engine.Options{Seed: a.seed, Logger: a.log, SchemaDir: a.schemas, CustomResponseWait: 30 * time.Second, Region: a.aws.region}
 	switch a.contract {
 	case "off", "":
 		opts.Contract = engine.ContractOff
@@ -97,6 +97,10 @@ func (a *app) openRead() (*engine.Engine, error) {
 			locked.Hint = a.lockHint(locked.Hint)
 		}
 		return nil, badInput(err)
+	}
+	if err := a.checkRegion(e.Region()); err != nil {
+		_ = e.Close()
+		return nil, err
 	}
 	return e, nil
 }
@@ -143,6 +147,10 @@ func (a *app) openWrite() (*session, error) {
 		return nil, badInput(err)
 	}
 	s.e = e
+	if err := a.checkRegion(e.Region()); err != nil {
+		s.close()
+		return nil, err
+	}
 	if a.root.PersistentFlags().Changed("seed") && s.existed && e.Seed() != a.seed {
 		fmt.Fprintf(a.stderr, "stacksim: --seed %d ignored: the state file %s was made with seed %d, which it keeps\n", a.seed, a.statePath, e.Seed())
 	}
