@@ -131,6 +131,7 @@ replays a whole scenario in one process.`,
 	root.AddCommand(a.changeSetCommands()...)
 	root.AddCommand(a.readCommands()...)
 	root.AddCommand(a.stepCommand(), a.timelineCommand(), a.runCommand())
+	root.AddCommand(a.serveCommand())
 	return root
 }
 
