@@ -32,6 +32,7 @@ func newTestServer(t *testing.T, e *engine.Engine, opts Options) *testServer {
 		}
 		t.Cleanup(func() { _ = e.Close() })
 	}
+	opts.strictShapes = true
 	srv := New(e, opts)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)

@@ -47,7 +47,9 @@ type operation struct {
 	inputSchema *smithy.Schema
 	// call makes the engine call with the decoded SDK input and returns
 	// the SDK output to write.
-	call func(ctx context.Context, e *engine.Engine, in smithy.Serializable, ext engine.Extensions) (smithy.Serializable, error)
+	// strict refuses an engine answer with a field the SDK's output lacks
+	// (tests).
+	call func(ctx context.Context, e *engine.Engine, in smithy.Serializable, ext engine.Extensions, strict bool) (smithy.Serializable, error)
 	// unsupported lists members of the SDK input that the engine's input
 	// lacks: a call that gives one is refused rather than half done.
 	unsupported map[string]bool
@@ -60,7 +62,7 @@ func bridge[SI, SO smithy.Serializable, EI, EO any](kind opKind, newIn func() SI
 	op := operation{kind: kind, newInput: func() smithy.Serializable { return newIn() }}
 	op.inputSchema = schemaOf(newIn())
 	op.unsupported = unsupportedMembers(op.inputSchema, reflect.TypeOf((*EI)(nil)).Elem())
-	op.call = func(ctx context.Context, e *engine.Engine, in smithy.Serializable, ext engine.Extensions) (smithy.Serializable, error) {
+	op.call = func(ctx context.Context, e *engine.Engine, in smithy.Serializable, ext engine.Extensions, strict bool) (smithy.Serializable, error) {
 		var ein EI
 		if err := convert(in, &ein, false); err != nil {
 			return nil, fmt.Errorf("api: the %T of %T: %w", ein, in, err)
@@ -71,7 +73,7 @@ func bridge[SI, SO smithy.Serializable, EI, EO any](kind opKind, newIn func() SI
 			return nil, err
 		}
 		out := newOut()
-		if err := convert(eout, out, false); err != nil {
+		if err := convert(eout, out, strict); err != nil {
 			return nil, fmt.Errorf("api: the %T of %T: %w", out, eout, err)
 		}
 		return out, nil
@@ -205,6 +207,9 @@ func operations() map[string]*operation {
 			"ValidateTemplate":       bridge(read, newOf[cfn.ValidateTemplateInput], newOf[cfn.ValidateTemplateOutput], (*engine.Engine).ValidateTemplate),
 			"ListExports":            bridge(read, newOf[cfn.ListExportsInput], newOf[cfn.ListExportsOutput], (*engine.Engine).ListExports),
 			"ListImports":            bridge(read, newOf[cfn.ListImportsInput], newOf[cfn.ListImportsOutput], (*engine.Engine).ListImports),
+			"GetTemplateSummary":     bridge(read, newOf[cfn.GetTemplateSummaryInput], newOf[cfn.GetTemplateSummaryOutput], (*engine.Engine).GetTemplateSummary),
+			"UpdateTerminationProtection": bridge(change, newOf[cfn.UpdateTerminationProtectionInput], newOf[cfn.UpdateTerminationProtectionOutput],
+				(*engine.Engine).UpdateTerminationProtection),
 		}
 		ops = make(map[string]*operation, len(table))
 		for name, op := range table {

@@ -40,6 +40,10 @@ type Options struct {
 	Logger *zap.Logger
 	// MaxBodyBytes caps a request's body (DefaultMaxBodyBytes when 0).
 	MaxBodyBytes int64
+
+	// strictShapes makes an engine answer with a field that the SDK's
+	// output lacks an error (tests prove that nothing is lost).
+	strictShapes bool
 }
 
 // Server answers the CloudFormation query API (and STS's
@@ -225,7 +229,7 @@ func (s *Server) call(ctx context.Context, action string, form url.Values) (smit
 	if err != nil {
 		return nil, err
 	}
-	out, err := op.call(ctx, s.e, in, engine.Extensions{Faults: s.opts.Faults})
+	out, err := op.call(ctx, s.e, in, engine.Extensions{Faults: s.opts.Faults}, s.opts.strictShapes)
 	if err == nil && op.kind == start {
 		err = s.pacer.started(ctx)
 	}
