@@ -16,9 +16,9 @@ import (
 	"github.com/stacksim/stacksim/resources/faults"
 )
 
-func fastCreate(o *cfn.StackCreateCompleteWaiterOptions)         { o.MinDelay = time.Millisecond }
-func fastUpdate(o *cfn.StackUpdateCompleteWaiterOptions)         { o.MinDelay = time.Millisecond }
-func fastDelete(o *cfn.StackDeleteCompleteWaiterOptions)         { o.MinDelay = time.Millisecond }
+func fastCreate(o *cfn.StackCreateCompleteWaiterOptions)        { o.MinDelay = time.Millisecond }
+func fastUpdate(o *cfn.StackUpdateCompleteWaiterOptions)        { o.MinDelay = time.Millisecond }
+func fastDelete(o *cfn.StackDeleteCompleteWaiterOptions)        { o.MinDelay = time.Millisecond }
 func fastChangeSet(o *cfn.ChangeSetCreateCompleteWaiterOptions) { o.MinDelay = time.Millisecond }
 
 // must returns v, or ends the test (by a panic, which fails it) on an
