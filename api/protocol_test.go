@@ -157,7 +157,6 @@ func TestProtocolErrors(t *testing.T) {
 	}
 }
 
-
 // What the protocol allows: GET with a query string, STS told apart by its
 // Version or its SigV4 scope, a present empty list (Tags=) that removes
 // the tags.
