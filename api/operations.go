@@ -155,7 +155,7 @@ func unsupportedMembers(schema *smithy.Schema, engineType reflect.Type) map[stri
 	return out
 }
 
-// givenUnsupported returns the members of in, present, that the operation
+// givenUnsupported returns the members of in, given, that the operation
 // does not support, sorted.
 func (op *operation) givenUnsupported(in smithy.Serializable) []string {
 	if len(op.unsupported) == 0 {
@@ -164,7 +164,7 @@ func (op *operation) givenUnsupported(in smithy.Serializable) []string {
 	v := reflect.ValueOf(in).Elem()
 	var out []string
 	for name := range op.unsupported {
-		if f := v.FieldByName(name); f.IsValid() && !absent(f) && !isFalse(f) {
+		if f := v.FieldByName(name); f.IsValid() && given(f, name) {
 			out = append(out, name)
 		}
 	}
@@ -172,9 +172,38 @@ func (op *operation) givenUnsupported(in smithy.Serializable) []string {
 	return out
 }
 
-// isFalse: a boolean member given as false asks for nothing.
-func isFalse(f reflect.Value) bool {
-	return f.Kind() == reflect.Pointer && f.Elem().Kind() == reflect.Bool && !f.Elem().Bool()
+// documentedDefaults are values of members that ask for what AWS does
+// when they are left out (the API reference's defaults), and so for what
+// stacksim does: CDK sends DeploymentConfig.Mode STANDARD on every change
+// set.
+var documentedDefaults = map[string]string{
+	"DeploymentConfig.Mode": "STANDARD",
+}
+
+// given reports whether a member asks for something: present, not false,
+// not its documented default, and for a structure, one of its members
+// given.
+func given(f reflect.Value, path string) bool {
+	if absent(f) {
+		return false
+	}
+	for f.Kind() == reflect.Pointer {
+		f = f.Elem()
+	}
+	switch f.Kind() {
+	case reflect.Bool:
+		return f.Bool()
+	case reflect.String:
+		return documentedDefaults[path] != f.String()
+	case reflect.Struct:
+		for i := 0; i < f.NumField(); i++ {
+			if sf := f.Type().Field(i); sf.IsExported() && given(f.Field(i), path+"."+sf.Name) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 var (
