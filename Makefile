@@ -5,7 +5,7 @@ CORPUS   ?= ../shared/corpus/templates
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: help build test vet fmt-check bench docs docs-check corpus fixtures clean
+.PHONY: help build test vet fmt-check bench bench-serve docs docs-check corpus fixtures clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
@@ -24,6 +24,9 @@ fmt-check: ## fail when gofmt would change a file
 
 bench: ## run every benchmark (BENCH=regexp, BENCHTIME=1s)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKGS)
+
+bench-serve: build ## stacksim serve beside moto_server through boto3: create/delete of 500 resources, reads under load, memory
+	python3 scripts/bench_serve.py --bin bin/stacksim
 
 docs: ## regenerate docs/states.md from the state machine
 	$(GO) run ./cmd/stacksim states --format markdown > docs/states.md.tmp && mv docs/states.md.tmp docs/states.md
