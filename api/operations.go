@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
@@ -64,7 +63,7 @@ func bridge[SI, SO smithy.Serializable, EI, EO any](kind opKind, newIn func() SI
 	op.unsupported = unsupportedMembers(op.inputSchema, reflect.TypeOf((*EI)(nil)).Elem())
 	op.call = func(ctx context.Context, e *engine.Engine, in smithy.Serializable, ext engine.Extensions, strict bool) (smithy.Serializable, error) {
 		var ein EI
-		if err := convert(in, &ein, false); err != nil {
+		if err := convert(in, &ein, false, strict); err != nil {
 			return nil, fmt.Errorf("api: the %T of %T: %w", ein, in, err)
 		}
 		setExtensions(&ein, ext)
@@ -73,27 +72,12 @@ func bridge[SI, SO smithy.Serializable, EI, EO any](kind opKind, newIn func() SI
 			return nil, err
 		}
 		out := newOut()
-		if err := convert(eout, out, strict); err != nil {
+		if err := convert(eout, out, strict, strict); err != nil {
 			return nil, fmt.Errorf("api: the %T of %T: %w", out, eout, err)
 		}
 		return out, nil
 	}
 	return op
-}
-
-// convert copies a value into another shape through JSON (member names as
-// keys). strict refuses a key that the target lacks (tests use it to prove
-// that no field of the engine's answers is lost on the way).
-func convert(from, to any, strict bool) error {
-	b, err := json.Marshal(from)
-	if err != nil {
-		return err
-	}
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	if strict {
-		dec.DisallowUnknownFields()
-	}
-	return dec.Decode(to)
 }
 
 // setExtensions sets the stacksim Extensions of an engine input that has
