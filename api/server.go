@@ -230,10 +230,12 @@ func (s *Server) call(ctx context.Context, action string, form url.Values) (smit
 		return nil, err
 	}
 	out, err := op.call(ctx, s.e, in, engine.Extensions{Faults: s.opts.Faults}, s.opts.strictShapes)
+	changed := err == nil && op.kind != read
 	if err == nil && op.kind == start {
 		err = s.pacer.started(ctx)
 	}
-	if (err == nil && op.kind != read) || ran {
+	// Saved whatever the loop did: the call itself committed.
+	if changed || ran {
 		if serr := s.save(); serr != nil {
 			return nil, fmt.Errorf("the call was made, but the state could not be saved: %w", serr)
 		}

@@ -78,6 +78,17 @@ def create_delete(cfn, name):
     return t1 - t0, t2 - t1
 
 
+def raw(url, action):
+    """The body of one answer, as the client receives it."""
+    import urllib.request
+    body = ("Action=%s&Version=2010-05-15&StackName=load" % action).encode()
+    # moto tells services apart by the SigV4 scope, as stacksim can.
+    auth = "AWS4-HMAC-SHA256 Credential=test/20250101/us-east-1/cloudformation/aws4_request, SignedHeaders=host, Signature=0"
+    req = urllib.request.Request(url + "/", data=body, headers={"Authorization": auth, "Content-Type": "application/x-www-form-urlencoded"})
+    with urllib.request.urlopen(req) as r:
+        return r.read()
+
+
 def load(url, call, duration, workers=8):
     lat = []
     lock = threading.Lock()
@@ -100,6 +111,13 @@ def load(url, call, duration, workers=8):
         t.join()
     lat.sort()
     return len(lat) / duration, lat[len(lat) // 2] * 1000, lat[int(len(lat) * 0.99)] * 1000
+
+
+def cpu_seconds(pid):
+    """The user and system CPU time a process has used."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mb(pid):
@@ -151,12 +169,17 @@ def main():
             for k, c in clients.items():
                 create(c, "load")
                 c.get_waiter("stack_create_complete").wait(StackName="load", WaiterConfig=WAIT)
-            print("8 clients for %gs each (a stack of 500 resources):" % args.duration)
+            print("8 clients for %gs each (a stack of 500 resources); the server's CPU per request, and the answer's size:" % args.duration)
+            pids = {"stacksim": stacksim.pid, "moto": moto.pid}
             for name, call in [("DescribeStacks", lambda c: c.describe_stacks(StackName="load")),
                                ("DescribeStackEvents", lambda c: c.describe_stack_events(StackName="load"))]:
                 for k, url in targets.items():
+                    size = len(raw(url, name))
+                    cpu0 = cpu_seconds(pids[k])
                     rps, p50, p99 = load(url, call, args.duration)
-                    print("  %-20s %-9s %8.0f req/s   p50 %7.1f ms   p99 %7.1f ms" % (name, k, rps, p50, p99))
+                    cpu = (cpu_seconds(pids[k]) - cpu0) / (rps * args.duration) * 1000
+                    print("  %-20s %-9s %8.0f req/s   p50 %7.1f ms   p99 %7.1f ms   server CPU %5.2f ms/req   %7d bytes"
+                          % (name, k, rps, p50, p99, cpu, size))
 
         if not args.skip_memory:
             c = clients["stacksim"]
