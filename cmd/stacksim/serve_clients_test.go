@@ -13,11 +13,11 @@ import (
 )
 
 // Other real clients against stacksim serve: boto3 (a handler author's
-// integration test), the JavaScript SDK v3 and CDK (test/clients/node).
+// integration test), the JavaScript SDK v3 and CDK (testdata/clients/node).
 
-// clientsDir is test/clients in the repository.
+// clientsDir is testdata/clients in the repository.
 func clientsDir(t *testing.T) string {
-	return abs(t, filepath.Join("..", "..", "test", "clients"))
+	return abs(t, filepath.Join("..", "..", "testdata", "clients"))
 }
 
 func TestServeBoto3(t *testing.T) {
@@ -40,7 +40,7 @@ func TestServeBoto3(t *testing.T) {
 	}
 }
 
-// nodeDir is test/clients/node, with its packages installed (npm ci), or
+// nodeDir is testdata/clients/node, with its packages installed (npm ci), or
 // the test is skipped.
 func nodeDir(t *testing.T) string {
 	t.Helper()
@@ -49,7 +49,7 @@ func nodeDir(t *testing.T) string {
 	}
 	dir := filepath.Join(clientsDir(t), "node")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@aws-sdk", "client-cloudformation")); err != nil {
-		t.Skip("skipped: the JavaScript clients are not installed: run 'npm ci' in test/clients/node (.ci/run does)")
+		t.Skip("skipped: the JavaScript clients are not installed: run 'npm ci' in testdata/clients/node (.ci/run does)")
 	}
 	return dir
 }

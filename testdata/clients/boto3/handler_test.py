@@ -5,8 +5,8 @@ create rolled back, delete.
 
 Run by cmd/stacksim's TestServeBoto3 with STACKSIM_ENDPOINT set; by hand:
   stacksim serve --service-token \
-    arn:aws:lambda:us-east-1:123456789012:function:greeter='exec:python3 test/clients/boto3/greeter.py' &
-  STACKSIM_ENDPOINT=http://127.0.0.1:4599 python3 test/clients/boto3/handler_test.py
+    arn:aws:lambda:us-east-1:123456789012:function:greeter='exec:python3 testdata/clients/boto3/greeter.py' &
+  STACKSIM_ENDPOINT=http://127.0.0.1:4599 python3 testdata/clients/boto3/handler_test.py
 """
 import os
 import unittest
