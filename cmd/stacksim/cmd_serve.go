@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"go.uber.org/zap"
 
 	"github.com/stacksim/stacksim/api"
 )
@@ -75,12 +74,13 @@ func (a *app) serve(ctx context.Context, addr string, opts api.Options) error {
 	if !isLoopback(ln.Addr()) {
 		fmt.Fprintf(a.stderr, "stacksim: WARNING: serving on %s, which is not a loopback address: anyone who can reach it can change the simulated account, with no authentication. Use --addr 127.0.0.1:PORT unless you mean it.\n", bound)
 	}
+	// The lock file names the server to whoever finds the state in use.
+	a.commandPath = serveHolder(bound)
 	s, err := a.openWrite()
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	a.log.Info("state file locked", zap.String("path", s.path), zap.String("holder", serveHolder(bound)))
 
 	srv := api.New(s.e, opts)
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)

@@ -136,7 +136,7 @@ func TestServeKill9KeepsAcknowledgedCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.wait()
-	e, err := engine.Open(filepath.Join(dir, ".stacksim", "state.json"), engine.Options{})
+	e, err := engine.Open(filepath.Join(dir, defaultStatePath), engine.Options{})
 	if err != nil {
 		t.Fatalf("reopening the state after kill -9: %v", err)
 	}
@@ -178,7 +178,7 @@ func TestServeSignalAndLock(t *testing.T) {
 	if code := s.wait(); code != 0 {
 		t.Fatalf("exit %d after SIGTERM:\n%s", code, s.stderr)
 	}
-	if !strings.Contains(s.stderr.String(), "stopped; state saved to .stacksim/state.json") {
+	if !strings.Contains(s.stderr.String(), "stopped; state saved to "+defaultStatePath) {
 		t.Fatalf("stderr:\n%s", s.stderr)
 	}
 	out, _ := p.run(exitOK, "describe-stacks", "--stack-name", "app")
