@@ -157,8 +157,8 @@ func TestServeKill9KeepsAcknowledgedCalls(t *testing.T) {
 	}
 }
 
-// SIGTERM stops the server and saves; another command meanwhile is told
-// the state is in use.
+// SIGTERM stops the server and saves; another writer meanwhile is told
+// the state is in use by the server, named.
 func TestServeSignalAndLock(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
@@ -168,8 +168,8 @@ func TestServeSignalAndLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &proc{t: t, bin: bin, dir: dir}
-	_, stderr := p.run(exitBadInput, "delete-stack", "--stack-name", "app")
-	if !strings.Contains(stderr, "is in use") {
+	_, stderr := p.run(exitBadInput, "delete-stack", "--stack-name", "app", "--lock-timeout", "0")
+	if !strings.Contains(stderr, "is in use by stacksim serve on 127.0.0.1:") {
 		t.Fatalf("a second writer: %s", stderr)
 	}
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
