@@ -8,7 +8,7 @@ SOAK_WORLDS ?= 30000
 SOAK_FROM   ?= 1
 SOAK_PROCS  ?= 1
 
-.PHONY: help build test vet fmt-check bench bench-scale soak docs docs-check corpus fixtures clean
+.PHONY: help build test vet fmt-check bench bench-scale bench-serve soak docs docs-check corpus fixtures clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -33,6 +33,9 @@ bench: ## run every benchmark (BENCH=regexp, BENCHTIME=1s)
 
 bench-scale: build ## a command on one stack of an account of 10,000 resources vs one of 500 (RUNS=7)
 	python3 scripts/bench_scale.py --bin bin/stacksim --runs $(or $(RUNS),7)
+
+bench-serve: build ## stacksim serve beside moto_server through boto3: create/delete of 500 resources, reads under load, memory
+	python3 scripts/bench_serve.py --bin bin/stacksim
 
 docs: ## regenerate docs/states.md from the state machine
 	$(GO) run ./cmd/stacksim states --output markdown > docs/states.md.tmp && mv docs/states.md.tmp docs/states.md

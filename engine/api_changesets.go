@@ -218,6 +218,9 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 		if st == nil {
 			return ChangeSetNotFoundError(in.ChangeSetName)
 		}
+		if retry, err := tx.retryOf(KindExecuteChangeSet, st, in.ClientRequestToken); retry || err != nil {
+			return err
+		}
 		info := st.Info()
 		info.ChangeSetType, info.ChangeSetName = statemachine.ChangeSetType(cs.Type), cs.Name
 		if err := statemachine.CheckOperation(statemachine.ExecuteChangeSet, info); err != nil {

@@ -59,6 +59,9 @@ func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRo
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	err := e.update(func(tx *txn) error {
+		if retry, err := tx.retryOf(KindContinueUpdateRollback, tx.FindStack(in.StackName), in.ClientRequestToken); retry || err != nil {
+			return err
+		}
 		st, err := tx.CheckOperation(statemachine.ContinueUpdateRollback, in.StackName)
 		if err != nil {
 			return apiError(err)
@@ -127,6 +130,9 @@ func (e *Engine) CancelUpdateStack(ctx context.Context, in CancelUpdateStackInpu
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	err := e.update(func(tx *txn) error {
+		if retry, err := tx.retryOf(KindCancelUpdateStack, tx.FindStack(in.StackName), in.ClientRequestToken); retry || err != nil {
+			return err
+		}
 		st, err := tx.CheckOperation(statemachine.CancelUpdateStack, in.StackName)
 		if err != nil {
 			return apiError(err)
@@ -164,6 +170,12 @@ func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*Rol
 	defer e.mu.Unlock()
 	var out *RollbackStackOutput
 	err := e.update(func(tx *txn) error {
+		if st := tx.FindStack(in.StackName); st != nil {
+			if retry, err := tx.retryOf(KindRollbackStack, st, in.ClientRequestToken); retry || err != nil {
+				out = &RollbackStackOutput{StackId: st.StackId}
+				return err
+			}
+		}
 		st, err := tx.CheckOperation(statemachine.RollbackStack, in.StackName)
 		if err != nil {
 			return apiError(err)

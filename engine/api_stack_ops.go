@@ -48,6 +48,10 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	err := e.update(func(tx *txn) error {
 		info := statemachine.StackInfo{StackName: in.StackName}
 		if existing := tx.StackByName(in.StackName); existing != nil {
+			if retry, err := tx.retryOf(KindCreateStack, existing, in.ClientRequestToken); retry || err != nil {
+				out = &CreateStackOutput{StackId: existing.StackId}
+				return err
+			}
 			info = existing.Info()
 		}
 		if err := statemachine.CheckOperation(statemachine.CreateStack, info); err != nil {
@@ -148,6 +152,12 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 	defer e.mu.Unlock()
 	var out *UpdateStackOutput
 	err := e.update(func(tx *txn) error {
+		if st := tx.FindStack(in.StackName); st != nil {
+			if retry, err := tx.retryOf(KindUpdateStack, st, in.ClientRequestToken); retry || err != nil {
+				out = &UpdateStackOutput{StackId: st.StackId}
+				return err
+			}
+		}
 		st, err := tx.CheckOperation(statemachine.UpdateStack, in.StackName)
 		if err != nil {
 			return apiError(err)
@@ -304,12 +314,18 @@ func (e *Engine) DeleteStack(ctx context.Context, in DeleteStackInput) (*DeleteS
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	err := e.update(func(tx *txn) error {
+		if retry, err := tx.retryOf(KindDeleteStack, tx.FindStack(in.StackName), in.ClientRequestToken); retry || err != nil {
+			return err
+		}
 		st, err := tx.CheckOperation(statemachine.DeleteStack, in.StackName)
 		if err != nil {
 			if statemachine.IsNoOp(err) {
 				return nil
 			}
 			return apiError(err)
+		}
+		if st.EnableTerminationProtection {
+			return terminationProtected(st.StackName)
 		}
 		if err := e.checkRetainResources(tx, st, in.RetainResources); err != nil {
 			return err

@@ -145,6 +145,7 @@ replays a whole scenario in one process.`,
 	root.AddCommand(a.readCommands()...)
 	root.AddCommand(a.stepCommand(), a.timelineCommand(), a.runCommand())
 	root.AddCommand(a.stateCommand(), a.waitCommand(), a.deployCommand())
+	root.AddCommand(a.serveCommand())
 	return root
 }
 

@@ -1,0 +1,284 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	smithy "github.com/aws/smithy-go"
+	"go.uber.org/zap"
+
+	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/resources/faults"
+)
+
+// Limits of a request.
+const (
+	// DefaultMaxBodyBytes caps a request's body: a template body's 51,200
+	// bytes (the API's limit) many times over, far below what could hurt.
+	DefaultMaxBodyBytes = 4 << 20
+)
+
+// Options configure a Server.
+type Options struct {
+	// Pace says how virtual time moves (instant by default).
+	Pace Pace
+	// Clock is the wall clock of the paced modes (the real one when nil).
+	Clock Clock
+	// Faults are injected into every operation a call starts (--faults).
+	Faults []faults.Fault
+	// Logger receives a line per request at debug level, and the
+	// driver's failures. Nop when nil.
+	Logger *zap.Logger
+	// MaxBodyBytes caps a request's body (DefaultMaxBodyBytes when 0).
+	MaxBodyBytes int64
+
+	// strictShapes makes an engine answer with a field that the SDK's
+	// output lacks an error (tests prove that nothing is lost).
+	strictShapes bool
+}
+
+// Server answers the CloudFormation query API (and STS's
+// GetCallerIdentity) from one engine.
+type Server struct {
+	e     *engine.Engine
+	opts  Options
+	log   *zap.Logger
+	pacer *pacer
+	reqs  atomic.Uint64
+
+	// saveMu orders saves: a save that starts after a call committed
+	// writes it.
+	saveMu sync.Mutex
+}
+
+// New returns a server over e. A paced server needs Start to run its
+// driver.
+func New(e *engine.Engine, opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	s := &Server{e: e, opts: opts, log: opts.Logger}
+	s.pacer = newPacer(e, opts.Pace, opts.Clock)
+	s.pacer.save = s.save
+	s.pacer.onError = func(err error) { s.log.Error("pacing the event loop", zap.Error(err)) }
+	return s
+}
+
+// Start runs the driver of a paced server until ctx is done (it returns at
+// once when the pace is instant).
+func (s *Server) Start(ctx context.Context) { s.pacer.drive(ctx) }
+
+// Save makes the state durable (a no-op for an engine without a state
+// file).
+func (s *Server) Save() error { return s.save() }
+
+func (s *Server) save() error {
+	if s.e.StatePath() == "" {
+		return nil
+	}
+	s.saveMu.Lock()
+	defer s.saveMu.Unlock()
+	return s.e.Save()
+}
+
+// requestID returns the id of the next request: UUID-shaped and counted,
+// so that a run is reproducible.
+func (s *Server) requestID() string {
+	n := s.reqs.Add(1)
+	return fmt.Sprintf("%08x-0000-4000-8000-%012x", uint32(s.e.Seed()), n)
+}
+
+// ServeHTTP answers one request of the query protocol.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	id := s.requestID()
+	action, status := s.serve(w, r, id)
+	s.log.Debug("request", zap.String("action", action), zap.Int("status", status),
+		zap.String("requestId", id), zap.Duration("took", time.Since(start)))
+}
+
+// service is one of the APIs served on the port.
+type service struct {
+	name      string
+	version   string
+	namespace string
+}
+
+var (
+	cloudFormation = service{"cloudformation", modelVersion, modelNamespace}
+	stsService     = service{"sts", stsVersion, stsNamespace}
+)
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, id string) (string, int) {
+	if r.Method != http.MethodPost && r.Method != http.MethodGet {
+		return "", s.writeError(w, cloudFormation, &wireError{Status: http.StatusMethodNotAllowed, Code: codeInvalidAction,
+			Message: fmt.Sprintf("The query API takes POST (or GET) requests to /, not %s", r.Method)}, id)
+	}
+	form, werr := s.readForm(w, r)
+	if werr != nil {
+		return "", s.writeError(w, cloudFormation, werr, id)
+	}
+	action := form.Get("Action")
+	svc := serviceOf(r, form)
+	if action == "" {
+		return "", s.writeError(w, svc, newWireError(codeMissingAction, "The request must contain the parameter Action."), id)
+	}
+	if svc.name == stsService.name {
+		out, werr := s.callSTS(action, form.Get("Version"))
+		if werr != nil {
+			return action, s.writeError(w, svc, werr, id)
+		}
+		return action, s.writeResult(w, svc, action, out, id)
+	}
+	out, err := s.call(r.Context(), action, form)
+	if err != nil {
+		return action, s.writeError(w, svc, toWire(err), id)
+	}
+	return action, s.writeResult(w, svc, action, out, id)
+}
+
+// serviceOf tells which API a request is for: the service of its SigV4
+// credential scope (…/REGION/SERVICE/aws4_request), or STS's version.
+func serviceOf(r *http.Request, form url.Values) service {
+	if auth := r.Header.Get("Authorization"); auth != "" {
+		if _, cred, ok := strings.Cut(auth, "Credential="); ok {
+			cred, _, _ = strings.Cut(cred, ",")
+			if parts := strings.Split(cred, "/"); len(parts) == 5 && parts[3] == stsService.name {
+				return stsService
+			}
+		}
+	}
+	if form.Get("Version") == stsVersion {
+		return stsService
+	}
+	return cloudFormation
+}
+
+// readForm reads the form: the body of a POST (capped) and the URL's
+// query.
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request) (url.Values, *wireError) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, &wireError{Status: http.StatusRequestEntityTooLarge, Code: codeRequestTooLarge,
+				Message: fmt.Sprintf("The request body is larger than %d bytes", s.opts.MaxBodyBytes)}
+		}
+		return nil, newWireError(codeMalformedQuery, "The request body could not be read: "+err.Error())
+	}
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		return nil, newWireError(codeMalformedQuery, "The request body is not a form (application/x-www-form-urlencoded): "+err.Error())
+	}
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, newWireError(codeMalformedQuery, "The query string is malformed: "+err.Error())
+	}
+	for k, vs := range q {
+		if _, ok := form[k]; !ok {
+			form[k] = vs
+		}
+	}
+	return form, nil
+}
+
+// call decodes, checks and makes one CloudFormation call, and makes what it
+// changed durable before it returns.
+func (s *Server) call(ctx context.Context, action string, form url.Values) (smithy.Serializable, error) {
+	if v := form.Get("Version"); v != modelVersion {
+		return nil, newWireError(codeInvalidAction, fmt.Sprintf("Could not find operation %s for version %s", action, v))
+	}
+	op := operations()[action]
+	if op == nil {
+		if _, known := modelOperations[action]; known {
+			return nil, newWireError(codeInvalidOperation, unsupportedMessage(action))
+		}
+		return nil, newWireError(codeInvalidAction, fmt.Sprintf("Could not find operation %s for version %s", action, modelVersion))
+	}
+	in := op.newInput()
+	if err := decodeForm(parseFormTree(form), op.inputSchema, in); err != nil {
+		var fe *formError
+		if errors.As(err, &fe) {
+			return nil, engine.ValidationError("%s", fe.Error())
+		}
+		return nil, err
+	}
+	if msg := validateInput(modelOperations[action], in); msg != "" {
+		return nil, engine.ValidationError("%s", msg)
+	}
+	if names := op.givenUnsupported(in); len(names) > 0 {
+		return nil, engine.ValidationError("stacksim does not support %s in %s yet: leave %s out (stacksim would otherwise ignore %s)",
+			strings.Join(names, ", "), action, pronoun(len(names)), pronoun(len(names)))
+	}
+	// The loop's work belongs to the server, not to one request: a client
+	// that goes away does not stop an operation half way.
+	ctx = context.WithoutCancel(ctx)
+	ran, err := s.pacer.catchUp(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := op.call(ctx, s.e, in, engine.Extensions{Faults: s.opts.Faults}, s.opts.strictShapes)
+	changed := err == nil && op.kind != read
+	if err == nil && op.kind == start {
+		err = s.pacer.started(ctx)
+	}
+	// Saved whatever the loop did: the call itself committed.
+	if changed || ran {
+		if serr := s.save(); serr != nil {
+			return nil, fmt.Errorf("the call was made, but the state could not be saved: %w", serr)
+		}
+	}
+	return out, err
+}
+
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+// writeResult writes an answer:
+//
+//	<XResponse xmlns="..."><XResult>...</XResult>
+//	<ResponseMetadata><RequestId>...</RequestId></ResponseMetadata></XResponse>
+func (s *Server) writeResult(w http.ResponseWriter, svc service, action string, out smithy.Serializable, id string) int {
+	ser := newXMLSerializer(action + "Result")
+	out.Serialize(ser)
+	var b bytes.Buffer
+	b.Grow(ser.buf.Len() + 256)
+	b.WriteString("<" + action + `Response xmlns="` + svc.namespace + `">`)
+	b.Write(ser.Bytes())
+	b.WriteString("<ResponseMetadata><RequestId>" + id + "</RequestId></ResponseMetadata></" + action + "Response>\n")
+	s.writeBody(w, http.StatusOK, b.Bytes(), id)
+	return http.StatusOK
+}
+
+func (s *Server) writeError(w http.ResponseWriter, svc service, e *wireError, id string) int {
+	if e.Status >= 500 {
+		s.log.Error("request failed", zap.String("code", e.Code), zap.String("message", e.Message), zap.String("requestId", id))
+	}
+	s.writeBody(w, e.Status, errorXML(svc.namespace, e, id), id)
+	return e.Status
+}
+
+func (s *Server) writeBody(w http.ResponseWriter, status int, body []byte, id string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/xml")
+	h.Set("x-amzn-RequestId", id)
+	h.Set("Content-Length", fmt.Sprint(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}

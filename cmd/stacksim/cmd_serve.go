@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/stacksim/stacksim/api"
+)
+
+// defaultServeAddr is where serve listens unless --addr says otherwise:
+// loopback only.
+const defaultServeAddr = "127.0.0.1:4599"
+
+// serveHolder is how a running server names itself as the holder of the
+// state file's lock, for the message another command gets ("in use by
+// ..."). It is the one place that says it.
+func serveHolder(addr string) string { return "stacksim serve on " + addr }
+
+func (a *app) serveCommand() *cobra.Command {
+	var addr, pace, faultsFile string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the CloudFormation API on loopback, for the AWS CLI, the SDKs and CDK",
+		Long: `serve answers CloudFormation's query API (and STS's GetCallerIdentity) on
+--addr, over the state file (--state), which it holds locked while it runs.
+Point any client at it with --endpoint-url or AWS_ENDPOINT_URL; it needs
+some credentials (any will do) and a region.
+
+--pace says how virtual time moves: instant (the default: a call that
+starts an operation returns when it has run to rest, so waiters succeed on
+their first poll), realtime (virtual time follows the wall clock) or xN (N
+times faster). Every call that changes the state is saved before it is
+answered. SIGINT or SIGTERM stops the server, saving the state.`,
+		Example: `  stacksim serve &
+  AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_DEFAULT_REGION=us-east-1 \
+    aws --endpoint-url http://127.0.0.1:4599 cloudformation describe-stacks
+  stacksim serve --pace x10 --faults faults.yaml`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := api.ParsePace(pace)
+			if err != nil {
+				return badInput(err)
+			}
+			fs, err := loadFaults(faultsFile)
+			if err != nil {
+				return badInput(err)
+			}
+			return a.serve(cmd.Context(), addr, api.Options{Pace: p, Faults: fs, Logger: a.log})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", defaultServeAddr, "the address to listen on (loopback unless you say otherwise)")
+	f.StringVar(&pace, "pace", "instant", "how virtual time moves: instant, realtime or xN (N times the wall clock)")
+	f.StringVar(&faultsFile, "faults", "", "a faults file (docs/faults.md) whose faults are injected into every operation a call starts")
+	return cmd
+}
+
+func (a *app) serve(ctx context.Context, addr string, opts api.Options) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return badInput(fmt.Errorf("--addr %s: %w", addr, err))
+	}
+	defer ln.Close()
+	bound := ln.Addr().String()
+	if !isLoopback(ln.Addr()) {
+		fmt.Fprintf(a.stderr, "stacksim: WARNING: serving on %s, which is not a loopback address: anyone who can reach it can change the simulated account, with no authentication. Use --addr 127.0.0.1:PORT unless you mean it.\n", bound)
+	}
+	// The lock file names the server to whoever finds the state in use.
+	a.commandPath = serveHolder(bound)
+	s, err := a.openWrite()
+	if err != nil {
+		return err
+	}
+	defer s.close()
+
+	srv := api.New(s.e, opts)
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	driverDone := make(chan struct{})
+	go func() { srv.Start(ctx); close(driverDone) }()
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	fmt.Fprintf(a.stderr, "stacksim: serving CloudFormation on http://%s (state %s, pace %s); stop with Ctrl-C\n", bound, s.path, opts.Pace)
+	select {
+	case err = <-served:
+	case <-ctx.Done():
+	}
+	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	_ = hs.Shutdown(shutCtx)
+	stop()
+	<-driverDone
+	// Every call that changed the state was saved when it was answered;
+	// this saves what the loop did since (the paced modes). A server that
+	// was never asked to change anything leaves no state file behind.
+	if _, statErr := os.Stat(s.path); statErr == nil {
+		if serr := srv.Save(); serr != nil {
+			return fmt.Errorf("saving the state on shutdown: %w", serr)
+		}
+	}
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "stacksim: stopped; state saved to %s\n", s.path)
+	return nil
+}
+
+// isLoopback reports whether a listener's address is on loopback only.
+func isLoopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The AWS CLI (v1, in the machine's Python) against stacksim serve,
+// unchanged: --endpoint-url and test credentials.
+
+// awsCLI runs `aws ARGS...` against a server, isolated from the machine's
+// AWS configuration.
+type awsCLI struct {
+	t   *testing.T
+	url string
+	dir string
+}
+
+func newAWSCLI(t *testing.T, url, dir string) *awsCLI {
+	t.Helper()
+	if _, err := exec.LookPath("aws"); err != nil {
+		t.Skip("skipped: the AWS CLI (aws) is not on this machine; install it (pip install awscli) to run the AWS CLI tests of stacksim serve")
+	}
+	return &awsCLI{t: t, url: url, dir: dir}
+}
+
+func clientEnv(dir string) []string {
+	return append(os.Environ(),
+		"AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_DEFAULT_REGION=us-east-1", "AWS_REGION=us-east-1",
+		"AWS_CONFIG_FILE="+filepath.Join(dir, "no-config"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(dir, "no-credentials"),
+		"AWS_EC2_METADATA_DISABLED=true", "AWS_PAGER=")
+}
+
+// run runs the CLI and returns stdout, stderr and the exit code.
+func (a *awsCLI) run(args ...string) (string, string, int) {
+	a.t.Helper()
+	cmd := exec.Command("aws", append([]string{"--endpoint-url", a.url}, args...)...)
+	cmd.Dir = a.dir
+	cmd.Env = clientEnv(a.dir)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		a.t.Fatal(err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// ok runs the CLI and fails the test unless it exits 0.
+func (a *awsCLI) ok(args ...string) string {
+	a.t.Helper()
+	out, errOut, code := a.run(args...)
+	if code != 0 {
+		a.t.Fatalf("aws %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
+	}
+	return out
+}
+
+const cliTemplate = `Parameters:
+  Env:
+    Type: String
+    Default: dev
+Resources:
+  P:
+    Type: AWS::SSM::Parameter
+    Properties:
+      Type: String
+      Value: !Ref Env
+Outputs:
+  Name:
+    Value: !Ref P
+`
+
+const cliFaults = `faults:
+  - match: {logicalId: P, action: update, phase: forward}
+    fail: {code: InvalidRequest, message: "Value is out of range"}
+    times: always
+`
+
+func TestServeAWSCLI(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(cliTemplate), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "faults.yaml"), []byte(cliFaults), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cli := newAWSCLI(t, "", dir)
+	s := startServe(t, buildBinary(t), dir, "--faults", "faults.yaml")
+	cli.url = s.url
+	cf := func(args ...string) []string { return append([]string{"cloudformation"}, args...) }
+
+	// create-stack, then the waiter.
+	out := cli.ok(cf("create-stack", "--stack-name", "app", "--template-body", "file://app.yaml")...)
+	if !strings.Contains(out, `"StackId": "arn:aws:cloudformation:us-east-1:123456789012:stack/app/`) {
+		t.Fatalf("create-stack printed:\n%s", out)
+	}
+	cli.ok(cf("wait", "stack-create-complete", "--stack-name", "app")...)
+
+	// An update that fails and rolls back: the waiter exits non-zero.
+	cli.ok(cf("update-stack", "--stack-name", "app", "--use-previous-template", "--parameters", "ParameterKey=Env,ParameterValue=prod")...)
+	_, errOut, code := cli.run(cf("wait", "stack-update-complete", "--stack-name", "app")...)
+	if code == 0 || !strings.Contains(errOut, `Waiter StackUpdateComplete failed: Waiter encountered a terminal failure state: For expression "Stacks[].StackStatus" we matched expected path: "UPDATE_ROLLBACK_COMPLETE"`) {
+		t.Fatalf("wait stack-update-complete after a failed update: exit %d\n%s", code, errOut)
+	}
+	out = cli.ok(cf("describe-stack-events", "--stack-name", "app", "--query", "StackEvents[?ResourceStatus=='UPDATE_FAILED'].ResourceStatusReason", "--output", "text")...)
+	if !strings.Contains(out, `Resource handler returned message: "Value is out of range"`) {
+		t.Fatalf("the failed update's reason:\n%s", out)
+	}
+
+	// describe-stack-events with --max-items: a page and a NextToken, then
+	// the rest.
+	var page struct {
+		StackEvents []json.RawMessage
+		NextToken   string
+	}
+	if err := json.Unmarshal([]byte(cli.ok(cf("describe-stack-events", "--stack-name", "app", "--max-items", "3")...)), &page); err != nil {
+		t.Fatal(err)
+	}
+	if len(page.StackEvents) != 3 || page.NextToken == "" {
+		t.Fatalf("--max-items 3: %d events, NextToken %q", len(page.StackEvents), page.NextToken)
+	}
+	var rest struct{ StackEvents []json.RawMessage }
+	if err := json.Unmarshal([]byte(cli.ok(cf("describe-stack-events", "--stack-name", "app", "--starting-token", page.NextToken)...)), &rest); err != nil {
+		t.Fatal(err)
+	}
+	var all struct{ StackEvents []json.RawMessage }
+	if err := json.Unmarshal([]byte(cli.ok(cf("describe-stack-events", "--stack-name", "app")...)), &all); err != nil {
+		t.Fatal(err)
+	}
+	if len(rest.StackEvents)+3 != len(all.StackEvents) || len(all.StackEvents) < 10 {
+		t.Fatalf("pages: 3 + %d, all %d", len(rest.StackEvents), len(all.StackEvents))
+	}
+
+	// An error as the CLI prints it.
+	_, errOut, code = cli.run(cf("describe-stacks", "--stack-name", "nope")...)
+	if want := "\nAn error occurred (ValidationError) when calling the DescribeStacks operation: Stack with id nope does not exist\n"; code != 255 || errOut != want {
+		t.Fatalf("describe-stacks of a missing stack: exit %d\n%q\nwant\n%q", code, errOut, want)
+	}
+
+	// cloudformation deploy: create, update, and nothing to deploy.
+	out = cli.ok(cf("deploy", "--stack-name", "dep", "--template-file", "app.yaml")...)
+	if !strings.Contains(out, "Successfully created/updated stack - dep") {
+		t.Fatalf("deploy (create):\n%s", out)
+	}
+	// The faults fail an update of P: the update adds a resource and
+	// leaves P alone.
+	two := strings.Replace(cliTemplate, "Outputs:", "  Q:\n    Type: AWS::SSM::Parameter\n    Properties:\n      Type: String\n      Value: q\nOutputs:", 1)
+	if err := os.WriteFile(filepath.Join(dir, "app2.yaml"), []byte(two), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = cli.ok(cf("deploy", "--stack-name", "dep", "--template-file", "app2.yaml")...)
+	if !strings.Contains(out, "Successfully created/updated stack - dep") {
+		t.Fatalf("deploy (update):\n%s", out)
+	}
+	out = cli.ok(cf("deploy", "--stack-name", "dep", "--template-file", "app2.yaml", "--no-fail-on-empty-changeset")...)
+	if !strings.Contains(out, "No changes to deploy. Stack dep is up to date") {
+		t.Fatalf("deploy (no changes):\n%s", out)
+	}
+	out = cli.ok(cf("describe-stacks", "--stack-name", "dep", "--query", "Stacks[0].[StackStatus,length(Outputs)]", "--output", "text")...)
+	if strings.TrimSpace(out) != "UPDATE_COMPLETE\t1" {
+		t.Fatalf("after deploy: %q", out)
+	}
+	// STS, as SDK-based tools ask first.
+	cmd := exec.Command("aws", "--endpoint-url", s.url, "sts", "get-caller-identity", "--query", "Account", "--output", "text")
+	cmd.Env = clientEnv(dir)
+	b, err := cmd.CombinedOutput()
+	if err != nil || strings.TrimSpace(string(b)) != "123456789012" {
+		t.Fatalf("sts get-caller-identity: %v %s", err, b)
+	}
+}

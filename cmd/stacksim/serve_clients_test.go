@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	cfn "github.com/aws/aws-sdk-go-v2/service/cloudformation"
+)
+
+// Other real clients against stacksim serve: boto3 (a handler author's
+// integration test), the JavaScript SDK v3 and CDK (testdata/clients/node).
+
+// clientsDir is testdata/clients in the repository.
+func clientsDir(t *testing.T) string {
+	return abs(t, filepath.Join("..", "..", "testdata", "clients"))
+}
+
+func TestServeBoto3(t *testing.T) {
+	if err := exec.Command("python3", "-c", "import boto3").Run(); err != nil {
+		t.Skip("skipped: python3 with boto3 is not on this machine; install boto3 (pip install boto3) to run the boto3 test of stacksim serve")
+	}
+	dir := t.TempDir()
+	greeter := filepath.Join(clientsDir(t), "boto3", "greeter.py")
+	s := startServe(t, buildBinary(t), dir,
+		"--service-token", "arn:aws:lambda:us-east-1:123456789012:function:greeter=exec:python3 "+greeter)
+	cmd := exec.Command("python3", filepath.Join(clientsDir(t), "boto3", "handler_test.py"))
+	cmd.Dir = dir
+	cmd.Env = append(clientEnv(dir), "STACKSIM_ENDPOINT="+s.url)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("handler_test.py: %v\n%s\nserver:\n%s", err, out, s.stderr)
+	}
+	if !strings.Contains(string(out), "Ran 2 tests") {
+		t.Fatalf("handler_test.py:\n%s", out)
+	}
+}
+
+// nodeDir is testdata/clients/node, with its packages installed (npm ci), or
+// the test is skipped.
+func nodeDir(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("skipped: node is not on this machine; install Node.js 20+ to run the JavaScript client tests of stacksim serve")
+	}
+	dir := filepath.Join(clientsDir(t), "node")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@aws-sdk", "client-cloudformation")); err != nil {
+		t.Skip("skipped: the JavaScript clients are not installed: run 'npm ci' in testdata/clients/node (.ci/run does)")
+	}
+	return dir
+}
+
+func TestServeJavaScriptSDK(t *testing.T) {
+	node := nodeDir(t)
+	dir := t.TempDir()
+	s := startServe(t, buildBinary(t), dir)
+	cmd := exec.Command("node", filepath.Join(node, "sdk_test.mjs"))
+	cmd.Dir = node
+	cmd.Env = append(clientEnv(dir), "STACKSIM_ENDPOINT="+s.url)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "sdk_test.mjs: ok") {
+		t.Fatalf("sdk_test.mjs: %v\n%s\nserver:\n%s", err, out, s.stderr)
+	}
+}
+
+// cdk deploy and cdk destroy of a CDK app with no assets, offline: CDK
+// asks STS, then drives change sets and events as against AWS.
+func TestServeCDK(t *testing.T) {
+	node := nodeDir(t)
+	dir := t.TempDir()
+	s := startServe(t, buildBinary(t), dir)
+	cdk := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(filepath.Join(node, "node_modules", ".bin", "cdk"), append(args, "--no-notices", "--output", filepath.Join(dir, "cdk.out"))...)
+		cmd.Dir = filepath.Join(node, "cdkapp")
+		cmd.Env = append(clientEnv(dir), "AWS_ENDPOINT_URL="+s.url, "CDK_DISABLE_CLI_TELEMETRY=true", "CI=true")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("cdk %s: %v\n%s\nserver:\n%s", strings.Join(args, " "), err, out, s.stderr)
+		}
+		return string(out)
+	}
+	out := cdk("deploy", "--require-approval", "never")
+	if !strings.Contains(out, "✅  CdkDemo") || !strings.Contains(out, "CdkDemo.AlertsArn = arn:aws:sns:us-east-1:123456789012:CdkDemo-Alerts") {
+		t.Fatalf("cdk deploy:\n%s", out)
+	}
+	c := sdkClient(s.url)
+	st, err := c.DescribeStacks(context.Background(), &cfn.DescribeStacksInput{StackName: aws.String("CdkDemo")})
+	if err != nil || st.Stacks[0].StackStatus != "CREATE_COMPLETE" {
+		t.Fatalf("after cdk deploy: %v %+v", err, st)
+	}
+	out = cdk("destroy", "--force")
+	if !strings.Contains(out, "CdkDemo: destroyed") {
+		t.Fatalf("cdk destroy:\n%s", out)
+	}
+	id := aws.ToString(st.Stacks[0].StackId)
+	st, err = c.DescribeStacks(context.Background(), &cfn.DescribeStacksInput{StackName: aws.String(id)})
+	if err != nil || st.Stacks[0].StackStatus != "DELETE_COMPLETE" {
+		t.Fatalf("after cdk destroy: %v %+v", err, st)
+	}
+}

@@ -1,0 +1,178 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/stacksim/stacksim/resources"
+	"github.com/stacksim/stacksim/template"
+)
+
+// GetTemplateSummaryInput is GetTemplateSummary's request: a template body,
+// or the stack whose template to summarise.
+type GetTemplateSummaryInput struct {
+	TemplateBody string `json:"TemplateBody,omitempty"`
+	// StackName is a stack's name or ARN (a deleted stack by ARN).
+	StackName string `json:"StackName,omitempty"`
+
+	Extensions `json:"-"`
+}
+
+// ParameterConstraints are a parameter's AllowedValues.
+type ParameterConstraints struct {
+	AllowedValues []string `json:"AllowedValues,omitempty"`
+}
+
+// ParameterDeclaration is one parameter as GetTemplateSummary describes it.
+type ParameterDeclaration struct {
+	ParameterKey         string               `json:"ParameterKey"`
+	DefaultValue         string               `json:"DefaultValue,omitempty"`
+	ParameterType        string               `json:"ParameterType"`
+	NoEcho               bool                 `json:"NoEcho"`
+	Description          string               `json:"Description,omitempty"`
+	ParameterConstraints ParameterConstraints `json:"ParameterConstraints"`
+}
+
+// ResourceIdentifierSummary names, for one resource type of a template, its
+// resources and the properties that identify one (what an import of it
+// would have to give).
+type ResourceIdentifierSummary struct {
+	ResourceType        string   `json:"ResourceType"`
+	LogicalResourceIds  []string `json:"LogicalResourceIds"`
+	ResourceIdentifiers []string `json:"ResourceIdentifiers"`
+}
+
+// TemplateSummaryWarnings lists the resource types nothing serves.
+type TemplateSummaryWarnings struct {
+	UnrecognizedResourceTypes []string `json:"UnrecognizedResourceTypes,omitempty"`
+}
+
+// GetTemplateSummaryOutput is GetTemplateSummary's answer.
+type GetTemplateSummaryOutput struct {
+	Parameters                  []ParameterDeclaration      `json:"Parameters"`
+	Description                 string                      `json:"Description,omitempty"`
+	Capabilities                []string                    `json:"Capabilities,omitempty"`
+	CapabilitiesReason          string                      `json:"CapabilitiesReason,omitempty"`
+	ResourceTypes               []string                    `json:"ResourceTypes"`
+	Version                     string                      `json:"Version,omitempty"`
+	Metadata                    string                      `json:"Metadata,omitempty"`
+	DeclaredTransforms          []string                    `json:"DeclaredTransforms,omitempty"`
+	ResourceIdentifierSummaries []ResourceIdentifierSummary `json:"ResourceIdentifierSummaries,omitempty"`
+	Warnings                    *TemplateSummaryWarnings    `json:"Warnings,omitempty"`
+}
+
+// GetTemplateSummary describes a template, given or a stack's, without
+// creating anything: its parameters, the capabilities it needs, its
+// resource types (in the template's order, each once), format version,
+// Metadata (as JSON), transforms, and the identifying properties of each
+// resource type (the primary identifier of its schema). AWS CLI's deploy
+// calls it before updating a stack, to learn the parameters.
+func (e *Engine) GetTemplateSummary(ctx context.Context, in GetTemplateSummaryInput) (*GetTemplateSummaryOutput, error) {
+	if (in.TemplateBody == "") == (in.StackName == "") {
+		// UNVERIFIED wording: AWS's answer when neither (or both) is given.
+		return nil, ValidationError("Specify either TemplateBody or StackName (stacksim does not read TemplateURL or StackSetName).")
+	}
+	body, file := in.TemplateBody, in.TemplateFile
+	if in.StackName != "" {
+		e.mu.Lock()
+		err := e.view(func(tx *txn) error {
+			st := tx.FindStack(in.StackName)
+			if st == nil {
+				return stackWithIDNotFound(in.StackName)
+			}
+			body, file = st.TemplateBody, st.TemplateFile
+			return nil
+		})
+		e.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+	} else if err := checkTemplateBody(body, false, file); err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	t, err := e.parseTemplate(file, body)
+	e.mu.Unlock()
+	if err != nil {
+		return nil, templateError(err)
+	}
+	out := &GetTemplateSummaryOutput{
+		Parameters:         []ParameterDeclaration{},
+		ResourceTypes:      []string{},
+		Description:        t.Description,
+		Version:            t.FormatVersion,
+		DeclaredTransforms: t.Transform,
+	}
+	for _, p := range t.Parameters {
+		d := ParameterDeclaration{ParameterKey: p.Name, ParameterType: p.Type, NoEcho: p.NoEcho, Description: p.Description,
+			ParameterConstraints: ParameterConstraints{AllowedValues: p.AllowedValues}}
+		if p.HasDefault {
+			d.DefaultValue = p.Default
+		}
+		out.Parameters = append(out.Parameters, d)
+	}
+	req := t.Capabilities()
+	out.Capabilities, out.CapabilitiesReason = req.Capabilities, req.Reason
+	if t.Metadata != nil {
+		if b, err := json.Marshal(t.Metadata.Literal()); err == nil {
+			out.Metadata = string(b)
+		}
+	}
+	out.ResourceTypes, out.ResourceIdentifierSummaries, out.Warnings = e.summariseResources(t)
+	return out, nil
+}
+
+// summariseResources returns a template's resource types in order of first
+// appearance, the identifier summary of each type that has a schema with a
+// primary identifier, and the types nothing serves.
+func (e *Engine) summariseResources(t *template.Template) ([]string, []ResourceIdentifierSummary, *TemplateSummaryWarnings) {
+	types := []string{}
+	byType := map[string]*ResourceIdentifierSummary{}
+	var summaries []*ResourceIdentifierSummary
+	var unknown []string
+	for _, r := range t.Resources {
+		if _, seen := byType[r.Type]; !seen {
+			types = append(types, r.Type)
+			s := &ResourceIdentifierSummary{ResourceType: r.Type}
+			byType[r.Type] = s
+			if isCustomType(r.Type) {
+				continue
+			}
+			schema, err := e.reg.Schema(r.Type)
+			if err != nil || schema == nil || permissive(schema) {
+				// stacksim simulates a type it has no schema for
+				// (resources.NewPermissive); AWS would not know it.
+				unknown = append(unknown, r.Type)
+				continue
+			}
+			for _, p := range schema.PrimaryIdentifier {
+				s.ResourceIdentifiers = append(s.ResourceIdentifiers, strings.TrimPrefix(p, "/properties/"))
+			}
+			if len(s.ResourceIdentifiers) > 0 {
+				summaries = append(summaries, s)
+			}
+		}
+		byType[r.Type].LogicalResourceIds = append(byType[r.Type].LogicalResourceIds, r.LogicalID)
+	}
+	var out []ResourceIdentifierSummary
+	for _, s := range summaries {
+		out = append(out, *s)
+	}
+	var w *TemplateSummaryWarnings
+	if len(unknown) > 0 {
+		w = &TemplateSummaryWarnings{UnrecognizedResourceTypes: unknown}
+	}
+	return types, out, w
+}
+
+// isCustomType: custom resources have no schema and no identifiers.
+func isCustomType(typeName string) bool {
+	return typeName == "AWS::CloudFormation::CustomResource" || strings.HasPrefix(typeName, "Custom::")
+}
+
+// permissive reports whether a schema is the stand-in of a type stacksim
+// has no schema for.
+func permissive(s *resources.Schema) bool {
+	return len(s.PrimaryIdentifier) == 1 && s.PrimaryIdentifier[0] == "/properties/"+resources.PermissiveIDKey
+}
