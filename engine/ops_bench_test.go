@@ -122,6 +122,14 @@ func opsEngine(tb testing.TB) *Engine { return opsEngineWith(tb, true, ContractR
 func opsEngineWith(tb testing.TB, sim bool, mode ContractMode) *Engine {
 	tb.Helper()
 	e := newTestEngine(tb, Options{Contract: mode})
+	benchSetUp(tb, e, sim)
+	return e
+}
+
+// benchSetUp registers the benchmarks' type on e and the binding of their
+// big stacks.
+func benchSetUp(tb testing.TB, e *Engine, sim bool) {
+	tb.Helper()
 	s, err := resources.ParseSchema("bench", []byte(benchSchemaDoc))
 	if err != nil {
 		tb.Fatal(err)
@@ -154,7 +162,6 @@ func opsEngineWith(tb testing.TB, sim bool, mode ContractMode) *Engine {
 		bigStackOf(n, 0)
 		bigStackOf(n, 1)
 	}
-	return e
 }
 
 var (
