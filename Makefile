@@ -2,10 +2,11 @@
 GO       ?= go
 PKGS     ?= ./...
 CORPUS   ?= ../shared/corpus/templates
+SCHEMAS  ?= ../shared/schemas/us-east-1
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: help build test vet fmt-check bench docs docs-check corpus fixtures clean
+.PHONY: help build test vet fmt-check bench docs docs-check corpus fixtures registry clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
@@ -37,6 +38,9 @@ docs-check: ## fail when docs/states.md is stale
 
 fixtures: ## replay every fixture with the command line and compare its golden log
 	$(GO) run ./cmd/stacksim run fixtures/*/scenario.yaml --golden golden.log > /dev/null
+
+registry: ## regenerate resources/registry/us-east-1.pack from the registry schemas (SCHEMAS=dir)
+	$(GO) run ./resources/internal/registrygen -schemas $(SCHEMAS) -out resources/registry/us-east-1.pack
 
 corpus: ## validate every template of the corpus (CORPUS=dir)
 	$(GO) run ./template/internal/corpus -dir $(CORPUS)

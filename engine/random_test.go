@@ -41,7 +41,8 @@ func TestRandomWorlds(t *testing.T) {
 }
 
 // randomTypes are the types of the random templates: the type of a
-// logical id never changes (an update may not change a type).
+// logical id never changes (an update may not change a type). The last is
+// in no registry: it is simulated permissively (Options.PermissiveTypes).
 var randomTypes = []string{"AWS::SNS::Topic", "AWS::SQS::Queue", "AWS::SSM::Parameter", "Custom::Thing", "Stacksim::Test::Widget"}
 
 type world struct {
@@ -55,7 +56,7 @@ type world struct {
 
 func runWorld(t *testing.T, seed uint64) {
 	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed}
-	opts := Options{Seed: int64(seed), Contract: ContractReport, MaxAttempts: 1 + w.r.IntN(4),
+	opts := Options{Seed: int64(seed), Contract: ContractReport, MaxAttempts: 1 + w.r.IntN(4), PermissiveTypes: true,
 		ServiceTokens: map[string]resources.CustomTarget{"thing": resources.CustomFunc(w.custom)}}
 	w.e = newTestEngine(t, opts)
 	w.e.Subscribe(func(ev StackEvent) {

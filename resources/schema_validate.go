@@ -3,7 +3,6 @@ package resources
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -50,12 +49,21 @@ type validator struct {
 	full *jsonschema.Schema
 }
 
+// compileInput compiles the input validator (once); its error is the
+// schema's.
+func (s *Schema) compileInput() error {
+	s.inputOnce.Do(func() { s.input, s.inputErr = s.compileVariant(inputDrop) })
+	return s.inputErr
+}
+
+// compile compiles both validators (once each).
 func (s *Schema) compile() {
-	s.valOnce.Do(func() {
-		s.input, s.valErr = s.compileVariant(inputDrop)
-		if s.valErr == nil {
-			s.contract, s.valErr = s.compileVariant(contractDrop)
-		}
+	if err := s.compileInput(); err != nil {
+		s.contractOnce.Do(func() { s.valErr = err })
+		return
+	}
+	s.contractOnce.Do(func() {
+		s.contract, s.valErr = s.compileVariant(contractDrop)
 		if s.valErr == nil {
 			s.modelCheck = compileCheck(s.contract.fast, s.shapeTree(), map[checkKey]*checkNode{})
 		}
@@ -96,7 +104,7 @@ func (r anyRegexp) MatchString(string) bool { return true }
 func (r anyRegexp) String() string          { return string(r) }
 
 func lenientRegexp(s string) (jsonschema.Regexp, error) {
-	re, err := regexp.Compile(s)
+	re, err := cachedRegexp(s)
 	if err != nil {
 		return anyRegexp(s), nil
 	}
@@ -137,9 +145,8 @@ func stripKeywords(sch map[string]any, drop []string) {
 // CloudFormation does before calling a handler: the model is coerced to the
 // schema's types first. A nil error means valid.
 func (s *Schema) ValidateInput(model map[string]any) error {
-	s.compile()
-	if s.valErr != nil {
-		return s.valErr
+	if err := s.compileInput(); err != nil {
+		return err
 	}
 	return s.validate(s.input, s.coerced(model))
 }
@@ -170,9 +177,8 @@ func (s *Schema) ModelCertainlyValid(model map[string]any) bool {
 // validateInputCoerced is ValidateInput for a model Coerce made (coercing
 // again would change nothing).
 func (s *Schema) validateInputCoerced(model map[string]any) error {
-	s.compile()
-	if s.valErr != nil {
-		return s.valErr
+	if err := s.compileInput(); err != nil {
+		return err
 	}
 	return s.validate(s.input, model)
 }

@@ -113,7 +113,7 @@ func TestBinaryKilledWhileSaving(t *testing.T) {
 		}
 		return "file://" + path
 	}
-	// 300 resources of a permissive type, each holding 16 KiB: a state of
+	// 300 resources of a permissive type (--permissive-types), each holding 16 KiB: a state of
 	// several tens of MB from a small template.
 	var b strings.Builder
 	b.WriteString("Parameters:\n  Blob:\n    Type: String\nResources:\n")
@@ -122,7 +122,7 @@ func TestBinaryKilledWhileSaving(t *testing.T) {
 	}
 	tmpl := write("big.yaml", b.String())
 	blob := func(c string) string { return "ParameterKey=Blob,ParameterValue=" + strings.Repeat(c, 4000) }
-	p.run(0, "create-stack", "--stack-name", "big", "--template-body", tmpl, "--parameters", blob("a"), "--quiet")
+	p.run(0, "create-stack", "--stack-name", "big", "--template-body", tmpl, "--parameters", blob("a"), "--quiet", "--permissive-types")
 	state := filepath.Join(p.dir, ".stacksim", "state.json")
 	before, err := os.ReadFile(state)
 	if err != nil {
@@ -132,7 +132,7 @@ func TestBinaryKilledWhileSaving(t *testing.T) {
 
 	killed := false
 	for try := 0; try < 5 && !killed; try++ {
-		cmd := exec.Command(p.bin, "update-stack", "--stack-name", "big", "--template-body", tmpl, "--parameters", blob("b"), "--quiet")
+		cmd := exec.Command(p.bin, "update-stack", "--stack-name", "big", "--template-body", tmpl, "--parameters", blob("b"), "--quiet", "--permissive-types")
 		cmd.Dir = p.dir
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -181,7 +181,7 @@ func TestBinaryKilledWhileSaving(t *testing.T) {
 	if !strings.Contains(out, "CREATE_COMPLETE") {
 		t.Errorf("after the kill, the stack is not as it was:\n%s", out)
 	}
-	p.run(0, "update-stack", "--stack-name", "big", "--template-body", tmpl, "--parameters", blob("c"), "--quiet")
+	p.run(0, "update-stack", "--stack-name", "big", "--template-body", tmpl, "--parameters", blob("c"), "--quiet", "--permissive-types")
 	if temps, _ := filepath.Glob(filepath.Join(p.dir, ".stacksim", ".state.json.tmp-*")); len(temps) != 0 {
 		t.Errorf("stale temporary files left: %v", temps)
 	}

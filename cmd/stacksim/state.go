@@ -17,7 +17,7 @@ const defaultStatePath = ".stacksim/state.json"
 
 // engineOptions builds the engine's options from the global flags.
 func (a *app) engineOptions() (engine.Options, error) {
-	opts := engine.Options{Seed: a.seed, Logger: a.log, SchemaDir: a.schemas, CustomResponseWait: 30 * time.Second}
+	opts := engine.Options{Seed: a.seed, Logger: a.log, SchemaDir: a.schemas, PermissiveTypes: a.permissive, CustomResponseWait: 30 * time.Second}
 	switch a.contract {
 	case "off", "":
 		opts.Contract = engine.ContractOff

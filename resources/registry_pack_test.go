@@ -1,0 +1,116 @@
+package resources
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stacksim/stacksim/resources/internal/schemapack"
+)
+
+// TestRegistryPackCurrent regenerates the registry pack from
+// ../shared/schemas/us-east-1 in memory and compares every type's facts
+// with the committed pack (by content: the compressed bytes may differ
+// between Go versions).
+func TestRegistryPackCurrent(t *testing.T) {
+	dir := sharedDir(t, "schemas/us-east-1")
+	entries, err := schemapack.FromDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := registryPack()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := func(format string, args ...any) {
+		t.Helper()
+		t.Fatalf("resources/registry/us-east-1.pack is stale (%s): run `make registry` and commit it", fmt.Sprintf(format, args...))
+	}
+	if got := p.Names(); len(got) != len(entries) {
+		stale("%d types in the pack, %d in %s", len(got), len(entries), dir)
+	}
+	for i, e := range entries {
+		if p.Names()[i] != e.Name {
+			stale("type %d is %s in the pack, %s in the schemas", i, p.Names()[i], e.Name)
+		}
+		doc, _, err := p.Doc(e.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(doc, e.Doc) {
+			stale("%s differs", e.Name)
+		}
+	}
+	if len(entries) < 1500 {
+		t.Fatalf("%d registry types; the registry has more than 1,500", len(entries))
+	}
+}
+
+// TestRegistrySchemasParse parses every type of the pack and compiles its
+// validators: every one must be usable, and its overlay must fit it.
+func TestRegistrySchemasParse(t *testing.T) {
+	types := RegistryTypes()
+	if testing.Short() {
+		types = sampleEvery(types, 10)
+	}
+	for _, typ := range types {
+		s, ok, err := RegistrySchema(typ)
+		if err != nil || !ok {
+			t.Fatalf("%s: %v %v", typ, ok, err)
+		}
+		if s.TypeName != typ || len(s.PrimaryIdentifier) == 0 {
+			t.Fatalf("%s: %+v", typ, s)
+		}
+		if err := s.CompileError(); err != nil {
+			t.Errorf("%s: %v", typ, err)
+		}
+	}
+	ov, err := OverlayTypes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range ov {
+		if !InRegistry(typ) {
+			t.Errorf("overlay of %s: not a registry type", typ)
+		}
+		if _, ok, _ := EmbeddedSchema(typ); ok {
+			t.Errorf("overlay of %s: the type has an embedded schema, which wins", typ)
+		}
+	}
+}
+
+// TestEmbeddedSchemasAgreeWithRegistry: the hand-tuned schemas keep the
+// registry's facts (properties, identifiers, property classes); only their
+// x-stacksim section is stacksim's.
+func TestEmbeddedSchemasAgreeWithRegistry(t *testing.T) {
+	for _, typ := range EmbeddedTypes() {
+		mine, _, err := EmbeddedSchema(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg, ok, err := RegistrySchema(typ)
+		if err != nil || !ok {
+			t.Fatalf("%s is embedded but not in the registry: %v", typ, err)
+		}
+		same := func(what string, a, b []string) {
+			if strings.Join(a, ",") != strings.Join(b, ",") {
+				t.Errorf("%s %s: embedded %v, registry %v", typ, what, a, b)
+			}
+		}
+		same("primaryIdentifier", mine.PrimaryIdentifier, reg.PrimaryIdentifier)
+		same("createOnlyProperties", sorted(mine.CreateOnlyProperties), sorted(reg.CreateOnlyProperties))
+		same("readOnlyProperties", sorted(mine.ReadOnlyProperties), sorted(reg.ReadOnlyProperties))
+		same("writeOnlyProperties", sorted(mine.WriteOnlyProperties), sorted(reg.WriteOnlyProperties))
+		same("properties", sortedKeys(mine.Properties()), sortedKeys(reg.Properties()))
+	}
+}
+
+func sampleEvery(list []string, n int) []string {
+	var out []string
+	for i := 0; i < len(list); i += n {
+		out = append(out, list[i])
+	}
+	return out
+}
+
