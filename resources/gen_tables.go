@@ -119,6 +119,7 @@ var ownIDs = map[string]string{
 	"AWS::IAM::AccessKey":                             "AKIA{$upper:16}",
 	"AWS::Backup::BackupPlan":                         "{$uuid}",
 	"AWS::Budgets::Budget":                            "{$StackName}-{$LogicalId}-{$upper:13}",
+	"Alexa::ASK::Skill":                               "amzn1.ask.skill.{$uuid}",
 	"AWS::WAFv2::WebACL":                              "{$uuid}",
 	"AWS::WAFv2::IPSet":                               "{$uuid}",
 	"AWS::WAFv2::RuleGroup":                           "{$uuid}",
@@ -298,7 +299,22 @@ func ownIDTemplate(typeName string) string {
 // foreignIDTemplate is the id format of what a property named STEMId
 // refers to (VpcId → vpc-...), "" when stacksim knows none.
 func foreignIDTemplate(stem string) string {
-	if p, ok := ec2KnownPrefixes[stem]; ok {
+	if t := foreignIDExact(stem); t != "" {
+		return t
+	}
+	// PrivateSubnet, SourceSecurityGroup: what the stem ends with
+	for i := 1; i < len(stem); i++ {
+		if stem[i] >= 'A' && stem[i] <= 'Z' {
+			if t := foreignIDExact(stem[i:]); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+func foreignIDExact(stem string) string {
+	if p, ok := ec2KnownPrefixes[stem]; ok && len(stem) > 2 {
 		return p + "-{$hex:17}"
 	}
 	switch strings.ToLower(stem) {

@@ -29,6 +29,10 @@ type valueGen struct {
 
 func newValueGen(s *Schema) *valueGen {
 	vg := &valueGen{s: s, typeName: s.TypeName, resource: resourceOf(s.TypeName), service: arnServiceOf(s.TypeName), primary: map[string]bool{}}
+	if name, ok := strings.CutPrefix(s.TypeName, "Custom::"); ok {
+		// a custom resource answers for whatever it stands for
+		vg.resource, vg.service = name, strings.ToLower(name)
+	}
 	for _, p := range s.PrimaryIdentifier {
 		vg.primary[p] = true
 	}

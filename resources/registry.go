@@ -76,7 +76,7 @@ func NewRegistry(opts RegistryOptions) *Registry {
 		byType:  map[string]Provider{},
 		custom:  map[string]Provider{},
 		builtin: map[string]Provider{},
-		hub: &customHub{seed: opts.Seed, log: opts.Logger, wait: opts.CustomResponseWait,
+		hub: &customHub{seed: opts.Seed, log: opts.Logger, wait: opts.CustomResponseWait, now: opts.Now,
 			targets: map[string]CustomTarget{}, warned: map[string]bool{}},
 	}
 	for token, t := range opts.ServiceTokens {

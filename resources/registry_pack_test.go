@@ -113,4 +113,3 @@ func sampleEvery(list []string, n int) []string {
 	}
 	return out
 }
-
