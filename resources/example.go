@@ -34,6 +34,40 @@ func (s *Schema) ExampleModel(seed int64) map[string]any {
 	return e.model
 }
 
+// ExampleModelWith is ExampleModel with the objects on the way to each of
+// pointers made too (each with its own required members): a read-only
+// attribute under an optional property (MasterUserSecret.SecretArn)
+// exists only where its parent does. Pointers into arrays are skipped.
+func (s *Schema) ExampleModelWith(seed int64, pointers []string) map[string]any {
+	m := s.ExampleModel(seed)
+	req := &Request{StackID: "arn:aws:cloudformation:us-east-1:123456789012:stack/example/00000000-0000-4000-8000-000000000000",
+		LogicalResourceIdentifier: "Example", ClientRequestToken: "example"}
+	e := newEnv(req, seed, Epoch, m)
+	vg := newValueGen(s)
+	for _, p := range pointers {
+		segs := SplitPointer(p)
+		if len(segs) < 2 || contains(segs, "*") {
+			continue
+		}
+		for i := 1; i < len(segs); i++ {
+			anc := segs[:i]
+			if hasSegs(e.model, anc) || s.IsReadOnly(JoinPointer(anc)) {
+				continue
+			}
+			ps := propertySchema(s, anc)
+			if ps == nil || schemaType(ps) != "object" {
+				break
+			}
+			v, ok := vg.value(e, ps, genRequest{path: JoinPointer(anc), name: anc[len(anc)-1]}, 0)
+			if !ok {
+				break
+			}
+			e.model = setCopying(e.model, anc, v)
+		}
+	}
+	return e.model
+}
+
 // document is the decoded schema (nil when it does not decode).
 func (s *Schema) document() map[string]any {
 	if s.decode() != nil {
@@ -47,6 +81,18 @@ func (s *Schema) document() map[string]any {
 // schema does not describe it.
 func (s *Schema) AttributeSchema(attribute string) map[string]any {
 	return propertySchema(s, strings.Split(attribute, "."))
+}
+
+// AttributeType is the JSON type of an attribute's values as its schema
+// gives it (its type, or what its keywords and first alternative imply):
+// object, array, string, integer, number or boolean; "" when the schema
+// does not describe the attribute.
+func (s *Schema) AttributeType(attribute string) string {
+	ps := s.AttributeSchema(attribute)
+	if ps == nil {
+		return ""
+	}
+	return schemaType(ps)
 }
 
 // CheckAttribute checks a value Fn::GetAtt answered against the
@@ -90,7 +136,7 @@ func (s *Schema) checkValue(ps map[string]any, v any, where string, depth int) e
 			return fmt.Errorf("%s: %q is longer than %d", where, t, m)
 		}
 		if p, ok := ps["pattern"].(string); ok && !compilePattern(p).matches(t) {
-			return fmt.Errorf("%s: %q does not match %s", where, t, p)
+			return fmt.Errorf("%s: %q does not match %q", where, t, p)
 		}
 	case []any:
 		items, _ := ps["items"].(map[string]any)

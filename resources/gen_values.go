@@ -102,11 +102,19 @@ func schemaType(ps map[string]any) string {
 	case ps["items"] != nil:
 		return "array"
 	}
+	for _, k := range [...]string{"allOf", "oneOf", "anyOf"} {
+		if list, _ := ps[k].([]any); len(list) > 0 {
+			if alt := asMap(list[0]); alt != nil && (alt["type"] != nil || alt["properties"] != nil || alt["items"] != nil) {
+				return schemaType(alt)
+			}
+		}
+	}
 	return "string"
 }
 
 func (vg *valueGen) object(e *env, ps map[string]any, r genRequest, depth int) map[string]any {
 	out := map[string]any{}
+	ps = vg.withAlternative(ps)
 	props, _ := ps["properties"].(map[string]any)
 	names := make([]string, 0, len(props))
 	if r.attribute && depth < 5 {
@@ -190,6 +198,52 @@ next:
 		out = append(out, v)
 	}
 	return out, true
+}
+
+// withAlternative merges into an object schema the members and required
+// names of every allOf part and of its first oneOf or anyOf alternative,
+// so that a generated object is one the schema describes.
+func (vg *valueGen) withAlternative(ps map[string]any) map[string]any {
+	var parts []map[string]any
+	for _, k := range [...]string{"allOf", "oneOf", "anyOf"} {
+		list, _ := ps[k].([]any)
+		for i, x := range list {
+			if k != "allOf" && i > 0 {
+				break
+			}
+			if alt := resolveRef(vg.s, asMap(x)); alt != nil {
+				parts = append(parts, vg.withAlternative(alt))
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return ps
+	}
+	props := map[string]any{}
+	var required []any
+	for _, src := range append([]map[string]any{ps}, parts...) {
+		if p, ok := src["properties"].(map[string]any); ok {
+			for k, v := range p {
+				if _, have := props[k]; !have {
+					props[k] = v
+				}
+			}
+		}
+		if req, ok := src["required"].([]any); ok {
+			required = append(required, req...)
+		}
+	}
+	out := make(map[string]any, len(ps)+2)
+	for k, v := range ps {
+		out[k] = v
+	}
+	out["properties"], out["required"] = props, required
+	return out
+}
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
 }
 
 // singular is the name of an array's items: SubnetIds → SubnetId,

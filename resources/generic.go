@@ -455,7 +455,7 @@ func (g *generic) fillCreate(e *env) error {
 					suffix = n.Suffix.Value
 				}
 			}
-			e.model[n.Property] = e.generateName(n, suffix)
+			e.model[n.Property] = g.fitName(e, n, e.generateName(n, suffix))
 		}
 	}
 	if err := g.applyDefaults(e); err != nil {

@@ -134,3 +134,33 @@ func setCopying(model map[string]any, segs []string, v any) map[string]any {
 	model[segs[0]] = setCopying(child, segs[1:], v)
 	return model
 }
+
+// fitName makes a generated name fit the name property's pattern, as AWS's
+// generated names do: hyphens become underscores, or go, where the
+// pattern has no room for them; a name that still does not fit is
+// generated from the pattern.
+func (g *generic) fitName(e *env, n *nameSpec, name string) string {
+	ps := g.schema.PropertySchema("/properties/" + n.Property)
+	pat, _ := ps["pattern"].(string)
+	if pat == "" {
+		return name
+	}
+	cp := compilePattern(pat)
+	if cp.matches(name) {
+		return name
+	}
+	for _, cand := range []string{strings.ReplaceAll(name, "-", "_"), strings.ReplaceAll(name, "-", "")} {
+		if cp.matches(cand) {
+			return cand
+		}
+	}
+	minLen, _ := schemaInt(ps, "minLength")
+	maxLen := -1
+	if m, ok := schemaInt(ps, "maxLength"); ok {
+		maxLen = m
+	}
+	if s, ok := cp.generate(e.entropy().stream2("name:", n.Property), minLen, maxLen); ok {
+		return s
+	}
+	return name
+}

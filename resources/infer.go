@@ -84,14 +84,36 @@ func propertySchema(s *Schema, segs []string) map[string]any {
 			cur = items
 			continue
 		}
-		props, _ := cur["properties"].(map[string]any)
-		next, ok := props[seg].(map[string]any)
-		if !ok {
+		next := memberSchema(s, cur, seg, 0)
+		if next == nil {
 			return nil
 		}
 		cur = next
 	}
 	return resolveRef(s, cur)
+}
+
+// memberSchema is the schema of a member of an object schema: in its
+// properties, else in those of its alternatives (oneOf, anyOf, allOf),
+// $ref resolved on the way.
+func memberSchema(s *Schema, obj map[string]any, name string, depth int) map[string]any {
+	if obj == nil || depth > 4 {
+		return nil
+	}
+	props, _ := obj["properties"].(map[string]any)
+	if m, ok := props[name].(map[string]any); ok {
+		return m
+	}
+	for _, k := range [...]string{"allOf", "oneOf", "anyOf"} {
+		list, _ := obj[k].([]any)
+		for _, x := range list {
+			alt, _ := x.(map[string]any)
+			if m := memberSchema(s, resolveRef(s, alt), name, depth+1); m != nil {
+				return m
+			}
+		}
+	}
+	return nil
 }
 
 func isIndex(s string) bool {

@@ -11,7 +11,7 @@ func TestReduceKeepsFactsOnly(t *testing.T) {
 	 "properties": {"Name": {"type": "string", "description": "x", "pattern": "^[a-z<>]+$", "examples": ["a"]},
 	   "Arn": {"$ref": "#/definitions/Arn", "relationshipRef": {"typeName": "AWS::X::Y"}},
 	   "Items": {"type": "array", "insertionOrder": false, "items": {"type": "object", "title": "t",
-	     "properties": {"Key": {"type": "string", "minLength": 1}}, "oneOf": [{"required": ["Key"]}]}}},
+	     "properties": {"Key": {"type": "string", "minLength": 1}}, "oneOf": [{"required": ["Key"], "description": "d"}]}}},
 	 "definitions": {"Arn": {"type": "string", "maxLength": 2048, "description": "an ARN"}},
 	 "primaryIdentifier": ["/properties/Arn"], "readOnlyProperties": ["/properties/Arn"],
 	 "handlers": {"create": {"permissions": ["x:Y"], "timeoutInMinutes": 30}, "read": {"permissions": []}},
@@ -22,7 +22,7 @@ func TestReduceKeepsFactsOnly(t *testing.T) {
 	}
 	want := `{"additionalProperties":false,"definitions":{"Arn":{"maxLength":2048,"type":"string"}},` +
 		`"handlers":{"create":{"timeoutInMinutes":30}},"primaryIdentifier":["/properties/Arn"],` +
-		`"properties":{"Arn":{"$ref":"#/definitions/Arn"},"Items":{"insertionOrder":false,"items":{"properties":{"Key":{"minLength":1,"type":"string"}},"type":"object"},"type":"array"},` +
+		`"properties":{"Arn":{"$ref":"#/definitions/Arn"},"Items":{"insertionOrder":false,"items":{"oneOf":[{"required":["Key"]}],"properties":{"Key":{"minLength":1,"type":"string"}},"type":"object"},"type":"array"},` +
 		`"Name":{"pattern":"^[a-z<>]+$","type":"string"}},"readOnlyProperties":["/properties/Arn"],"typeName":"AWS::Demo::Thing"}`
 	if e.Name != "AWS::Demo::Thing" || string(e.Doc) != want {
 		t.Fatalf("got %s %s\nwant %s", e.Name, e.Doc, want)

@@ -33,6 +33,9 @@ var valueKeys = map[string]bool{
 	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
 	"multipleOf": true, "minItems": true, "maxItems": true, "uniqueItems": true,
 	"minProperties": true, "maxProperties": true, "insertionOrder": true,
+	// kept for the structure they hold (the members of one alternative);
+	// stacksim's validators do not apply them
+	"oneOf": true, "anyOf": true, "allOf": true,
 }
 
 // Entry is one type's fact document.
@@ -113,6 +116,15 @@ func reduceValue(s map[string]any) map[string]any {
 			if m, ok := v.(map[string]any); ok {
 				v = reduceValue(m)
 			}
+		case "oneOf", "anyOf", "allOf":
+			list, _ := v.([]any)
+			subs := make([]any, 0, len(list))
+			for _, x := range list {
+				if m, ok := x.(map[string]any); ok {
+					subs = append(subs, reduceValue(m))
+				}
+			}
+			v = subs
 		}
 		out[k] = v
 	}
