@@ -358,7 +358,7 @@ func (p *customProvider) simulatedData(cr *CustomRequest, id string, attrs []str
 	data := make(map[string]any, len(attrs))
 	for _, a := range attrs {
 		name := a[strings.LastIndexByte(a, '.')+1:]
-		data[a] = vg.str(e, map[string]any{"type": "string"}, genRequest{path: "/Data/" + a, name: name})
+		data[a] = vg.str(e, plainString, genRequest{path: "/Data/" + a, name: name})
 	}
 	return data
 }

@@ -1,28 +1,38 @@
 package resources
 
 import (
+	"reflect"
 	"strings"
+	"sync"
+	"unsafe"
 )
 
-// candidates are the strings AWS would give a property, most likely first,
-// from its format, its name and the type; str keeps the first that fits
-// the schema.
-func (vg *valueGen) candidates(e *env, ps map[string]any, r genRequest, maxLen int) []string {
-	var out []string
+// candidate is one shape AWS gives a string: a value template, or a
+// function of the request (an ARN ends with the resource's identity).
+type candidate struct {
+	tpl *template
+	fn  func(e *env, r genRequest) []string
+}
+
+// candidatePlan lists the shapes AWS would give a property, most likely
+// first, from its format, its name and the type. It depends on nothing but
+// the schema, so it is made once per property (plans); str keeps the first
+// value that fits the schema.
+func (vg *valueGen) candidatePlan(ps map[string]any, r genRequest, maxLen int) []candidate {
+	var out []candidate
 	add := func(tpl string) {
-		if tpl == "" {
-			return
-		}
-		if s, err := e.expandString(tpl, "gen:"+r.path); err == nil {
-			out = append(out, s)
+		if tpl != "" {
+			out = append(out, candidate{tpl: cachedTemplate(tpl)})
 		}
 	}
+	fn := func(f func(e *env, r genRequest) []string) { out = append(out, candidate{fn: f}) }
+	lit := func(vals ...string) { fn(func(*env, genRequest) []string { return vals }) }
 	format, _ := ps["format"].(string)
 	switch format {
 	case "date-time", "timestamp":
 		add("{$Now}")
 	case "date":
-		out = append(out, e.now.UTC().Format("2006-01-02"))
+		fn(func(e *env, _ genRequest) []string { return []string{e.now.UTC().Format("2006-01-02")} })
 	case "uri", "url":
 		add("https://{$lower:12}.{$Region}.{$URLSuffix}/")
 	case "ipv4", "ipv4-address":
@@ -37,7 +47,7 @@ func (vg *valueGen) candidates(e *env, ps map[string]any, r genRequest, maxLen i
 		add("{$lower:8}@example.com")
 	default:
 		if typ, attr, ok := relationshipFormat(format); ok {
-			out = append(out, vg.foreign(e, typ, attr, r)...)
+			fn(func(e *env, r genRequest) []string { return vg.foreign(e, typ, attr, r) })
 		}
 	}
 	name := r.name
@@ -47,9 +57,9 @@ func (vg *valueGen) candidates(e *env, ps map[string]any, r genRequest, maxLen i
 	case strings.HasSuffix(lname, "arn") || strings.HasSuffix(lname, "arns"):
 		stem := trimSuffixFold(trimSuffixFold(name, "s"), "arn")
 		if own {
-			out = append(out, vg.ownARN(e, r)...)
+			fn(vg.ownARN)
 		} else {
-			out = append(out, vg.foreignARN(e, stem, r)...)
+			fn(func(e *env, r genRequest) []string { return vg.foreignARN(e, stem, r) })
 		}
 	case strings.HasSuffix(lname, "id") || strings.HasSuffix(lname, "ids"):
 		stem := trimSuffixFold(trimSuffixFold(name, "s"), "id")
@@ -84,22 +94,22 @@ func (vg *valueGen) candidates(e *env, ps map[string]any, r genRequest, maxLen i
 		add("0a:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}")
 	case strings.HasSuffix(lname, "name") || lname == "alias":
 		if own || vg.primary["/properties/"+name] {
-			out = append(out, vg.physicalName(e, ps, name, maxLen))
+			fn(func(e *env, _ genRequest) []string { return []string{vg.physicalName(e, ps, name, maxLen)} })
 		}
 		add("{$StackName}-{$LogicalId}-{$upper:13}")
 		add("{$lower:12}")
 	case strings.HasSuffix(lname, "version") || strings.HasSuffix(lname, "versionnumber") || strings.HasSuffix(lname, "revision") ||
 		strings.HasSuffix(lname, "count") || strings.HasSuffix(lname, "number"):
-		out = append(out, "1")
+		lit("1")
 	case strings.Contains(lname, "percent") || strings.HasSuffix(lname, "progress"):
-		out = append(out, "100")
+		lit("100")
 	case strings.HasSuffix(lname, "time") || strings.HasSuffix(lname, "date") || strings.HasSuffix(lname, "timestamp") ||
 		strings.HasSuffix(lname, "at") || strings.HasSuffix(lname, "till") || strings.HasSuffix(lname, "until") || strings.Contains(lname, "expir") ||
 		strings.HasPrefix(lname, "created") || strings.HasPrefix(lname, "lastmodified") || strings.HasPrefix(lname, "lastupdated"):
 		add("{$Now}")
-		out = append(out, e.now.UTC().Format("2006-01-02T15:04:05Z"))
+		fn(func(e *env, _ genRequest) []string { return []string{e.now.UTC().Format("2006-01-02T15:04:05Z")} })
 	case strings.HasSuffix(lname, "status") || strings.HasSuffix(lname, "state"):
-		out = append(out, "ACTIVE", "active", "Active", "AVAILABLE", "available")
+		lit("ACTIVE", "active", "Active", "AVAILABLE", "available")
 	case lname == "region" || strings.HasSuffix(lname, "region"):
 		add("{$Region}")
 	case strings.HasSuffix(lname, "availabilityzone"):
@@ -107,7 +117,7 @@ func (vg *valueGen) candidates(e *env, ps map[string]any, r genRequest, maxLen i
 	case strings.HasSuffix(lname, "account") || lname == "owner":
 		add("{$AccountId}")
 	case strings.HasSuffix(lname, "port"):
-		out = append(out, "443")
+		lit("443")
 	case strings.HasSuffix(lname, "fingerprint"):
 		add("{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}")
 	case strings.Contains(lname, "password") || strings.Contains(lname, "secret") || strings.HasSuffix(lname, "token"):
@@ -117,6 +127,50 @@ func (vg *valueGen) candidates(e *env, ps map[string]any, r genRequest, maxLen i
 		add(ownIDTemplate(vg.typeName))
 	}
 	return out
+}
+
+// values are the strings of a candidate for a request.
+func (c candidate) values(e *env, r genRequest) []string {
+	if c.fn != nil {
+		return c.fn(e, r)
+	}
+	s, err := c.tpl.fill(e, "gen:"+r.path)
+	if err != nil {
+		return nil
+	}
+	return []string{s}
+}
+
+// planKey names a property's plan: its schema (by identity) and what else
+// the plan depends on.
+type planKey struct {
+	ps     unsafe.Pointer
+	name   string
+	own    bool
+	maxLen int
+}
+
+// plan is the candidate plan of a property, made once.
+func (vg *valueGen) plan(ps map[string]any, r genRequest, maxLen int) []candidate {
+	k := planKey{ps: reflect.ValueOf(ps).UnsafePointer(), name: r.name, own: r.own, maxLen: maxLen}
+	if c, ok := vg.plans.Load(k); ok {
+		return c.([]candidate)
+	}
+	c := vg.candidatePlan(ps, r, maxLen)
+	vg.plans.Store(k, c)
+	return c
+}
+
+// templateCache holds the value templates the generator fills: compiled
+// once per process.
+var templateCache sync.Map // string → *template
+
+func cachedTemplate(s string) *template {
+	if t, ok := templateCache.Load(s); ok {
+		return t.(*template)
+	}
+	t, _ := templateCache.LoadOrStore(s, compileTemplate(s))
+	return t.(*template)
 }
 
 const (
@@ -287,9 +341,12 @@ func relationshipFormat(format string) (typ, attr string, ok bool) {
 	return format[:i], format[i+1:], true
 }
 
+// braces removes what would read as a placeholder from an id.
+var braces = strings.NewReplacer("{", "", "}", "")
+
 // withID puts an id into an ARN template ({$id}, {$id!lower}).
 func withID(tpl, id string) string {
-	id = strings.NewReplacer("{", "", "}", "").Replace(id)
+	id = braces.Replace(id)
 	tpl = strings.ReplaceAll(tpl, "{$id!lower}", strings.ToLower(id))
 	return strings.ReplaceAll(tpl, "{$id}", id)
 }

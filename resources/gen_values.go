@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -20,6 +21,8 @@ import (
 // the pattern. Every random choice comes from the request's key (env), so
 // the same request gives the same values.
 type valueGen struct {
+	// plans are the properties' candidate plans (plan), made on first use.
+	plans    sync.Map
 	s        *Schema
 	typeName string
 	resource string // FileSystem of AWS::EFS::FileSystem
@@ -51,6 +54,12 @@ type genRequest struct {
 }
 
 const maxGenDepth = 8
+
+// plainString is the schema of a string the schema says nothing more of
+// (a custom resource's Data, a nested stack's output): one map, so that
+// its candidate plans are made once (plans are keyed by the schema's
+// identity).
+var plainString = map[string]any{"type": "string"}
 
 // value makes a value for a property schema; ok is false when it cannot
 // (a recursion too deep).
@@ -345,10 +354,18 @@ func (vg *valueGen) str(e *env, ps map[string]any, r genRequest) string {
 		n := utf8.RuneCountInString(s)
 		return n >= minLen && (maxLen < 0 || n <= maxLen) && (cp == nil || cp.matches(s))
 	}
-	cands := vg.candidates(e, ps, r, maxLen)
-	for _, c := range cands {
-		if c != "" && fits(c) {
-			return c
+	first := ""
+	for _, c := range vg.plan(ps, r, maxLen) {
+		for _, v := range c.values(e, r) {
+			if v == "" {
+				continue
+			}
+			if fits(v) {
+				return v
+			}
+			if first == "" {
+				first = v
+			}
 		}
 	}
 	st := e.entropy().stream2("gen:", r.path)
@@ -358,8 +375,8 @@ func (vg *valueGen) str(e *env, ps map[string]any, r genRequest) string {
 		}
 		// a pattern nothing matches (a registry schema's mistake, as a
 		// pattern in quotes): AWS's shape, when there is one
-		if len(cands) > 0 && cands[0] != "" {
-			return cands[0]
+		if first != "" {
+			return first
 		}
 	}
 	n := max(12, minLen)

@@ -263,7 +263,7 @@ func (g *generic) dynamicValue(model map[string]any, attribute string) any {
 	}
 	e := newEnv(req, g.seed, g.now(), model)
 	name := attribute[strings.LastIndexByte(attribute, '.')+1:]
-	return g.vg.str(e, map[string]any{"type": "string"}, genRequest{path: "/" + attribute, name: name})
+	return g.vg.str(e, plainString, genRequest{path: "/" + attribute, name: name})
 }
 
 // UnsupportedAttributeError is AWS's wording for Fn::GetAtt of an attribute
