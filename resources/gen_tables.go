@@ -120,6 +120,7 @@ var ownIDs = map[string]string{
 	"AWS::Backup::BackupPlan":                         "{$uuid}",
 	"AWS::Budgets::Budget":                            "{$StackName}-{$LogicalId}-{$upper:13}",
 	"Alexa::ASK::Skill":                               "amzn1.ask.skill.{$uuid}",
+	"AWS::CertificateManager::Certificate":            "arn:{$Partition}:acm:{$Region}:{$AccountId}:certificate/{$uuid}",
 	"AWS::WAFv2::WebACL":                              "{$uuid}",
 	"AWS::WAFv2::IPSet":                               "{$uuid}",
 	"AWS::WAFv2::RuleGroup":                           "{$uuid}",

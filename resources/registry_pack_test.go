@@ -3,7 +3,6 @@ package resources
 import (
 	"bytes"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/stacksim/stacksim/resources/internal/schemapack"
@@ -77,31 +76,5 @@ func TestRegistrySchemasParse(t *testing.T) {
 		if _, ok, _ := EmbeddedSchema(typ); ok {
 			t.Errorf("overlay of %s: the type has an embedded schema, which wins", typ)
 		}
-	}
-}
-
-// TestEmbeddedSchemasAgreeWithRegistry: the hand-tuned schemas keep the
-// registry's facts (properties, identifiers, property classes); only their
-// x-stacksim section is stacksim's.
-func TestEmbeddedSchemasAgreeWithRegistry(t *testing.T) {
-	for _, typ := range EmbeddedTypes() {
-		mine, _, err := EmbeddedSchema(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
-		reg, ok, err := RegistrySchema(typ)
-		if err != nil || !ok {
-			t.Fatalf("%s is embedded but not in the registry: %v", typ, err)
-		}
-		same := func(what string, a, b []string) {
-			if strings.Join(a, ",") != strings.Join(b, ",") {
-				t.Errorf("%s %s: embedded %v, registry %v", typ, what, a, b)
-			}
-		}
-		same("primaryIdentifier", mine.PrimaryIdentifier, reg.PrimaryIdentifier)
-		same("createOnlyProperties", sorted(mine.CreateOnlyProperties), sorted(reg.CreateOnlyProperties))
-		same("readOnlyProperties", sorted(mine.ReadOnlyProperties), sorted(reg.ReadOnlyProperties))
-		same("writeOnlyProperties", sorted(mine.WriteOnlyProperties), sorted(reg.WriteOnlyProperties))
-		same("properties", sortedKeys(mine.Properties()), sortedKeys(reg.Properties()))
 	}
 }
