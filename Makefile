@@ -17,9 +17,9 @@ build: ## build bin/stacksim
 vet: ## go vet every package
 	$(GO) vet $(PKGS)
 
-test: vet ## go vet, then every test with the race detector, then the registry-wide test in full (without it)
+test: vet ## go vet, then every test with the race detector, then the registry-wide tests in full (without it)
 	$(GO) test -race -count=1 $(PKGS)
-	$(GO) test -count=1 -run '^TestRegistrySweep$$' ./engine
+	$(GO) test -count=1 -run '^(TestRegistrySweep|TestRegistrySchemasParse)$$' ./engine ./resources
 
 fmt-check: ## fail when gofmt would change a file
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -23,9 +23,9 @@ import (
 // type that does not pass, with its reason: a change shows there.
 //
 // The full sweep runs in the test binary built without the race detector
-// (make test runs it so: `go test -count=1 -run TestRegistrySweep
-// ./engine`); with -race, or with -short, it checks every tenth type
-// against the golden file.
+// (make test runs it so after the -race pass: `go test -count=1 -run
+// TestRegistrySweep ./engine`); with -race, or with -short, it checks every
+// tenth type against the golden file.
 
 // sweepSeed makes the minimal models.
 const sweepSeed = 13

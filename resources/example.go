@@ -184,25 +184,15 @@ func typeAllows(ps map[string]any, v any) bool {
 	return false
 }
 
+// jsonTypeOf is kindOf with whole numbers told apart: integer.
 func jsonTypeOf(v any) string {
-	switch t := v.(type) {
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case nil:
-		return "null"
-	default:
-		if n, ok := numberOf(t); ok {
+	k := kindOf(v)
+	if k == "number" {
+		if n, _ := numberOf(v); n != "" {
 			if _, err := n.Int64(); err == nil {
 				return "integer"
 			}
-			return "number"
 		}
 	}
-	return fmt.Sprintf("%T", v)
+	return k
 }

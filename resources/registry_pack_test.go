@@ -46,11 +46,16 @@ func TestRegistryPackCurrent(t *testing.T) {
 	}
 }
 
-// TestRegistrySchemasParse parses every type of the pack, and compiles the
-// validators of every tenth (engine's TestRegistrySweep compiles them all):
-// every one must be usable, and each overlay must fit its type.
+// TestRegistrySchemasParse parses every type of the pack and compiles its
+// validators in full — every tenth type with -race or -short (make test
+// runs the whole without -race): every one must be usable, and each
+// overlay must fit its type.
 func TestRegistrySchemasParse(t *testing.T) {
 	types := RegistryTypes()
+	every := 1
+	if raceEnabled || testing.Short() {
+		every = 10
+	}
 	for i, typ := range types {
 		s, ok, err := RegistrySchema(typ)
 		if err != nil || !ok {
@@ -59,7 +64,7 @@ func TestRegistrySchemasParse(t *testing.T) {
 		if s.TypeName != typ || len(s.PrimaryIdentifier) == 0 {
 			t.Fatalf("%s: %+v", typ, s)
 		}
-		if i%10 == 0 {
+		if i%every == 0 {
 			if err := s.CompileError(); err != nil {
 				t.Errorf("%s: %v", typ, err)
 			}

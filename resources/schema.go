@@ -52,8 +52,8 @@ type Schema struct {
 	inputOnce    sync.Once
 	inputErr     error
 	contractOnce sync.Once
-	input        validator
-	contract     validator
+	input        *validator
+	contract     *validator
 	// modelCheck is the contract validator's fast node paired with the
 	// coercion shapes (ModelCertainlyValid).
 	modelCheck *checkNode
