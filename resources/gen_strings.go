@@ -68,11 +68,17 @@ func (vg *valueGen) candidatePlan(ps map[string]any, r genRequest, maxLen int) [
 			if namespaceOf(vg.typeName) == "EC2" {
 				add(ec2Prefix(vg.resource) + "-{$hex:17}")
 			}
-		}
-		add(foreignIDTemplate(stem))
-		if !own && stem != "" {
-			if t := ownIDTemplate(vg.typeName); t != "" && strings.HasSuffix(vg.resource, stem) {
-				add(t)
+			if !r.attribute {
+				// an identifier the template may name, left out: named
+				// as CloudFormation names what it must invent
+				fn(func(e *env, _ genRequest) []string { return []string{vg.physicalName(e, ps, name, maxLen)} })
+			}
+		} else {
+			add(foreignIDTemplate(stem))
+			if stem != "" {
+				if t := ownIDTemplate(vg.typeName); t != "" && strings.HasSuffix(vg.resource, stem) {
+					add(t)
+				}
 			}
 		}
 		add("{$uuid}")
@@ -80,7 +86,8 @@ func (vg *valueGen) candidatePlan(ps map[string]any, r genRequest, maxLen int) [
 	case strings.HasSuffix(lname, "url") || strings.HasSuffix(lname, "uri"):
 		add("https://{$lower:10}." + vg.service + ".{$Region}.{$URLSuffix}/{$lower:8}")
 	case strings.HasSuffix(lname, "dnsname") || strings.HasSuffix(lname, "domainname") || strings.HasSuffix(lname, "hostname") ||
-		strings.HasSuffix(lname, "endpoint") || (strings.HasSuffix(lname, "address") && !strings.Contains(lname, "ip") && !strings.Contains(lname, "mac") && !strings.Contains(lname, "email")):
+		strings.HasSuffix(lname, "dns") || strings.HasSuffix(lname, "endpoint") ||
+		((strings.HasSuffix(lname, "address") || strings.HasSuffix(lname, "addresses")) && !strings.Contains(lname, "ip") && !strings.Contains(lname, "mac") && !strings.Contains(lname, "email")):
 		add("{$lower:13}." + vg.service + ".{$Region}.{$URLSuffix}")
 	case strings.Contains(lname, "ipv6") && strings.Contains(lname, "cidr"):
 		add("2600:1f18:{$hex:4}:{$hex:2}00::/56")
@@ -116,7 +123,7 @@ func (vg *valueGen) candidatePlan(ps map[string]any, r genRequest, maxLen int) [
 		add("{$Region}a")
 	case strings.HasSuffix(lname, "account") || lname == "owner":
 		add("{$AccountId}")
-	case strings.HasSuffix(lname, "port"):
+	case strings.HasSuffix(lname, "port") || strings.HasSuffix(lname, "ports"):
 		lit("443")
 	case strings.HasSuffix(lname, "fingerprint"):
 		add("{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}:{$hex:2}")

@@ -303,15 +303,23 @@ func foreignIDTemplate(stem string) string {
 	if t := foreignIDExact(stem); t != "" {
 		return t
 	}
-	// PrivateSubnet, SourceSecurityGroup: what the stem ends with
+	// PrivateSubnet, SourceSecurityGroup: what the stem ends with, when it
+	// names one thing (a ReplicationGroup is no security group)
 	for i := 1; i < len(stem); i++ {
-		if stem[i] >= 'A' && stem[i] <= 'Z' {
-			if t := foreignIDExact(stem[i:]); t != "" {
-				return t
-			}
+		if stem[i] >= 'A' && stem[i] <= 'Z' && suffixStems[stem[i:]] {
+			return foreignIDExact(stem[i:])
 		}
 	}
 	return ""
+}
+
+// suffixStems are the stems a longer stem may end with and still name the
+// same thing (PrivateSubnet, DefaultSecurityGroup, PeerVpc).
+var suffixStems = map[string]bool{
+	"Subnet": true, "Vpc": true, "VPC": true, "SecurityGroup": true, "RouteTable": true, "NetworkInterface": true,
+	"Volume": true, "InternetGateway": true, "NatGateway": true, "TransitGateway": true, "KeyPair": true,
+	"PrefixList": true, "LaunchTemplate": true, "NetworkAcl": true, "VPCEndpoint": true, "VpcEndpoint": true,
+	"HostedZone": true, "FileSystem": true, "UserPool": true,
 }
 
 func foreignIDExact(stem string) string {
