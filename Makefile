@@ -5,11 +5,14 @@ CORPUS   ?= ../shared/corpus/templates
 SCHEMAS  ?= ../shared/schemas/us-east-1
 BENCH    ?= .
 BENCHTIME ?= 1s
+SOAK_WORLDS ?= 30000
+SOAK_FROM   ?= 1
+SOAK_PROCS  ?= 1
 
-.PHONY: help build test vet fmt-check bench docs docs-check corpus fixtures registry clean
+.PHONY: help build test vet fmt-check bench bench-scale soak docs docs-check corpus fixtures registry clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
 
 build: ## build bin/stacksim
 	$(GO) build -o bin/stacksim ./cmd/stacksim
@@ -24,8 +27,14 @@ test: vet ## go vet, then every test with the race detector, then the registry-w
 fmt-check: ## fail when gofmt would change a file
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+soak: ## the randomized worlds over SOAK_WORLDS seeds from SOAK_FROM (30000 from 1; no -race, GOMAXPROCS=SOAK_PROCS; not part of test)
+	GOMAXPROCS=$(SOAK_PROCS) $(GO) test -count=1 -timeout 0 -run '^TestRandomWorlds$$' ./engine -args -random.worlds=$(SOAK_WORLDS) -random.from=$(SOAK_FROM) -random.all
+
 bench: ## run every benchmark (BENCH=regexp, BENCHTIME=1s)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKGS)
+
+bench-scale: build ## a command on one stack of an account of 10,000 resources vs one of 500 (RUNS=7)
+	python3 scripts/bench_scale.py --bin bin/stacksim --runs $(or $(RUNS),7)
 
 docs: ## regenerate docs/states.md from the state machine
 	$(GO) run ./cmd/stacksim states --format markdown > docs/states.md.tmp && mv docs/states.md.tmp docs/states.md

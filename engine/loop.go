@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"go.uber.org/zap"
 )
 
 // The event loop: a discrete-event scheduler in virtual time. Tasks (data,
@@ -198,6 +201,9 @@ func (e *Engine) unlocked(fn func() error) error {
 
 // checkpoint commits the loop's transaction.
 func (e *Engine) checkpoint(tx *txn) error {
+	if err := e.damaged(); err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		e.broken = &InternalError{Err: err}
 		return e.broken
@@ -218,11 +224,21 @@ func (e *Engine) runTask(ctx context.Context, tx *txn, t *Task, until func(Stack
 	} else {
 		err = guard(func() error { return h(ctx, tx, t) })
 	}
+	if derr := e.damaged(); derr != nil {
+		tx.RollbackTo(sp)
+		tx.Release()
+		return nil, 0, derr
+	}
 	if err != nil {
 		tx.RollbackTo(sp)
 		tx.Release()
+		var stack string
+		if inner := (*InternalError)(nil); errors.As(err, &inner) {
+			stack = inner.Stack
+		}
+		e.log.Error("a task failed and was rolled back", zap.Uint64("task", t.Seq), zap.Error(err), zap.String("stack", stack))
 		return nil, 0, &InternalError{Err: fmt.Errorf("task %d (%s, stack %s, operation %s, step %s) failed and was rolled back: %w",
-			t.Seq, t.Kind, t.StackId, t.OperationId, t.StepName(), err)}
+			t.Seq, t.Kind, t.StackId, t.OperationId, t.StepName(), err), Stack: stack}
 	}
 	tx.Release()
 	evs := tx.Events

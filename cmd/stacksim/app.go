@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	"go.uber.org/zap"
@@ -30,6 +31,10 @@ type app struct {
 	serviceTokens []string
 	contract      string
 	quiet         bool
+	lockTimeout   time.Duration
+	// commandPath is the command being run ("stacksim create-stack"), as
+	// the state file's lock names its holder.
+	commandPath string
 
 	log *zap.Logger
 	// root is the command being run (for Changed on global flags).
@@ -110,6 +115,7 @@ replays a whole scenario in one process.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			a.commandPath = cmd.CommandPath()
 			if err := a.setUpLogger(); err != nil {
 				return err
 			}
@@ -126,6 +132,7 @@ replays a whole scenario in one process.`,
 	f.StringArrayVar(&a.serviceTokens, "service-token", nil, "map a custom resource ServiceToken: ARN=exec:COMMAND ARGS..., ARN=http(s)://URL or ARN=builtin:NAME (repeatable)")
 	f.StringVar(&a.contract, "contract", "off", "the handler contract checker: off, report (violations listed) or strict (a violation fails the handler's answer)")
 	f.BoolVar(&a.quiet, "quiet", false, "do not show the events of a mutating command as they happen (the summary stays)")
+	f.DurationVar(&a.lockTimeout, "lock-timeout", defaultLockTimeout, "how long a command that changes the state waits for another one that holds the state file (0: refuse at once)")
 	root.AddCommand(a.versionCommand())
 	root.AddCommand(a.statesCommand(), a.explainCommand())
 	root.AddCommand(a.validateTemplateCommand())
@@ -133,6 +140,7 @@ replays a whole scenario in one process.`,
 	root.AddCommand(a.changeSetCommands()...)
 	root.AddCommand(a.readCommands()...)
 	root.AddCommand(a.stepCommand(), a.timelineCommand(), a.runCommand())
+	root.AddCommand(a.stateCommand())
 	return root
 }
 

@@ -246,9 +246,7 @@ template as a string, a JSON one as an object.`,
 				// json_decode_template_body), keeping its key order.
 				var body any = out.TemplateBody
 				if t := bytes.TrimSpace([]byte(out.TemplateBody)); len(t) > 0 && t[0] == '{' && json.Valid(t) {
-					dec := json.NewDecoder(bytes.NewReader(t))
-					dec.UseNumber()
-					if v, err := decodeOrdered(dec, ""); err == nil {
+					if v, err := parseOrdered(t); err == nil {
 						body = v
 					}
 				}

@@ -119,7 +119,22 @@ func writeJSON(b *strings.Builder, v any, depth int) {
 // quotes, backslashes and control characters only.
 func writeJSONString(b *strings.Builder, s string) {
 	b.WriteByte('"')
-	for _, r := range s {
+	start := 0 // the bytes from start to i need no escape
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		r, size := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError {
+				i += size
+				continue
+			}
+		}
+		b.WriteString(s[start:i])
 		switch r {
 		case '"':
 			b.WriteString(`\"`)
@@ -135,14 +150,13 @@ func writeJSONString(b *strings.Builder, s string) {
 			b.WriteString(`\b`)
 		case '\f':
 			b.WriteString(`\f`)
-		default:
-			if r < 0x20 || r == utf8.RuneError {
-				fmt.Fprintf(b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
+		default: // a control character, or U+FFFD (written so, or invalid UTF-8)
+			fmt.Fprintf(b, `\u%04x`, r)
 		}
+		i += size
+		start = i
 	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
 }
 

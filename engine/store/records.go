@@ -112,7 +112,7 @@ type StackRecord struct {
 	ResourceOrder []string `json:",omitempty"`
 }
 
-func (s *StackRecord) Table() TableID { return tStacks }
+func (s *StackRecord) Table() TableID { return TStacks }
 func (s *StackRecord) Key() string    { return s.StackId }
 
 // Clone returns a shallow copy (see the note at the top of this file).
@@ -167,8 +167,10 @@ type ResourceRecord struct {
 	// RollbackFailed: the resource is UPDATE_FAILED because its rollback
 	// failed; ContinueUpdateRollback may skip it.
 	RollbackFailed bool `json:",omitempty"`
-	// Skipped: ContinueUpdateRollback skipped the resource's rollback; it
-	// is out of step with the template until an update changes it.
+	// Skipped: ContinueUpdateRollback skipped the resource's rollback: the
+	// record holds the properties of the template rolled back to (AWS
+	// counts the resource as rolled back), the real object what the failed
+	// rollback left, until an update changes it (docs/planning.md).
 	Skipped bool `json:",omitempty"`
 	// CreationPolicy and UpdatePolicy as last applied, resolved.
 	CreationPolicy any `json:",omitempty"`
@@ -241,7 +243,7 @@ type EventChunk struct {
 	Events []EventRecord
 }
 
-func (c *EventChunk) Table() TableID { return tEvents }
+func (c *EventChunk) Table() TableID { return TEvents }
 func (c *EventChunk) Key() string    { return chunkKey(c.Num, c.Chunk) }
 
 // ExportRecord is an exported output value.
