@@ -114,8 +114,8 @@ func TestPatternGenerate(t *testing.T) {
 		{`(?i)^[a-z]{1}(?:-?[a-z0-9]){0,62}$`, 1, 63, true},
 		{`^.{1,255}$`, 1, 255, true},
 		{`"^arn:aws:acm:[a-z0-9-]+:\d{12}:certificate\/.+$"`, 0, -1, false}, // quoted: nothing matches
-		{`^(?!aws:)[a-z]+$`, 0, -1, false},                                   // a lookahead: Go cannot parse it
-		{`^[a-z]{10}$`, 0, 5, false},                                         // longer than maxLength
+		{`^(?!aws:)[a-z]+$`, 0, -1, false},                                  // a lookahead: Go cannot parse it
+		{`^[a-z]{10}$`, 0, 5, false},                                        // longer than maxLength
 	}
 	for _, c := range cases {
 		cp := compilePattern(c.pattern)
