@@ -42,7 +42,9 @@ func (e *Engine) unrecognizedTypes(file string, res []*template.Resource) error 
 		if n := r.Node.Get("Type"); r.Node != nil && n != nil {
 			te.Line, te.Col = n.Pos.Line, n.Pos.Col
 		}
-		if similar := resources.SimilarTypes(r.Type); len(similar) > 0 {
+		if strings.HasPrefix(r.Type, "AWS::Serverless::") {
+			te.Detail = "a SAM type: the template must declare Transform: AWS::Serverless-2016-10-31"
+		} else if similar := resources.SimilarTypes(r.Type); len(similar) > 0 {
 			te.Detail = "did you mean " + strings.Join(similar, " or ") + "?"
 		} else if !strings.HasPrefix(r.Type, "AWS::") && !strings.HasPrefix(r.Type, "Alexa::") {
 			te.Detail = "a third-party type: give its schema with --schemas DIR or register a handler; --permissive-types accepts any type"

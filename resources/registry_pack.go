@@ -155,6 +155,9 @@ func SimilarTypes(typeName string) []string {
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
 	var out []string
 	for i := 0; i < len(cs) && i < 3; i++ {
+		if i > 0 && cs[0].d == 0 && cs[i].d > 0 {
+			break // the same name but for case: that one
+		}
 		out = append(out, cs[i].name)
 	}
 	return out
