@@ -2,13 +2,14 @@
 GO       ?= go
 PKGS     ?= ./...
 CORPUS   ?= ../shared/corpus/templates
+SCHEMAS  ?= ../shared/schemas/us-east-1
 BENCH    ?= .
 BENCHTIME ?= 1s
 SOAK_WORLDS ?= 30000
 SOAK_FROM   ?= 1
 SOAK_PROCS  ?= 1
 
-.PHONY: help build test vet fmt-check bench bench-scale bench-serve soak docs docs-check corpus fixtures clean
+.PHONY: help build test vet fmt-check bench bench-scale bench-serve soak docs docs-check corpus fixtures registry clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -19,8 +20,9 @@ build: ## build bin/stacksim
 vet: ## go vet every package
 	$(GO) vet $(PKGS)
 
-test: vet ## go vet, then every test with the race detector
+test: vet ## go vet, then every test with the race detector, then the registry-wide tests in full (without it)
 	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -count=1 -run '^(TestRegistrySweep|TestRegistrySchemasParse)$$' ./engine ./resources
 
 fmt-check: ## fail when gofmt would change a file
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -49,6 +51,9 @@ docs-check: ## fail when docs/states.md is stale
 
 fixtures: ## replay every fixture with the command line and compare its golden log
 	$(GO) run ./cmd/stacksim run fixtures/*/scenario.yaml --golden golden.log > /dev/null
+
+registry: ## regenerate resources/registry/us-east-1.pack from the registry schemas (SCHEMAS=dir)
+	$(GO) run ./resources/internal/registrygen -schemas $(SCHEMAS) -out resources/registry/us-east-1.pack
 
 corpus: ## validate every template of the corpus (CORPUS=dir)
 	$(GO) run ./template/internal/corpus -dir $(CORPUS)

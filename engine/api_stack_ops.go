@@ -119,6 +119,9 @@ func (e *Engine) prepareCreate(tx *txn, st *store.StackRecord, body, file string
 	if err != nil {
 		return nil, nil, templateError(err)
 	}
+	if err := e.unrecognizedTypes(file, b.Resources()); err != nil {
+		return nil, nil, err
+	}
 	if err := checkCapabilities(b.Capabilities(), caps); err != nil {
 		return nil, nil, err
 	}
@@ -218,6 +221,9 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 	b, err := e.bind(bindRequest{File: file, Body: body, Params: paramValues(u.Params), Prev: paramMap(st.Parameters), Stack: st})
 	if err != nil {
 		return nil, nil, templateError(err)
+	}
+	if err := e.unrecognizedTypes(file, b.Resources()); err != nil {
+		return nil, nil, err
 	}
 	if err := checkCapabilities(b.Capabilities(), u.Caps); err != nil {
 		return nil, nil, err

@@ -89,6 +89,9 @@ func (e *Engine) ValidateTemplate(ctx context.Context, in ValidateTemplateInput)
 	}
 	e.mu.Lock()
 	t, err := e.parseTemplate(in.TemplateFile, in.TemplateBody)
+	if err == nil && len(t.Transform) == 0 {
+		err = e.unrecognizedTypes(in.TemplateFile, t.Resources)
+	}
 	e.mu.Unlock()
 	if err != nil {
 		return nil, templateError(err)

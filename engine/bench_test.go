@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -443,5 +444,85 @@ func BenchmarkMemoryPerRow(b *testing.B) {
 			}
 			b.ReportMetric(per, "B/row")
 		})
+	}
+}
+
+// mixedTypes are the registry types of BenchmarkCreateMixed: types that
+// real templates use, none embedded (each simulated from the registry's
+// schema, its overlay and the value generator).
+var mixedTypes = []string{
+	"AWS::EC2::EIP", "AWS::EC2::VPCGatewayAttachment", "AWS::EC2::SubnetRouteTableAssociation",
+	"AWS::EC2::NetworkInterface", "AWS::EC2::LaunchTemplate", "AWS::EFS::FileSystem", "AWS::EFS::MountTarget",
+	"AWS::ECS::Cluster", "AWS::ECS::TaskDefinition", "AWS::ElasticLoadBalancingV2::TargetGroup",
+	"AWS::Route53::HostedZone", "AWS::ApiGateway::Resource", "AWS::Cognito::UserPool", "AWS::Kinesis::Stream",
+	"AWS::Config::ConfigRule", "AWS::CloudWatch::Dashboard", "AWS::Glue::Database", "AWS::Athena::WorkGroup",
+	"AWS::IAM::User", "AWS::IAM::Group", "AWS::CodeBuild::Project", "AWS::Events::EventBus",
+	"AWS::SES::ConfigurationSet", "AWS::AppConfig::Application", "AWS::CloudFormation::WaitConditionHandle",
+}
+
+// mixedTemplate is a template of n resources of mixedTypes in turn, each
+// with the minimal model of its type's schema (seeded by its index, so
+// that names do not collide).
+func mixedTemplate(tb testing.TB, n int) string {
+	tb.Helper()
+	res := map[string]any{}
+	for i := 0; i < n; i++ {
+		typ := mixedTypes[i%len(mixedTypes)]
+		s, ok, err := resources.RegistrySchema(typ)
+		if err != nil || !ok {
+			tb.Fatalf("%s: %v", typ, err)
+		}
+		r := map[string]any{"Type": typ}
+		if m := s.ExampleModel(int64(i)); len(m) > 0 {
+			r["Properties"] = m
+		}
+		res[fmt.Sprintf("R%03d", i)] = r
+	}
+	b, err := json.Marshal(map[string]any{"Resources": res})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
+}
+
+// BenchmarkCreateMixed creates a stack from a real template of 500
+// resources of 25 registry types (the quota), behind the contract checker
+// as BenchmarkCreate/500 and BenchmarkCreateTemplate500 are. The registry's
+// schemas are decompressed, parsed and compiled once per process (the
+// first iteration pays for them; `go test ./resources -bench Registry`
+// measures that cost apart).
+func BenchmarkCreateMixed(b *testing.B) {
+	const n = 500
+	tpl := mixedTemplate(b, n)
+	b.Run(strconv.Itoa(n), func(b *testing.B) {
+		b.ReportAllocs()
+		var total, cpu time.Duration
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			e := newTestEngine(b, Options{Contract: ContractReport})
+			settle()
+			b.StartTimer()
+			start, c0 := time.Now(), cpuTime()
+			if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "big", TemplateBody: tpl, Capabilities: []string{"CAPABILITY_IAM"}}); err != nil {
+				b.Fatal(err)
+			}
+			benchRun(b, e, "CREATE_COMPLETE")
+			total += time.Since(start)
+			cpu += cpuTime() - c0
+		}
+		perResource(b, n, total, cpu)
+	})
+}
+
+// The mixed template must create (a quick run under test).
+func TestMixedTemplateCreates(t *testing.T) {
+	e := newTestEngine(t, Options{Contract: ContractReport})
+	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "big", TemplateBody: mixedTemplate(t, 100), Capabilities: []string{"CAPABILITY_IAM"}}); err != nil {
+		t.Fatal(err)
+	}
+	benchRun(t, e, "CREATE_COMPLETE")
+	op, err := e.DescribeStackOperation(ctx(), DescribeStackOperationInput{StackName: "big"})
+	if err != nil || op.Operation.ContractViolationCount != 0 {
+		t.Fatalf("%v %+v", err, op.Operation.ContractViolations)
 	}
 }

@@ -51,8 +51,16 @@ type Options struct {
 	Logger *zap.Logger
 
 	// SchemaDir is a directory of resource schemas (--schemas DIR): a type
-	// found there is simulated from its schema.
+	// found there is simulated from its schema (every type of the AWS
+	// registry is known without it).
 	SchemaDir string
+	// PermissiveTypes accepts a type that is neither registered, nor in
+	// SchemaDir, nor in the AWS registry, simulating it permissively (any
+	// property, any attribute; --permissive-types). Off, CreateStack,
+	// UpdateStack, CreateChangeSet and ValidateTemplate refuse such a
+	// template as AWS does: "Template format error: Unrecognized resource
+	// types: [...]".
+	PermissiveTypes bool
 	// ServiceTokens maps custom resource ServiceTokens to their targets.
 	ServiceTokens map[string]resources.CustomTarget
 	// Handlers serve resource types with Go handlers.
@@ -217,6 +225,7 @@ func newEngine(opts Options, st *store.Store) (*Engine, error) {
 		Seed:               opts.Seed,
 		Logger:             opts.Logger,
 		SchemaDir:          opts.SchemaDir,
+		PermissiveTypes:    opts.PermissiveTypes,
 		ServiceTokens:      opts.ServiceTokens,
 		CustomResponseWait: opts.CustomResponseWait,
 		Now:                e.now,

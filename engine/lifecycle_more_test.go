@@ -8,6 +8,7 @@ import (
 	"github.com/stacksim/stacksim/resources"
 
 	"github.com/stacksim/stacksim/statemachine"
+	"github.com/stacksim/stacksim/template"
 )
 
 // Lifecycles of policies, custom resources, change sets, exports, run-time
@@ -297,3 +298,94 @@ func (h *harness) listChangeSets(stack string) {
 }
 
 var _ = statemachine.NotExist
+
+// Item 6 of issue 13: a custom resource whose ServiceToken is not mapped is
+// answered by the simulated responder, with Data for every attribute the
+// template reads of it (here by a resource, an Fn::Sub and outputs), the
+// same after an update; one the template reads nothing of gets no Data. A
+// mapped target keeps AWS's failure for a key its answer lacks.
+func TestLifecycleCustomResourceUnmapped(t *testing.T) {
+	h := newHarness(t, "custom-resource-unmapped", Options{})
+	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("v1.yaml")}) })
+	h.wait("app")
+	h.outputs("app")
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v2.yaml")})
+	})
+	h.wait("app")
+	h.outputs("app")
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "app"}) })
+	h.wait(h.opStack("app"))
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "mapped", TemplateBody: h.fixture("mapped.yaml")})
+	})
+	h.wait("mapped")
+	h.done()
+}
+
+// Item 1 of issue 13: a type that is in no registry is refused before
+// anything starts, as AWS refuses it — by CreateStack, CreateChangeSet,
+// UpdateStack and ValidateTemplate — each type once, in the template's
+// order; a resource its condition leaves out is not checked by the calls
+// that bind parameters. Registry types (Alexa::ASK::Skill among them) are
+// simulated from their schemas, with AWS's Ref and ids; PermissiveTypes
+// accepts the rest.
+func TestLifecycleUnrecognizedTypes(t *testing.T) {
+	h := newHarness(t, "unrecognized-types", Options{})
+	typo := h.fixture("typo.yaml")
+	if err := h.create(CreateStackInput{StackName: "app", TemplateBody: typo}); err == nil {
+		t.Fatal("a template with unknown types was accepted")
+	}
+	if err := h.call("CreateChangeSet app", func() error {
+		_, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "app", ChangeSetName: "c1", ChangeSetType: ChangeSetTypeCreate, TemplateBody: typo})
+		return err
+	}); err == nil {
+		t.Fatal("CreateChangeSet accepted unknown types")
+	}
+	if err := h.call("ValidateTemplate", func() error {
+		_, err := h.e.ValidateTemplate(ctx(), ValidateTemplateInput{TemplateBody: typo})
+		var te *template.Error
+		if errors.As(err, &te) {
+			h.note("   at %s:%d:%d (%s)", te.File, te.Line, te.Col, te.Detail)
+		}
+		return err
+	}); err == nil {
+		t.Fatal("ValidateTemplate accepted unknown types")
+	}
+	if st, _ := h.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: "app"}); st != nil {
+		t.Fatalf("a refused call left a stack: %+v", st.Stacks)
+	}
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("conditional.yaml")})
+	})
+	h.wait("app")
+	if err := h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("conditional.yaml"),
+		Parameters: []Parameter{{ParameterKey: "WithWidget", ParameterValue: "yes"}}}); err == nil {
+		t.Fatal("UpdateStack accepted an unknown type its condition now keeps")
+	}
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "registry", TemplateBody: h.fixture("registry.yaml")})
+	})
+	h.wait("registry")
+	h.outputs("registry")
+	h.resources("registry")
+
+	p := newHarness(t, "unrecognized-types-permissive", Options{PermissiveTypes: true})
+	p.mustDo(func() error { return p.create(CreateStackInput{StackName: "app", TemplateBody: typo}) })
+	st := p.wait("app")
+	h.note("== with PermissiveTypes: CreateStack of typo.yaml")
+	h.note("-- %s %s", st.StackName, st.StackStatus)
+	h.done()
+}
+
+// outputs logs a stack's outputs.
+func (h *harness) outputs(stack string) {
+	h.t.Helper()
+	out, err := h.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: stack})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, o := range out.Stacks[0].Outputs {
+		h.note("   output %s = %s", o.OutputKey, o.OutputValue)
+	}
+}

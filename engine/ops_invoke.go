@@ -212,6 +212,9 @@ func (r *run) request(row *store.StepRecord, s *plan.Step, t *Task) *resources.R
 	if row.Part == partCreate {
 		req.PhysicalResourceID = ""
 	}
+	if isCustom(s.ResourceType) {
+		req.Attributes = r.readAttributes(s.LogicalID)
+	}
 	req.CallbackContext = t.Callback()
 	return req
 }

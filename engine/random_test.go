@@ -55,7 +55,8 @@ func TestRandomWorlds(t *testing.T) {
 }
 
 // randomTypes are the types of the random templates: the type of a
-// logical id never changes (an update may not change a type).
+// logical id never changes (an update may not change a type). The last is
+// in no registry: it is simulated permissively (Options.PermissiveTypes).
 var randomTypes = []string{"AWS::SNS::Topic", "AWS::SQS::Queue", "AWS::SSM::Parameter", "Custom::Thing", "Stacksim::Test::Widget"}
 
 type world struct {
@@ -81,7 +82,7 @@ func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractRepor
 // file, with the contract checker in the mode given, and returns it.
 func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *world {
 	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c))}
-	w.opts = Options{Seed: int64(seed), Contract: contract, MaxAttempts: 1 + w.r.IntN(4),
+	w.opts = Options{Seed: int64(seed), Contract: contract, MaxAttempts: 1 + w.r.IntN(4), PermissiveTypes: true,
 		ServiceTokens: map[string]resources.CustomTarget{"thing": resources.CustomFunc(w.custom)}}
 	if path != "" {
 		e, err := Open(path, w.opts)

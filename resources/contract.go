@@ -122,6 +122,10 @@ type Request struct {
 	// retry after a retriable failure. IN_PROGRESS re-invocations keep the
 	// attempt and carry CallbackContext.
 	Attempt int `json:"-"`
+	// Attributes are the attributes the stack's template reads of the
+	// resource (Fn::GetAtt R.X, ${R.X}), sorted; the engine fills them for
+	// custom resources, whose simulated responder answers them as Data.
+	Attributes []string `json:"-"`
 }
 
 // Clone returns a copy of r whose maps can be changed without touching r.

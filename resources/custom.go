@@ -19,10 +19,14 @@ type customHub struct {
 	seed    int64
 	log     *zap.Logger
 	wait    time.Duration
+	now     func() time.Time
 	server  responseServer
 	mu      sync.Mutex
 	targets map[string]CustomTarget
 	warned  map[string]bool
+	// simulated are the resources (stack id, logical id) the simulated
+	// responder has answered Data for, to say so once per resource.
+	simulated map[[2]string]bool
 }
 
 func (h *customHub) target(token string) (CustomTarget, bool) {
@@ -31,10 +35,27 @@ func (h *customHub) target(token string) (CustomTarget, bool) {
 	t, ok := h.targets[token]
 	if !ok && !h.warned[token] {
 		h.warned[token] = true
-		h.log.Info("custom resource service token is not mapped; a simulated responder answers SUCCESS with a generated physical id and no Data (map it with --service-token TOKEN=TARGET)",
+		h.log.Info("custom resource service token is not mapped; a simulated responder answers SUCCESS with a generated physical id, and generated Data for the attributes the template reads (map it with --service-token TOKEN=TARGET)",
 			zap.String("serviceToken", token))
 	}
 	return t, ok
+}
+
+// noteSimulated says, once per resource, that its Data was generated.
+func (h *customHub) noteSimulated(cr *CustomRequest, attrs []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	k := [2]string{cr.StackID, cr.LogicalResourceID}
+	if h.simulated[k] {
+		return
+	}
+	if h.simulated == nil {
+		h.simulated = map[[2]string]bool{}
+	}
+	h.simulated[k] = true
+	h.log.Info("custom resource answered by the simulated responder: its Data holds generated values for the attributes the template reads",
+		zap.String("logicalResourceId", cr.LogicalResourceID), zap.String("stackId", cr.StackID),
+		zap.String("serviceToken", cr.ServiceToken), zap.Strings("attributes", attrs))
 }
 
 // The custom provider's model is its own, never the template's properties,
@@ -208,7 +229,7 @@ func (p *customProvider) send(ctx context.Context, req *Request, requestType str
 			return Failed(ErrInvalidRequest, "Modifying service token is not allowed."), nil
 		}
 	}
-	resp, err := p.deliver(ctx, cr, key)
+	resp, err := p.deliver(ctx, cr, key, req.Attributes)
 	if err != nil {
 		if errors.Is(err, ErrNoResponse) {
 			return nil, ErrNoResponse
@@ -240,10 +261,10 @@ func (p *customProvider) send(ctx context.Context, req *Request, requestType str
 
 // deliver sends the request to its target and waits (at most the hub's
 // real-time cap) for the response.
-func (p *customProvider) deliver(ctx context.Context, cr *CustomRequest, key entropyKey) (*CustomResponse, error) {
+func (p *customProvider) deliver(ctx context.Context, cr *CustomRequest, key entropyKey, attrs []string) (*CustomResponse, error) {
 	target, ok := p.hub.target(cr.ServiceToken)
 	if !ok {
-		return p.simulate(cr, key), nil
+		return p.simulate(cr, key, attrs), nil
 	}
 	url, ch, done, err := p.hub.server.expect(cr.RequestID)
 	if err != nil {
@@ -303,11 +324,41 @@ func generatedCustomID(cr *CustomRequest, key entropyKey) string {
 }
 
 // simulate is the built-in responder for unmapped service tokens: SUCCESS,
-// a generated physical id on Create (the request's otherwise), no Data.
-func (p *customProvider) simulate(cr *CustomRequest, key entropyKey) *CustomResponse {
+// a generated physical id on Create (the request's otherwise) and, on
+// Create and Update, Data with a generated value for every attribute the
+// template reads of the resource (attrs), so that Fn::GetAtt resolves as
+// the real target's answer would let it. The values are made from the
+// attribute's name as a registry type's attributes are (an Arn is an ARN,
+// an Id an id, an Endpoint a host name...), keyed by the seed, the stack
+// and the logical id: the same on every update.
+func (p *customProvider) simulate(cr *CustomRequest, key entropyKey, attrs []string) *CustomResponse {
 	id := cr.PhysicalResourceID
 	if cr.RequestType == CustomCreate {
 		id = generatedCustomID(cr, key)
 	}
-	return &CustomResponse{Status: "SUCCESS", PhysicalResourceID: id, StackID: cr.StackID, RequestID: cr.RequestID, LogicalResourceID: cr.LogicalResourceID}
+	resp := &CustomResponse{Status: "SUCCESS", PhysicalResourceID: id, StackID: cr.StackID, RequestID: cr.RequestID, LogicalResourceID: cr.LogicalResourceID}
+	if cr.RequestType != CustomDelete && len(attrs) > 0 {
+		resp.Data = p.simulatedData(cr, id, attrs)
+		p.hub.noteSimulated(cr, attrs)
+	}
+	return resp
+}
+
+func (p *customProvider) simulatedData(cr *CustomRequest, id string, attrs []string) map[string]any {
+	now := Epoch
+	if p.hub.now != nil {
+		now = p.hub.now()
+	}
+	req := &Request{StackID: cr.StackID, LogicalResourceIdentifier: cr.LogicalResourceID, ClientRequestToken: "custom-data"}
+	if parts := strings.SplitN(cr.StackID, ":", 6); len(parts) == 6 && parts[0] == "arn" {
+		req.AWSPartition, req.Region, req.AWSAccountID = parts[1], parts[3], parts[4]
+	}
+	e := newEnv(req, p.hub.seed, now, map[string]any{customIDKey: id})
+	vg := newValueGen(p.schema)
+	data := make(map[string]any, len(attrs))
+	for _, a := range attrs {
+		name := a[strings.LastIndexByte(a, '.')+1:]
+		data[a] = vg.str(e, plainString, genRequest{path: "/Data/" + a, name: name})
+	}
+	return data
 }

@@ -316,6 +316,57 @@ func TestCustomResourceUnmappedToken(t *testing.T) {
 	}
 }
 
+// An unmapped token's responder answers Data for the attributes the
+// template reads (Request.Attributes), shaped by their names, the same on
+// every update, and says so once per resource; GetAtt of any other key
+// keeps AWS's failure.
+func TestCustomResourceUnmappedTokenData(t *testing.T) {
+	core, logs := observer.New(zap.InfoLevel)
+	reg := NewRegistry(RegistryOptions{Logger: zap.New(core), Seed: 4})
+	defer reg.Close()
+	p := customOf(t, reg)
+	props := map[string]any{"ServiceToken": "arn:aws:lambda:us-east-1:123456789012:function:provider"}
+	req := customReq(ActionCreate, "Thing", props)
+	req.Attributes = []string{"BucketArn", "Endpoint", "Password", "SubnetId"}
+	ev, _ := Invoke(context.Background(), p, req)
+	if ev.Status != StatusSuccess {
+		t.Fatal(ev)
+	}
+	want := map[string]string{"BucketArn": "arn:aws:s3:::", "Endpoint": ".us-east-1.amazonaws.com", "SubnetId": "subnet-"}
+	for a, shape := range want {
+		v, err := p.GetAtt(ev.ResourceModel, a)
+		if s, _ := v.(string); err != nil || !strings.Contains(s, shape) {
+			t.Errorf("GetAtt %s = %v (%v), want something with %q", a, v, err, shape)
+		}
+	}
+	if v, _ := p.GetAtt(ev.ResourceModel, "Password"); len(v.(string)) < 16 {
+		t.Errorf("Password %v", v)
+	}
+	if _, err := p.GetAtt(ev.ResourceModel, "Other"); err == nil || !strings.Contains(err.Error(), "Vendor response doesn't contain Other key") {
+		t.Errorf("GetAtt Other: %v", err)
+	}
+	id, _ := p.PhysicalID(ev.ResourceModel)
+	up := customReq(ActionUpdate, "Thing", props)
+	up.PreviousResourceState, up.PhysicalResourceID, up.Attributes = props, id, req.Attributes
+	ev2, _ := Invoke(context.Background(), p, up)
+	if !Equal(ev2.ResourceModel["Data"], ev.ResourceModel["Data"]) {
+		t.Errorf("the Data changed on update: %v → %v", ev.ResourceModel["Data"], ev2.ResourceModel["Data"])
+	}
+	if n := logs.FilterMessageSnippet("simulated responder: its Data").Len(); n != 1 {
+		t.Errorf("%d notes of generated Data, want one per resource", n)
+	}
+	// A mapped target's answer is kept as it is: no Data made up.
+	reg.RegisterServiceToken("mapped", CustomFunc(func(_ context.Context, r *CustomRequest) (*CustomResponse, error) {
+		return &CustomResponse{Status: "SUCCESS", PhysicalResourceID: "real"}, nil
+	}))
+	mreq := customReq(ActionCreate, "Mapped", map[string]any{"ServiceToken": "mapped"})
+	mreq.Attributes = []string{"BucketArn"}
+	mev, _ := Invoke(context.Background(), p, mreq)
+	if _, err := p.GetAtt(mev.ResourceModel, "BucketArn"); err == nil || !strings.Contains(err.Error(), "Vendor response doesn't contain BucketArn key in object real") {
+		t.Errorf("a mapped target without the key: %v", err)
+	}
+}
+
 func TestParseTarget(t *testing.T) {
 	cases := []struct{ in, want, err string }{
 		{"exec:./handler --verbose", `resources.CommandTarget{Argv:[]string{"./handler", "--verbose"}, Env:[]string(nil), Dir:""}`, ""},

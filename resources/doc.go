@@ -53,10 +53,24 @@
 // A type is served by, in order: a registered Go handler or handler process;
 // the custom resource provider (AWS::CloudFormation::CustomResource,
 // Custom::*); an embedded simulated type (schemas/*.json, stacksim's own
-// schemas with an x-stacksim section that says how to name and fill the
-// type); a registry schema from RegistryOptions.SchemaDir, simulated by the
-// same generic provider with rules inferred from its properties; the
-// permissive provider.
+// hand-tuned schemas with an x-stacksim section that says how to name and
+// fill the type); a registry schema from RegistryOptions.SchemaDir; a type
+// of the AWS registry (registry/us-east-1.pack, stacksim's compact form of
+// the registry's 1,503 schemas, made by `make registry` with
+// internal/registrygen and package internal/schemapack; decompressed and
+// parsed per type on first use, shared by the process), with its overlay
+// when it has one (overlays/*.json: x-stacksim sections laid on the
+// registry's facts); these three by the same generic provider, with the
+// rules an overlay does not give inferred from the schema. Any other type
+// is an *UnrecognizedTypeError (Registry.Recognized is the engine's check),
+// unless RegistryOptions.PermissiveTypes gives it the permissive provider.
+//
+// Values follow the schema (valueGen, gen_*.go): the read-only properties of
+// a new model, and a primary identifier the template leaves out, are
+// generated from their schemas — types, enums, formats, patterns (regexgen.go
+// generates a string a pattern matches, deterministically), lengths —
+// strings first in AWS's shapes (id prefixes, ARNs, addresses, times) when
+// those fit. ExampleModel makes a type's minimal model the same way.
 //
 // Simulated providers are deterministic: every generated name and id is
 // derived from (seed, stack id, logical id, client request token) by a hash,

@@ -158,7 +158,7 @@ func (b *fastBuilder) object(m map[string]any, depth int) *fastNode {
 	n.minItems, n.maxItems = intKeyword(m, "minItems", n), intKeyword(m, "maxItems", n)
 	n.minProps, n.maxProps = intKeyword(m, "minProperties", n), intKeyword(m, "maxProperties", n)
 	if p, ok := m["pattern"].(string); ok {
-		re, err := regexp.Compile(p)
+		re, err := cachedRegexp(p)
 		if err != nil {
 			n.patternUnsupported = true // v6 accepts it as matching everything (lenientRegexp)
 		} else {
@@ -185,7 +185,7 @@ func (b *fastBuilder) object(m map[string]any, depth int) *fastNode {
 	}
 	if pp, ok := m["patternProperties"].(map[string]any); ok {
 		for pat, p := range pp {
-			re, err := regexp.Compile(pat)
+			re, err := cachedRegexp(pat)
 			if err != nil {
 				n.unsupported = true
 				continue

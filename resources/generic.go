@@ -41,6 +41,13 @@ type generic struct {
 	templates        map[string]*template
 	// seq is g.sequence, bound once.
 	seq func(path, group string, model map[string]any) (int64, error)
+	// gens are the values made from the schema when a new model lacks
+	// them (generic_gen.go), vg what makes them.
+	gens []genSpec
+	vg   *valueGen
+	// refPart is the part of a composite primary identifier Ref answers
+	// (compositeRef), nil when Ref is the whole identifier.
+	refPart []string
 }
 
 // topLevelNames counts the distinct properties that pointers start at.
@@ -109,8 +116,11 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 		opts.PageSize = 10
 	}
 	sim := s.sim
-	if sim == nil {
+	switch {
+	case sim == nil:
 		sim = inferSimulation(s)
+	case s.overlaid:
+		sim = mergeSimulation(sim, inferSimulation(s))
 	}
 	g := &generic{schema: s, sim: sim, cloud: opts.Cloud, seed: opts.Seed, now: opts.Now, pageSize: opts.PageSize}
 	var named []string
@@ -122,6 +132,9 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 	g.defaults, g.values = compileSpecs(s, sim.Defaults), compileSpecs(s, sim.Values)
 	g.seq = g.sequence
 	g.templates = compileTemplates(sim.Values, sim.Defaults)
+	g.gens, g.vg = compileGens(s, sim), newValueGen(s)
+	g.refPart = compositeRef(s, g.vg)
+	g.createRoom += len(g.gens)
 	if sim.Name != nil && sim.Name.Suffix != nil {
 		g.suffixWhen = SplitPointer(sim.Name.Suffix.When)
 	}
@@ -188,6 +201,11 @@ func identifierPart(model map[string]any, segs []string) (string, bool) {
 	return str, true
 }
 
+// Ref is what the simulation says (x-stacksim "ref"), else the primary
+// identifier; of a composite identifier, the one part that names the
+// resource itself when there is one (an API Gateway resource's ResourceId,
+// a stage's StageName, a log metric filter's FilterName, as AWS answers
+// them), else the parts joined with "|".
 func (g *generic) Ref(model map[string]any) (any, error) {
 	if g.sim.Ref != "" {
 		if v, ok := Get(model, g.sim.Ref); ok {
@@ -195,11 +213,57 @@ func (g *generic) Ref(model map[string]any) (any, error) {
 		}
 		return nil, fmt.Errorf("the %s model has no %s for Ref", g.schema.TypeName, g.sim.Ref)
 	}
+	if g.refPart != nil {
+		if s, ok := identifierPart(model, g.refPart); ok {
+			return s, nil
+		}
+	}
 	return g.PhysicalID(model)
 }
 
+// compositeRef is the part of a composite primary identifier Ref answers:
+// the only one that is the resource's own (isOwn), nil when none or more
+// than one is.
+func compositeRef(s *Schema, vg *valueGen) []string {
+	if len(s.PrimaryIdentifier) < 2 {
+		return nil
+	}
+	var own []string
+	for _, p := range s.PrimaryIdentifier {
+		segs := SplitPointer(p)
+		if len(segs) == 1 && vg.isOwn(segs[0]) {
+			own = append(own, p)
+		}
+	}
+	if len(own) != 1 {
+		return nil
+	}
+	return SplitPointer(own[0])
+}
+
 func (g *generic) GetAtt(model map[string]any, attribute string) (any, error) {
+	if g.schema.dynamicAttribute(attribute) {
+		if v, ok := Get(model, "/"+strings.ReplaceAll(attribute, ".", "/")); ok {
+			return v, nil
+		}
+		return g.dynamicValue(model, attribute), nil
+	}
 	return getAttFromModel(g.schema, model, attribute)
+}
+
+// dynamicValue is the value of an attribute answered by prefix: a string
+// generated from the attribute's last name (VpcId → vpc-..., a name...),
+// keyed by the seed, the resource's physical id and the attribute, in the
+// region and account of the resource's ARN when its identifier is one.
+func (g *generic) dynamicValue(model map[string]any, attribute string) any {
+	id, _ := g.PhysicalID(model)
+	req := &Request{StackID: id, LogicalResourceIdentifier: attribute}
+	if parts := strings.SplitN(id, ":", 6); len(parts) == 6 && parts[0] == "arn" {
+		req.AWSPartition, req.Region, req.AWSAccountID = parts[1], parts[3], parts[4]
+	}
+	e := newEnv(req, g.seed, g.now(), model)
+	name := attribute[strings.LastIndexByte(attribute, '.')+1:]
+	return g.vg.str(e, plainString, genRequest{path: "/" + attribute, name: name})
 }
 
 // UnsupportedAttributeError is AWS's wording for Fn::GetAtt of an attribute
@@ -391,13 +455,17 @@ func (g *generic) fillCreate(e *env) error {
 					suffix = n.Suffix.Value
 				}
 			}
-			e.model[n.Property] = e.generateName(n, suffix)
+			e.model[n.Property] = g.fitName(e, n, e.generateName(n, suffix))
 		}
 	}
 	if err := g.applyDefaults(e); err != nil {
 		return err
 	}
-	return g.applyValues(e, false)
+	if err := g.applyValues(e, false); err != nil {
+		return err
+	}
+	g.generateMissing(e)
+	return nil
 }
 
 func (g *generic) applyDefaults(e *env) error {

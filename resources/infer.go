@@ -11,23 +11,21 @@ import (
 )
 
 // inferSimulation guesses simulation rules for a registry schema that has no
-// x-stacksim section, from the names and types of its properties:
+// x-stacksim section (or an overlay that gives only some), from the names
+// and types of its properties:
 //
 //   - the name property: a createOnly string property named Name or
 //     <Resource>Name that is part of an identifier, filled with
-//     STACK-LOGICALID-RANDOM (its maxLength honoured);
-//   - read-only strings: ...Arn → an ARN of the type's service, ...Id → an
-//     id (EC2: prefix-17 hex; elsewhere a UUID), ...Url/Uri → an https URL,
-//     ...Name → a generated name, dates and times → the virtual clock, an
-//     enum → its first value; other read-only values are left out;
-//   - a primary identifier that is neither read-only nor the name property
-//     (and so must come from the template) is left to the template.
+//     STACK-LOGICALID-RANDOM (its maxLength honoured, lower-cased when its
+//     pattern has no capitals);
+//   - durations from slowTypes (minutes for databases, distributions,
+//     clusters), a few seconds otherwise.
 //
-// Durations come from slowTypes (minutes for databases, distributions,
-// clusters), a few seconds otherwise.
+// Read-only properties, and a writable primary identifier the template
+// leaves out, are generated from the schema for every type (valueGen).
 func inferSimulation(s *Schema) *simulation {
 	sim := &simulation{Durations: durationsFor(s.TypeName)}
-	service, resource := splitTypeName(s.TypeName)
+	_, resource := splitTypeName(s.TypeName)
 	props := s.Properties()
 	isIdentifier := map[string]bool{}
 	for _, set := range s.identifierSets() {
@@ -39,6 +37,9 @@ func inferSimulation(s *Schema) *simulation {
 		p := "/properties/" + cand
 		prop, ok := props[cand].(map[string]any)
 		if !ok || s.IsReadOnly(p) || !(contains(s.CreateOnlyProperties, p) || isIdentifier[p]) {
+			continue
+		}
+		if prop = resolveRef(s, prop); prop == nil || schemaType(prop) != "string" {
 			continue
 		}
 		n := &nameSpec{Property: cand}
@@ -53,27 +54,20 @@ func inferSimulation(s *Schema) *simulation {
 		sim.Name = n
 		break
 	}
-	nameRef := ""
-	if sim.Name != nil {
-		nameRef = "{" + sim.Name.Property + "}"
-	}
-	for _, p := range s.ReadOnlyProperties {
-		segs := SplitPointer(p)
-		if len(segs) == 0 || contains(segs, "*") {
-			continue
-		}
-		prop := propertySchema(s, segs)
-		v := guessValue(segs[len(segs)-1], prop, service, resource, nameRef)
-		if v == nil {
-			continue
-		}
-		spec := valueSpec{Path: p, Value: v}
-		if len(segs) > 1 {
-			spec.When = JoinPointer(segs[:len(segs)-1])
-		}
-		sim.Values = append(sim.Values, spec)
-	}
 	return sim
+}
+
+// mergeSimulation lays an overlay on the inferred rules: what the overlay
+// gives wins, the name and the durations are inferred when it gives none.
+func mergeSimulation(overlay, inferred *simulation) *simulation {
+	out := *overlay
+	if out.Name == nil {
+		out.Name = inferred.Name
+	}
+	if out.Durations == nil {
+		out.Durations = inferred.Durations
+	}
+	return &out
 }
 
 // propertySchema finds the schema of a property path, following $ref into
@@ -90,14 +84,36 @@ func propertySchema(s *Schema, segs []string) map[string]any {
 			cur = items
 			continue
 		}
-		props, _ := cur["properties"].(map[string]any)
-		next, ok := props[seg].(map[string]any)
-		if !ok {
+		next := memberSchema(s, cur, seg, 0)
+		if next == nil {
 			return nil
 		}
 		cur = next
 	}
 	return resolveRef(s, cur)
+}
+
+// memberSchema is the schema of a member of an object schema: in its
+// properties, else in those of its alternatives (oneOf, anyOf, allOf),
+// $ref resolved on the way.
+func memberSchema(s *Schema, obj map[string]any, name string, depth int) map[string]any {
+	if obj == nil || depth > 4 {
+		return nil
+	}
+	props, _ := obj["properties"].(map[string]any)
+	if m, ok := props[name].(map[string]any); ok {
+		return m
+	}
+	for _, k := range [...]string{"allOf", "oneOf", "anyOf"} {
+		list, _ := obj[k].([]any)
+		for _, x := range list {
+			alt, _ := x.(map[string]any)
+			if m := memberSchema(s, resolveRef(s, alt), name, depth+1); m != nil {
+				return m
+			}
+		}
+	}
+	return nil
 }
 
 func isIndex(s string) bool {
@@ -122,46 +138,6 @@ func resolveRef(s *Schema, m map[string]any) map[string]any {
 		m = def
 	}
 	return m
-}
-
-func guessValue(name string, prop map[string]any, service, resource, nameRef string) any {
-	typ, _ := prop["type"].(string)
-	if prop != nil && typ != "" && typ != "string" {
-		return nil
-	}
-	if enum, ok := prop["enum"].([]any); ok && len(enum) > 0 {
-		return enum[0]
-	}
-	lower := strings.ToLower(name)
-	id := nameRef
-	if id == "" {
-		id = "{$lower:12}"
-	}
-	switch {
-	case strings.HasSuffix(lower, "arn"):
-		return fmt.Sprintf("arn:{$Partition}:%s:{$Region}:{$AccountId}:%s/%s", service, kebab(resource), id)
-	case strings.HasSuffix(lower, "id"):
-		if service == "ec2" {
-			stem := strings.TrimSuffix(strings.TrimSuffix(name, "Id"), "ID")
-			if p, ok := ec2KnownPrefixes[stem]; ok {
-				return p + "-{$hex:17}"
-			}
-			return ec2Prefix(resource) + "-{$hex:17}"
-		}
-		return "{$uuid}"
-	case strings.HasSuffix(lower, "domainname") || strings.HasSuffix(lower, "hostname") || strings.HasSuffix(lower, "address"):
-		return fmt.Sprintf("{$lower:13}.%s.{$Region}.{$URLSuffix}", service)
-	case strings.HasSuffix(lower, "url") || strings.HasSuffix(lower, "uri"):
-		return fmt.Sprintf("https://%s.%s.{$Region}.{$URLSuffix}", strings.ToLower(strings.Trim(id, "{}$:0123456789")), service)
-	case strings.HasSuffix(lower, "name"):
-		if nameRef != "" {
-			return nameRef
-		}
-		return "{$StackName}-{$LogicalId}-{$upper:13}"
-	case strings.HasSuffix(lower, "time") || strings.HasSuffix(lower, "date") || strings.HasSuffix(lower, "timestamp") || strings.HasSuffix(lower, "at"):
-		return "{$Now}"
-	}
-	return nil
 }
 
 // ec2Prefix is the id prefix EC2 uses for a resource: its capitals

@@ -19,8 +19,14 @@ type RegistryOptions struct {
 	// service tokens, handler processes' stderr). Nop when nil.
 	Logger *zap.Logger
 	// SchemaDir is a directory of registry schema files (--schemas DIR);
-	// a type found there and nowhere before is simulated from its schema.
+	// a type found there is simulated from its schema, in place of the
+	// registry's (types stacksim embeds a schema of its own for keep it).
 	SchemaDir string
+	// PermissiveTypes simulates a type that is neither registered, nor in
+	// SchemaDir, nor in the AWS registry, with the permissive provider
+	// (any property accepted, any attribute answered). Off, such a type is
+	// an *UnrecognizedTypeError, as CloudFormation refuses it.
+	PermissiveTypes bool
 	// ServiceTokens maps custom resource service tokens to their targets.
 	ServiceTokens map[string]CustomTarget
 	// CustomResponseWait is the real-time cap on waiting for a custom
@@ -37,8 +43,11 @@ type RegistryOptions struct {
 // Registry maps type names to Providers. Resolution order: a handler
 // registered with Register or RegisterProcess; the custom resource provider
 // for AWS::CloudFormation::CustomResource and Custom::*; a type stacksim
-// embeds; a type whose schema SchemaDir holds (simulated by the generic
-// provider); the permissive provider, which says so once in the log.
+// embeds a hand-tuned schema of (schemas/); a type whose schema SchemaDir
+// holds; a type of the AWS registry (registry/us-east-1.pack, with its
+// overlay); these three simulated by the generic provider. Any other type
+// is unrecognized, unless PermissiveTypes gives it the permissive provider,
+// which says so once in the log.
 type Registry struct {
 	opts    RegistryOptions
 	log     *zap.Logger
@@ -67,7 +76,7 @@ func NewRegistry(opts RegistryOptions) *Registry {
 		byType:  map[string]Provider{},
 		custom:  map[string]Provider{},
 		builtin: map[string]Provider{},
-		hub: &customHub{seed: opts.Seed, log: opts.Logger, wait: opts.CustomResponseWait,
+		hub: &customHub{seed: opts.Seed, log: opts.Logger, wait: opts.CustomResponseWait, now: opts.Now,
 			targets: map[string]CustomTarget{}, warned: map[string]bool{}},
 	}
 	for token, t := range opts.ServiceTokens {
@@ -167,25 +176,65 @@ func (r *Registry) genericOptions() GenericOptions {
 }
 
 func (r *Registry) builtinProvider(typeName string) (Provider, error) {
-	s, ok, err := EmbeddedSchema(typeName)
+	s, err := r.simulatedSchema(typeName)
 	if err != nil {
 		return nil, err
 	}
-	if ok {
+	if s != nil {
 		return NewGeneric(s, r.genericOptions()), nil
 	}
-	if r.dir != nil {
-		s, err := r.dir.lookup(typeName)
-		if err != nil {
-			return nil, err
-		}
-		if s != nil {
-			return NewGeneric(s, r.genericOptions()), nil
-		}
+	if !r.opts.PermissiveTypes {
+		return nil, &UnrecognizedTypeError{TypeName: typeName}
 	}
 	r.log.Info("no schema for this type: it is simulated permissively (every property accepted and mutable; Ref answers a generated id; Fn::GetAtt answers any attribute). Give its schema with --schemas DIR for a faithful simulation",
 		zap.String("type", typeName))
 	return NewPermissive(typeName, r.genericOptions()), nil
+}
+
+// simulatedSchema is the schema the generic provider simulates a type from:
+// stacksim's embedded one, SchemaDir's, the registry's; nil when none has it.
+func (r *Registry) simulatedSchema(typeName string) (*Schema, error) {
+	s, ok, err := EmbeddedSchema(typeName)
+	if err != nil || ok {
+		return s, err
+	}
+	if r.dir != nil {
+		s, err := r.dir.lookup(typeName)
+		if err != nil || s != nil {
+			return s, err
+		}
+	}
+	s, ok, err = RegistrySchema(typeName)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Recognized tells whether a type can be created: it has a provider
+// (registered, custom, embedded, in SchemaDir or in the AWS registry), or
+// permissive types are on. Cheap for registry types: it reads the pack's
+// index, not the schema.
+func (r *Registry) Recognized(typeName string) (bool, error) {
+	if checkTypeName(typeName) != nil {
+		return false, nil
+	}
+	r.mu.Lock()
+	_, registered := r.byType[typeName]
+	_, built := r.builtin[typeName]
+	r.mu.Unlock()
+	switch {
+	case registered, built, IsCustomType(typeName), r.opts.PermissiveTypes, InRegistry(typeName):
+		return true, nil
+	}
+	if _, ok, err := EmbeddedSchema(typeName); err != nil || ok {
+		return ok, err
+	}
+	if r.dir != nil {
+		s, err := r.dir.lookup(typeName)
+		return s != nil, err
+	}
+	return false, nil
 }
 
 // Schema returns the schema of a type (the planner's view).

@@ -12,7 +12,7 @@ import (
 func TestRegistryResolutionOrder(t *testing.T) {
 	dir := sharedDir(t, "schemas/us-east-1")
 	core, logs := observer.New(zap.InfoLevel)
-	reg := NewRegistry(RegistryOptions{SchemaDir: dir, Logger: zap.New(core)})
+	reg := NewRegistry(RegistryOptions{SchemaDir: dir, Logger: zap.New(core), PermissiveTypes: true})
 	defer reg.Close()
 
 	// registered > embedded
@@ -37,6 +37,24 @@ func TestRegistryResolutionOrder(t *testing.T) {
 	if err != nil || !strings.HasSuffix(p.Schema().Source, "aws-ecs-cluster.json") {
 		t.Fatalf("AWS::ECS::Cluster: %v %v", p, err)
 	}
+	// the registry's, without --schemas
+	plain := NewRegistry(RegistryOptions{})
+	p, err = plain.Provider("AWS::ECS::Cluster")
+	if err != nil || p.Schema().Source != "registry:AWS::ECS::Cluster" {
+		t.Fatalf("AWS::ECS::Cluster without --schemas: %v %v", p, err)
+	}
+	// unrecognized without PermissiveTypes
+	if _, err := plain.Provider("AWS::S3::Buckett"); !IsUnrecognizedType(err) {
+		t.Fatalf("AWS::S3::Buckett: %v", err)
+	}
+	if ok, err := plain.Recognized("AWS::S3::Buckett"); ok || err != nil {
+		t.Fatalf("AWS::S3::Buckett recognized: %v %v", ok, err)
+	}
+	for _, typ := range []string{"AWS::S3::Bucket", "AWS::ECS::Cluster", "Alexa::ASK::Skill", "Custom::X", "AWS::CloudFormation::CustomResource"} {
+		if ok, err := plain.Recognized(typ); !ok || err != nil {
+			t.Fatalf("%s not recognized: %v", typ, err)
+		}
+	}
 	// custom
 	p, _ = reg.Provider("Custom::Anything")
 	if _, ok := p.(*customProvider); !ok {
@@ -46,7 +64,7 @@ func TestRegistryResolutionOrder(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		p, _ = reg.Provider("Acme::Widget::Gadget")
 	}
-	reg2 := NewRegistry(RegistryOptions{Logger: zap.New(core)})
+	reg2 := NewRegistry(RegistryOptions{Logger: zap.New(core), PermissiveTypes: true})
 	reg2.Provider("Acme::Widget::Gadget")
 	if n := logs.FilterMessageSnippet("simulated permissively").Len(); n != 2 {
 		t.Fatalf("permissive notes: %d, want one per registry", n)
@@ -84,7 +102,7 @@ func TestRealSchemaTypesSimulate(t *testing.T) {
 }
 
 func TestPermissiveProvider(t *testing.T) {
-	reg := NewRegistry(RegistryOptions{Seed: 9})
+	reg := NewRegistry(RegistryOptions{Seed: 9, PermissiveTypes: true})
 	p, _ := reg.Provider("Acme::Widget::Gadget")
 	ev := drive(t, p, newReq(ActionCreate, "Gadget", "t1", map[string]any{"Colour": "red", "Size": "8"}))
 	if ev.Status != StatusSuccess || ev.ResourceModel["Colour"] != "red" {

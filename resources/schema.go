@@ -34,8 +34,11 @@ type Schema struct {
 	// Source names where the schema came from (a file, "embedded").
 	Source string
 
-	raw        []byte
-	sim        *simulation
+	raw []byte
+	sim *simulation
+	// overlaid: sim is an overlay of stacksim's (resources/overlays) laid
+	// on a registry schema; the rules it does not give are inferred.
+	overlaid   bool
 	rawProps   json.RawMessage
 	rawDefs    json.RawMessage
 	decodeOnce sync.Once
@@ -44,9 +47,13 @@ type Schema struct {
 	doc        map[string]any
 	decodeErr  error
 
-	valOnce  sync.Once
-	input    validator
-	contract validator
+	// The input validator and the contract's compile apart, each on first
+	// use: a run without the contract checker never compiles the latter.
+	inputOnce    sync.Once
+	inputErr     error
+	contractOnce sync.Once
+	input        *validator
+	contract     *validator
 	// modelCheck is the contract validator's fast node paired with the
 	// coercion shapes (ModelCertainlyValid).
 	modelCheck *checkNode
@@ -232,26 +239,32 @@ func ParseSchema(source string, data []byte) (*Schema, error) {
 	for _, set := range s.AdditionalIdentifiers {
 		lists = append(lists, set)
 	}
-	if s.sim != nil {
-		var simPaths []string
-		for _, v := range append(append([]valueSpec{}, s.sim.Values...), s.sim.Defaults...) {
-			simPaths = append(simPaths, v.Path, v.When)
-		}
-		lists = append(lists, simPaths)
-	}
 	for _, list := range lists {
-		for _, p := range list {
-			if p != "" {
-				s.segs[p] = SplitPointer(p)
-			}
-		}
+		s.addPointers(list)
 	}
 	if s.sim != nil {
+		s.addSegs(s.sim)
 		if err := s.sim.check(s); err != nil {
 			return nil, fmt.Errorf("%s: x-stacksim: %w", source, err)
 		}
 	}
 	return s, nil
+}
+
+// addPointers caches the split form of pointers (at parse time only).
+func (s *Schema) addPointers(list []string) {
+	for _, p := range list {
+		if p != "" {
+			s.segs[p] = SplitPointer(p)
+		}
+	}
+}
+
+// addSegs caches the pointers a simulation names.
+func (s *Schema) addSegs(sim *simulation) {
+	for _, v := range append(append([]valueSpec{}, sim.Values...), sim.Defaults...) {
+		s.addPointers([]string{v.Path, v.When})
+	}
 }
 
 func describeJSONError(data []byte, err error) error {
@@ -418,7 +431,21 @@ func (s *Schema) Attributes() []string {
 func (s *Schema) HasAttribute(name string) bool {
 	s.Attributes()
 	i := sort.SearchStrings(s.attrs, name)
-	return i < len(s.attrs) && s.attrs[i] == name
+	return (i < len(s.attrs) && s.attrs[i] == name) || s.dynamicAttribute(name)
+}
+
+// dynamicAttribute tells whether name is one of the attributes the
+// simulation answers by prefix (Outputs.NAME of a nested stack).
+func (s *Schema) dynamicAttribute(name string) bool {
+	if s.sim == nil {
+		return false
+	}
+	for _, p := range s.sim.AttrPrefix {
+		if strings.HasPrefix(name, p) && len(name) > len(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // identifierSets is the primary identifier followed by the additional ones.

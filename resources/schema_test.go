@@ -58,6 +58,9 @@ func TestEmbeddedSchemasMatchTheRegistry(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if !InRegistry(typ) {
+			continue // AWS::CDK::Metadata: CloudFormation accepts it, the registry does not list it
+		}
 		real, err := LoadSchemaFile(filepath.Join(dir, SchemaFileName(typ)))
 		if err != nil {
 			t.Errorf("%s: %v", typ, err)

@@ -3,9 +3,9 @@ package resources
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -44,50 +44,74 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("Properties validation failed for resource type %s with message: %s", e.TypeName, strings.Join(e.Problems, "; "))
 }
 
-// validator is one compiled variant: the quick check and v6.
+// validator is one compiled variant: the quick check, made at once, and
+// v6's, compiled only when the quick check cannot say a model is valid (v6
+// compiles a registry schema in milliseconds, most of it validating the
+// schema's definitions against the metaschema; valid models never need it).
 type validator struct {
 	fast *fastNode
+	// root is the stripped document v6 compiles, url its name.
+	root map[string]any
+	url  string
+	src  string
+	once sync.Once
 	full *jsonschema.Schema
+	err  error
 }
 
-func (s *Schema) compile() {
-	s.valOnce.Do(func() {
-		s.input, s.valErr = s.compileVariant(inputDrop)
-		if s.valErr == nil {
-			s.contract, s.valErr = s.compileVariant(contractDrop)
+// fullSchema is v6's compiled schema, compiled on first use.
+func (v *validator) fullSchema() (*jsonschema.Schema, error) {
+	v.once.Do(func() {
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft7)
+		c.UseRegexpEngine(lenientRegexp)
+		if err := c.AddResource(v.url, v.root); err != nil {
+			v.err = fmt.Errorf("%s: %w", v.src, err)
+			return
 		}
+		v.full, v.err = c.Compile(v.url)
+		if v.err != nil {
+			v.err = fmt.Errorf("%s: compile schema: %w", v.src, v.err)
+		}
+	})
+	return v.full, v.err
+}
+
+// compileInput compiles the input validator (once); its error is the
+// schema's.
+func (s *Schema) compileInput() error {
+	s.inputOnce.Do(func() { s.input, s.inputErr = s.compileVariant(inputDrop) })
+	return s.inputErr
+}
+
+// compile compiles both validators (once each).
+func (s *Schema) compile() {
+	if err := s.compileInput(); err != nil {
+		s.contractOnce.Do(func() { s.valErr = err })
+		return
+	}
+	s.contractOnce.Do(func() {
+		s.contract, s.valErr = s.compileVariant(contractDrop)
 		if s.valErr == nil {
 			s.modelCheck = compileCheck(s.contract.fast, s.shapeTree(), map[checkKey]*checkNode{})
 		}
 	})
 }
 
-func (s *Schema) compileVariant(drop []string) (validator, error) {
+func (s *Schema) compileVariant(drop []string) (*validator, error) {
 	doc, err := decodeJSON(s.raw)
 	if err != nil {
-		return validator{}, fmt.Errorf("%s: %w", s.Source, err)
+		return nil, fmt.Errorf("%s: %w", s.Source, err)
 	}
 	root, ok := doc.(map[string]any)
 	if !ok {
-		return validator{}, fmt.Errorf("%s: a schema is a JSON object", s.Source)
+		return nil, fmt.Errorf("%s: a schema is a JSON object", s.Source)
 	}
 	for _, k := range []string{"$schema", "$id", "id", "x-stacksim", "handlers", "propertyTransform", "typeName", "description", "sourceUrl", "documentationUrl"} {
 		delete(root, k)
 	}
 	stripKeywords(root, drop)
-	fast := buildFast(root)
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft7)
-	c.UseRegexpEngine(lenientRegexp)
-	url := "mem:///" + SchemaFileName(s.TypeName)
-	if err := c.AddResource(url, root); err != nil {
-		return validator{}, fmt.Errorf("%s: %w", s.Source, err)
-	}
-	sch, err := c.Compile(url)
-	if err != nil {
-		return validator{}, fmt.Errorf("%s: compile schema: %w", s.Source, err)
-	}
-	return validator{fast: fast, full: sch}, nil
+	return &validator{fast: buildFast(root), root: root, url: "mem:///" + SchemaFileName(s.TypeName), src: s.Source}, nil
 }
 
 type anyRegexp string
@@ -96,7 +120,7 @@ func (r anyRegexp) MatchString(string) bool { return true }
 func (r anyRegexp) String() string          { return string(r) }
 
 func lenientRegexp(s string) (jsonschema.Regexp, error) {
-	re, err := regexp.Compile(s)
+	re, err := cachedRegexp(s)
 	if err != nil {
 		return anyRegexp(s), nil
 	}
@@ -137,9 +161,8 @@ func stripKeywords(sch map[string]any, drop []string) {
 // CloudFormation does before calling a handler: the model is coerced to the
 // schema's types first. A nil error means valid.
 func (s *Schema) ValidateInput(model map[string]any) error {
-	s.compile()
-	if s.valErr != nil {
-		return s.valErr
+	if err := s.compileInput(); err != nil {
+		return err
 	}
 	return s.validate(s.input, s.coerced(model))
 }
@@ -170,29 +193,40 @@ func (s *Schema) ModelCertainlyValid(model map[string]any) bool {
 // validateInputCoerced is ValidateInput for a model Coerce made (coercing
 // again would change nothing).
 func (s *Schema) validateInputCoerced(model map[string]any) error {
-	s.compile()
-	if s.valErr != nil {
-		return s.valErr
+	if err := s.compileInput(); err != nil {
+		return err
 	}
 	return s.validate(s.input, model)
 }
 
-// CompileError reports whether the schema's validators compile.
+// CompileError reports whether the schema's validators compile (both, in
+// full: a validation compiles them only when it needs them).
 func (s *Schema) CompileError() error {
 	s.compile()
-	return s.valErr
+	if s.valErr != nil {
+		return s.valErr
+	}
+	if _, err := s.input.fullSchema(); err != nil {
+		return err
+	}
+	_, err := s.contract.fullSchema()
+	return err
 }
 
 var englishPrinter = message.NewPrinter(language.English)
 
-func (s *Schema) validate(v validator, model map[string]any) error {
+func (s *Schema) validate(v *validator, model map[string]any) error {
 	if model == nil {
 		model = map[string]any{}
 	}
 	if v.fast.valid(model) {
 		return nil
 	}
-	err := v.full.Validate(model)
+	full, err := v.fullSchema()
+	if err != nil {
+		return err
+	}
+	err = full.Validate(model)
 	if err == nil {
 		return nil
 	}

@@ -19,6 +19,7 @@ import (
 //	  "defaults":   [{"path": "/properties/DelaySeconds", "value": 0}],
 //	  "ref":        "/properties/QueueUrl",
 //	  "attributes": ["QueueName"],
+//	  "attributePrefixes": ["Outputs."],
 //	  "durations":  {"create": 3, "update": 2, "delete": 2},
 //	  "pollSeconds": 30
 //	}
@@ -35,12 +36,17 @@ import (
 // 254) are generated from the request's key; {$seq:Group} counts up per
 // group ({$seq:FunctionName}: Lambda versions). {Prop!tail} is a Lambda
 // function's name, whether Prop holds the name or its ARN.
+//
+// attributes are Fn::GetAtt names the type answers besides its read-only
+// properties; attributePrefixes, names that start so (a nested stack's
+// Outputs.NAME), answered with a value generated from the rest of the name.
 type simulation struct {
 	Name        *nameSpec      `json:"name,omitempty"`
 	Values      []valueSpec    `json:"values,omitempty"`
 	Defaults    []valueSpec    `json:"defaults,omitempty"`
 	Ref         string         `json:"ref,omitempty"`
 	Attributes  []string       `json:"attributes,omitempty"`
+	AttrPrefix  []string       `json:"attributePrefixes,omitempty"`
 	Durations   map[string]int `json:"durations,omitempty"`
 	PollSeconds int            `json:"pollSeconds,omitempty"`
 }

@@ -21,6 +21,8 @@ type Options struct {
 	Logger *zap.Logger
 	// SchemaDir is a directory of resource schemas (--schemas).
 	SchemaDir string
+	// PermissiveTypes accepts types no schema describes (--permissive-types).
+	PermissiveTypes bool
 }
 
 // Result is a replayed scenario: its event log and the expectations that
@@ -64,7 +66,7 @@ func Run(ctx context.Context, sc *Scenario, opts Options) (*Result, error) {
 	for _, r := range sc.responders {
 		r.Log = func(line string) { log.line("   %s", line) }
 	}
-	e, err := engine.New(engine.Options{Seed: sc.Seed, Logger: opts.Logger, SchemaDir: opts.SchemaDir,
+	e, err := engine.New(engine.Options{Seed: sc.Seed, Logger: opts.Logger, SchemaDir: opts.SchemaDir, PermissiveTypes: opts.PermissiveTypes,
 		ServiceTokens: sc.ServiceTokens, Contract: sc.Contract})
 	if err != nil {
 		return nil, err

@@ -26,6 +26,7 @@ type app struct {
 	statePath     string
 	output        string
 	schemas       string
+	permissive    bool
 	seed          int64
 	serviceTokens []string
 	contract      string
@@ -130,7 +131,8 @@ replays a whole scenario in one process.`,
 	f.StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
 	f.StringVar(&a.statePath, "state", defaultStatePath, "the state file: the simulated account (created on first write)")
 	f.StringVar(&a.output, "output", outputJSON, "output format: json, table, text, yaml or yaml-stream")
-	f.StringVar(&a.schemas, "schemas", "", "a directory of resource schemas (registry format): types found there are simulated from their schema")
+	f.StringVar(&a.schemas, "schemas", "", "a directory of resource schemas (registry format): types found there are simulated from their schema (every AWS registry type is known without it)")
+	f.BoolVar(&a.permissive, "permissive-types", false, "accept resource types that are neither in the AWS registry nor in --schemas, simulated permissively (any property, any attribute), instead of refusing the template")
 	f.Int64Var(&a.seed, "seed", 0, "the seed of generated names and ids, for a new state file")
 	f.StringArrayVar(&a.serviceTokens, "service-token", nil, "map a custom resource ServiceToken: ARN=exec:COMMAND ARGS..., ARN=http(s)://URL or ARN=builtin:NAME (repeatable)")
 	f.StringVar(&a.contract, "contract", "off", "the handler contract checker: off, report (violations listed) or strict (a violation fails the handler's answer)")

@@ -63,7 +63,7 @@ problem listed at its FILE:LINE:COL). The format: docs/scenarios.md.`,
 				if i > 0 {
 					fmt.Fprintln(a.stdout)
 				}
-				res, err := scenario.Run(cmd.Context(), sc, scenario.Options{Logger: a.log, SchemaDir: a.schemas})
+				res, err := scenario.Run(cmd.Context(), sc, scenario.Options{Logger: a.log, SchemaDir: a.schemas, PermissiveTypes: a.permissive})
 				if err != nil {
 					if res != nil {
 						fmt.Fprint(a.stdout, res.Log())

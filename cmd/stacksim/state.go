@@ -53,7 +53,7 @@ const defaultLockTimeout = 5 * time.Second
 
 // engineOptions builds the engine's options from the global flags.
 func (a *app) engineOptions() (engine.Options, error) {
-	opts := engine.Options{Seed: a.seed, Logger: a.log, SchemaDir: a.schemas, CustomResponseWait: 30 * time.Second, Region: a.aws.region}
+	opts := engine.Options{Seed: a.seed, Logger: a.log, SchemaDir: a.schemas, PermissiveTypes: a.permissive, CustomResponseWait: 30 * time.Second, Region: a.aws.region}
 	switch a.contract {
 	case "off", "":
 		opts.Contract = engine.ContractOff

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/template"
 )
 
@@ -18,7 +20,9 @@ func (a *app) validateTemplateCommand() *cobra.Command {
 		Use:   "validate-template --template-body file://PATH",
 		Short: "Validate a template as CloudFormation's ValidateTemplate does",
 		Long: `Validate a template as CloudFormation's ValidateTemplate does: the checks AWS
-makes when a template is submitted, then the template's parameters,
+makes when a template is submitted (its resource types among them: every AWS
+registry type, the types of --schemas DIR, any with --permissive-types), then
+the template's parameters,
 description, the capabilities it requires and its declared transforms, printed
 as the AWS CLI prints them.
 
@@ -40,11 +44,35 @@ FILE:LINE:COLUMN.`,
 			if err != nil {
 				return badInput(err)
 			}
+			if err := a.checkTypes(cmd.Context(), name, string(text)); err != nil {
+				return err
+			}
 			return render(a.stdout, a.output, "ValidateTemplate", validateResponse(t))
 		},
 	}
 	cmd.Flags().StringVar(&body, "template-body", "", "the template: file://PATH, or the template itself")
 	return cmd
+}
+
+// checkTypes refuses, as ValidateTemplate does, a template whose resource
+// types are in no registry (--schemas and --permissive-types count): the
+// engine's check, on an account of its own.
+func (a *app) checkTypes(ctx context.Context, name, body string) error {
+	opts, err := a.engineOptions()
+	if err != nil {
+		return err
+	}
+	e, err := engine.New(opts)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	in := engine.ValidateTemplateInput{TemplateBody: body}
+	in.TemplateFile = name
+	if _, err := e.ValidateTemplate(ctx, in); err != nil {
+		return a.apiError("ValidateTemplate", err)
+	}
+	return nil
 }
 
 // readTemplateBody reads --template-body as the AWS CLI does: file://PATH
