@@ -70,10 +70,10 @@ func TestPublicDocuments(t *testing.T) {
 		t.Errorf("recommended %s; image_id %s: the document and its field disagree", p.Value, id.Value)
 	}
 	cases := map[string]string{
-		"/aws/service/global-infrastructure/regions/eu-west-1":              "eu-west-1",
-		"/aws/service/global-infrastructure/regions/eu-west-1/longName":     "Europe (Ireland)",
-		"/aws/service/global-infrastructure/regions/cn-north-1/partition":   "aws-cn",
-		"/aws/service/global-infrastructure/regions/us-east-1/services/ec2": "ec2",
+		"/aws/service/global-infrastructure/regions/eu-west-1":                           "eu-west-1",
+		"/aws/service/global-infrastructure/regions/eu-west-1/longName":                  "Europe (Ireland)",
+		"/aws/service/global-infrastructure/regions/cn-north-1/partition":                "aws-cn",
+		"/aws/service/global-infrastructure/regions/us-east-1/services/ec2":              "ec2",
 		"/aws/service/eks/optimized-ami/1.29/amazon-linux-2/recommended/release_version": "1.29.0-20250101",
 	}
 	for name, want := range cases {
