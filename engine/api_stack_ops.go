@@ -111,7 +111,8 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 // its capabilities and imports, plans the create, and fills the stack's
 // template fields.
 func (e *Engine) prepareCreate(tx *txn, st *store.StackRecord, body, file string, params []Parameter, caps []string) (boundTemplate, *plan.Plan, error) {
-	b, err := e.bind(bindRequest{File: file, Body: body, Params: paramValues(params), Stack: st})
+	src := e.ssmSources(tx)
+	b, err := e.bind(bindRequest{File: file, Body: body, Params: paramValues(params), Stack: st, ssmFrom: &src})
 	if err != nil {
 		return nil, nil, templateError(err)
 	}
@@ -205,7 +206,8 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 	if u.UsePrevious {
 		body, file = st.TemplateBody, st.TemplateFile
 	}
-	b, err := e.bind(bindRequest{File: file, Body: body, Params: paramValues(u.Params), Prev: paramMap(st.Parameters), Stack: st})
+	src := e.ssmSources(tx)
+	b, err := e.bind(bindRequest{File: file, Body: body, Params: paramValues(u.Params), Prev: paramMap(st.Parameters), Stack: st, ssmFrom: &src})
 	if err != nil {
 		return nil, nil, templateError(err)
 	}
@@ -227,7 +229,7 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 	if u.Tags != nil {
 		tags = u.Tags
 	}
-	if refuseNoChange && !p.HasChanges() && sameTags(tags, st.Tags) && !e.outputsChange(b, live, st) {
+	if refuseNoChange && !p.HasChanges() && sameTags(tags, st.Tags) && !e.outputsChange(tx, b, live, st) {
 		return nil, nil, ValidationError("No updates are to be performed.")
 	}
 	c := st.Clone()
@@ -249,7 +251,7 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 
 // outputsChange tells whether an update would change the stack's outputs
 // (which AWS counts as an update).
-func (e *Engine) outputsChange(b boundTemplate, live template.Resolver, st *store.StackRecord) bool {
+func (e *Engine) outputsChange(tx *txn, b boundTemplate, live template.Resolver, st *store.StackRecord) bool {
 	outs := b.Outputs()
 	if len(outs) != len(st.Outputs) {
 		return true
@@ -260,6 +262,9 @@ func (e *Engine) outputsChange(b boundTemplate, live template.Resolver, st *stor
 	}
 	for _, o := range outs {
 		v, err := b.OutputValue(o.Name, live)
+		if err == nil && hasDynamicRef(v) {
+			v, err = e.resolveRefs(tx, v, false) // as settleOutputs writes it
+		}
 		if err != nil || !template.IsKnown(v) {
 			return true
 		}

@@ -131,6 +131,11 @@ func (e *Engine) checkTemplate(tx *txn, b boundTemplate, attrs, imports bool) er
 	for _, res := range b.Resources() {
 		c.types[res.LogicalID] = res.Type
 	}
+	if imports && !attrs {
+		if err := e.checkDynamicRefs(tx, b, c); err != nil {
+			return err
+		}
+	}
 	if imports && !attrs && !hasImports(b) {
 		return nil
 	}
