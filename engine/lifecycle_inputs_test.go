@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
 )
 
 // Lifecycles of what a template reads from outside: the account's
@@ -95,4 +94,3 @@ func (h *harness) secretsHidden(stack, secret string) {
 	}
 	h.note("   no answer about %s shows a secret's value", stack)
 }
-
