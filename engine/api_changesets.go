@@ -43,13 +43,14 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			return nil, err
 		}
 	}
-	if err := checkTemplateBody(in.TemplateBody, in.UsePreviousTemplate, in.TemplateFile); err != nil {
+	body, file, err := e.templateSource(in.TemplateBody, in.TemplateURL, in.TemplateFile, in.UsePreviousTemplate)
+	if err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out *CreateChangeSetOutput
-	err := e.update(func(tx *txn) error {
+	err = e.update(func(tx *txn) error {
 		st := tx.FindStack(in.StackName)
 		info := statemachine.StackInfo{StackName: in.StackName, ChangeSetType: statemachine.ChangeSetType(csType), ChangeSetName: in.ChangeSetName}
 		if st != nil {
@@ -76,7 +77,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				st = &store.StackRecord{StackId: tx.newStackID(in.StackName), StackName: in.StackName, CreationTime: tx.now(),
 					NotificationARNs: in.NotificationARNs, Tags: in.Tags, Capabilities: in.Capabilities, RoleARN: in.RoleARN}
 				var err error
-				if _, p, err = e.prepareCreate(tx, st, in.TemplateBody, in.TemplateFile, in.Parameters, in.Capabilities); err != nil {
+				if _, p, err = e.prepareCreate(tx, st, body, file, in.Parameters, in.Capabilities); err != nil {
 					return err
 				}
 				to, err := statemachine.FireStack(st.StackName, statemachine.NotExist, statemachine.StackReview)
@@ -93,13 +94,13 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			} else {
 				probe := st.Clone()
 				var err error
-				if _, p, err = e.prepareCreate(tx, probe, in.TemplateBody, in.TemplateFile, in.Parameters, in.Capabilities); err != nil {
+				if _, p, err = e.prepareCreate(tx, probe, body, file, in.Parameters, in.Capabilities); err != nil {
 					return err
 				}
 			}
-			cs.TemplateBody, cs.TemplateFile = in.TemplateBody, in.TemplateFile
+			cs.TemplateBody, cs.TemplateFile = body, file
 		} else {
-			u := updateRequest{Body: in.TemplateBody, File: in.TemplateFile, UsePrevious: in.UsePreviousTemplate,
+			u := updateRequest{Body: body, File: file, UsePrevious: in.UsePreviousTemplate,
 				Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
 			c, up, err := e.prepareUpdate(tx, st, u, false)
 			if err != nil {

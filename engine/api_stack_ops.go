@@ -33,7 +33,8 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	if err := checkStackName(in.StackName); err != nil {
 		return nil, err
 	}
-	if err := checkTemplateBody(in.TemplateBody, false, in.TemplateFile); err != nil {
+	body, file, err := e.templateSource(in.TemplateBody, in.TemplateURL, in.TemplateFile, false)
+	if err != nil {
 		return nil, err
 	}
 	if err := checkOnFailure(in.OnFailure, in.DisableRollback); err != nil {
@@ -45,7 +46,7 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out *CreateStackOutput
-	err := e.update(func(tx *txn) error {
+	err = e.update(func(tx *txn) error {
 		info := statemachine.StackInfo{StackName: in.StackName}
 		if existing := tx.StackByName(in.StackName); existing != nil {
 			info = existing.Info()
@@ -61,8 +62,8 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 			StackId:                     tx.newStackID(in.StackName),
 			StackName:                   in.StackName,
 			CreationTime:                tx.now(),
-			TemplateBody:                in.TemplateBody,
-			TemplateFile:                in.TemplateFile,
+			TemplateBody:                body,
+			TemplateFile:                file,
 			NotificationARNs:            in.NotificationARNs,
 			Capabilities:                in.Capabilities,
 			Tags:                        in.Tags,
@@ -74,7 +75,7 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 			EnableTerminationProtection: in.EnableTerminationProtection,
 			RetainExceptOnCreate:        in.RetainExceptOnCreate,
 		}
-		b, p, err := e.prepareCreate(tx, st, in.TemplateBody, in.TemplateFile, in.Parameters, in.Capabilities)
+		b, p, err := e.prepareCreate(tx, st, body, file, in.Parameters, in.Capabilities)
 		if err != nil {
 			return err
 		}
@@ -142,18 +143,19 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 	if in.StackName == "" {
 		return nil, requiredError("stackName")
 	}
-	if err := checkTemplateBody(in.TemplateBody, in.UsePreviousTemplate, in.TemplateFile); err != nil {
+	body, file, err := e.templateSource(in.TemplateBody, in.TemplateURL, in.TemplateFile, in.UsePreviousTemplate)
+	if err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out *UpdateStackOutput
-	err := e.update(func(tx *txn) error {
+	err = e.update(func(tx *txn) error {
 		st, err := tx.CheckOperation(statemachine.UpdateStack, in.StackName)
 		if err != nil {
 			return apiError(err)
 		}
-		u := updateRequest{Body: in.TemplateBody, File: in.TemplateFile, UsePrevious: in.UsePreviousTemplate,
+		u := updateRequest{Body: body, File: file, UsePrevious: in.UsePreviousTemplate,
 			Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
 		c, p, err := e.prepareUpdate(tx, st, u, true)
 		if err != nil {

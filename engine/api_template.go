@@ -84,11 +84,12 @@ func (e *Engine) GetTemplate(ctx context.Context, in GetTemplateInput) (*GetTemp
 // message, wrapping the positioned *template.Error (or template.Errors)
 // for FILE:LINE:COL.
 func (e *Engine) ValidateTemplate(ctx context.Context, in ValidateTemplateInput) (*ValidateTemplateOutput, error) {
-	if err := checkTemplateBody(in.TemplateBody, false, in.TemplateFile); err != nil {
+	body, file, err := e.templateSource(in.TemplateBody, in.TemplateURL, in.TemplateFile, false)
+	if err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
-	t, err := e.parseTemplate(in.TemplateFile, in.TemplateBody)
+	t, err := e.parseTemplate(file, body)
 	e.mu.Unlock()
 	if err != nil {
 		return nil, templateError(err)
