@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -86,9 +87,6 @@ func s3File(dir string, o S3Object) (string, bool) {
 	return p, true
 }
 
-// errNoObject says that an object is not there (or cannot be read).
-var errNoObject = errors.New("no such object")
-
 // readLimited reads at most max bytes of a file; a larger file is
 // template.MaxURLBodyBytes's error. (The one place a user file is read
 // for a template: switch it to the shared bounded reader when it lands.)
@@ -145,8 +143,11 @@ func readS3(s3Dir string, o S3Object) (string, []byte, error) {
 		return "", nil, fmt.Errorf("s3://%s/%s: the key leaves the bucket", o.Bucket, o.Key)
 	}
 	b, err := readLimited(path, template.MaxURLBodyBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil, fmt.Errorf("s3://%s/%s is read from %s, which does not exist", o.Bucket, o.Key, path)
+	}
 	if err != nil {
-		return "", nil, fmt.Errorf("s3://%s/%s is read from %s: %w", o.Bucket, o.Key, path, errors.Join(errNoObject, err))
+		return "", nil, fmt.Errorf("s3://%s/%s is read from %s: %w", o.Bucket, o.Key, path, err)
 	}
 	return path, b, nil
 }

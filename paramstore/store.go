@@ -106,6 +106,18 @@ func CheckUserName(name string) string {
 	return ""
 }
 
+// CheckSecretName says what is wrong with the name (or ARN) of a secret
+// the user gives, or "".
+func CheckSecretName(name string) string {
+	if name == "" {
+		return "the name is empty"
+	}
+	if len(name) > 2048 {
+		return "the name is longer than 2048 characters"
+	}
+	return ""
+}
+
 // ParseAssignments reads NAME=VALUE pairs (--ssm-parameter, --secret): the
 // name is what comes before the first "=". what names the flag in errors.
 func ParseAssignments(what string, values []string, check func(string) string) (map[string]string, error) {

@@ -8,34 +8,52 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/template"
 )
 
 // validateTemplateCommand is `stacksim validate-template`: CloudFormation's
 // ValidateTemplate, offline.
 func (a *app) validateTemplateCommand() *cobra.Command {
-	var body string
+	var body, url string
 	cmd := &cobra.Command{
-		Use:   "validate-template --template-body file://PATH",
+		Use:   "validate-template (--template-body file://PATH | --template-url URL)",
 		Short: "Validate a template as CloudFormation's ValidateTemplate does",
 		Long: `Validate a template as CloudFormation's ValidateTemplate does: the checks AWS
 makes when a template is submitted, then the template's parameters,
 description, the capabilities it requires and its declared transforms, printed
 as the AWS CLI prints them.
 
---template-body takes file://PATH or the template itself, like the AWS CLI.
+--template-body takes file://PATH or the template itself, like the AWS CLI;
+--template-url an S3 URL (https://BUCKET.s3.amazonaws.com/KEY, read from
+--s3-dir DIR as DIR/BUCKET/KEY) or file://PATH.
 A template with a fault exits with status 2 and every fault, each at its
 FILE:LINE:COLUMN.`,
 		Example: `  stacksim validate-template --template-body file://app.yaml
-  stacksim validate-template --template-body file://app.yaml --output table`,
+  stacksim validate-template --template-body file://app.yaml --output table
+  stacksim --s3-dir ./s3 validate-template --template-url https://my-bucket.s3.amazonaws.com/app.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			name, text, err := readTemplateBody(body, cmd.Flags().Changed("template-body"))
-			if err != nil {
-				return badInput(err)
-			}
-			if err := template.CheckBodySize(name, text); err != nil {
-				return badInput(err)
+			var name string
+			var text []byte
+			var err error
+			if cmd.Flags().Changed("template-url") {
+				if cmd.Flags().Changed("template-body") {
+					return badInput(fmt.Errorf("--template-body and --template-url: give one of them"))
+				}
+				if _, err := a.engineOptions(); err != nil {
+					return err // a bad --s3-dir
+				}
+				if name, text, err = engine.ReadTemplateURL(url, a.s3Dir); err != nil {
+					return a.apiError("ValidateTemplate", err)
+				}
+			} else {
+				if name, text, err = readTemplateBody(body, cmd.Flags().Changed("template-body")); err != nil {
+					return badInput(err)
+				}
+				if err := template.CheckBodySize(name, text); err != nil {
+					return badInput(err)
+				}
 			}
 			t, err := template.Parse(name, text)
 			if err != nil {
@@ -45,6 +63,7 @@ FILE:LINE:COLUMN.`,
 		},
 	}
 	cmd.Flags().StringVar(&body, "template-body", "", "the template: file://PATH, or the template itself")
+	cmd.Flags().StringVar(&url, "template-url", "", "the template's URL: https://BUCKET.s3.amazonaws.com/KEY (read from --s3-dir DIR/BUCKET/KEY) or file://PATH")
 	return cmd
 }
 
