@@ -305,10 +305,10 @@ func TestServerlessWithoutTranslator(t *testing.T) {
 
 func TestNeeded(t *testing.T) {
 	for body, want := range map[string]bool{
-		"Resources: {}\n":                                      false,
-		"Transform: AWS::LanguageExtensions\nResources: {}\n": false,
+		"Resources: {}\n": false,
+		"Transform: AWS::LanguageExtensions\nResources: {}\n":                               false,
 		"Transform: [AWS::LanguageExtensions, AWS::Serverless-2016-10-31]\nResources: {}\n": true,
-		"Resources:\n  A:\n    Type: X\n    Properties:\n      Fn::Transform: {Name: M}\n":   true,
+		"Resources:\n  A:\n    Type: X\n    Properties:\n      Fn::Transform: {Name: M}\n":  true,
 	} {
 		got, err := Needed("t.yaml", tree(t, body))
 		if err != nil || got != want {
