@@ -77,9 +77,10 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				st = &store.StackRecord{StackId: tx.newStackID(in.StackName), StackName: in.StackName, CreationTime: tx.now(),
 					NotificationARNs: in.NotificationARNs, Tags: in.Tags, Capabilities: in.Capabilities, RoleARN: in.RoleARN}
 				var err error
-				if _, p, err = e.prepareCreate(tx, st, body, file, in.Parameters, in.Capabilities); err != nil {
+				if _, p, err = e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true}); err != nil {
 					return err
 				}
+				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = st.TemplateBody, st.ProcessedTemplateBody, st.TemplateFile, st.Parameters
 				to, err := statemachine.FireStack(st.StackName, statemachine.NotExist, statemachine.StackReview)
 				if err != nil {
 					return internalf("%w", err)
@@ -87,6 +88,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				st.StackStatus, st.StackStatusReason = to, reasonUserInitiated
 				st.ClientRequestToken = in.ClientToken
 				st.Parameters, st.ResourceOrder = nil, nil
+				st.TemplateBody, st.ProcessedTemplateBody, st.TemplateFile = "", "", "" // the change set's, until it runs
 				if err := tx.PutStack(st); err != nil {
 					return err
 				}
@@ -94,20 +96,20 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			} else {
 				probe := st.Clone()
 				var err error
-				if _, p, err = e.prepareCreate(tx, probe, body, file, in.Parameters, in.Capabilities); err != nil {
+				if _, p, err = e.prepareCreate(tx, probe, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true}); err != nil {
 					return err
 				}
+				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = probe.TemplateBody, probe.ProcessedTemplateBody, probe.TemplateFile, probe.Parameters
 			}
-			cs.TemplateBody, cs.TemplateFile = body, file
 		} else {
-			u := updateRequest{Body: body, File: file, UsePrevious: in.UsePreviousTemplate,
+			u := updateRequest{Sub: submission{File: file, Original: body}, How: prepareHow{changeSet: true}, UsePrevious: in.UsePreviousTemplate,
 				Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
 			c, up, err := e.prepareUpdate(tx, st, u, false)
 			if err != nil {
 				return err
 			}
 			p = up
-			cs.TemplateBody, cs.TemplateFile, cs.Parameters = c.TemplateBody, c.TemplateFile, c.Parameters
+			cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile, c.Parameters
 			if !p.HasChanges() && sameTags(c.Tags, st.Tags) {
 				cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, noChangesReason, ExecutionStatusUnavailable
 			}
@@ -125,6 +127,11 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 		return nil, err
 	}
 	return out, nil
+}
+
+// csSubmission is the template a change set processed.
+func csSubmission(cs *store.ChangeSetRecord) submission {
+	return submission{File: cs.TemplateFile, Original: cs.TemplateBody, Processed: cs.ProcessedTemplateBody, Expanded: cs.ProcessedTemplateBody != ""}
 }
 
 // findChangeSet finds a change set by ARN, or by name within a stack.
@@ -235,7 +242,8 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 		var op *store.OperationRecord
 		c := st.Clone()
 		if cs.Type == ChangeSetTypeCreate {
-			_, p, err := e.prepareCreate(tx, c, cs.TemplateBody, cs.TemplateFile, cs.Given, cs.Capabilities)
+			_, p, err := e.prepareCreate(tx, c, csSubmission(cs), cs.Given, cs.Capabilities,
+				prepareHow{processed: true, changeSet: true, ssm: storedSSM(cs.Parameters)})
 			if err != nil {
 				return err
 			}
@@ -243,7 +251,6 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			if err != nil {
 				return internalf("%w", err)
 			}
-			c.TemplateBody, c.TemplateFile = cs.TemplateBody, cs.TemplateFile
 			c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, token
 			c.OnFailure = OnFailureRollback
 			switch cs.OnStackFailure {
@@ -260,8 +267,8 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			op.OnFailure = c.OnFailure
 			op.DisableRollback = in.DisableRollback
 		} else {
-			u := updateRequest{Body: cs.TemplateBody, File: cs.TemplateFile, Params: cs.Given, Caps: cs.Capabilities,
-				Tags: cs.Tags, NotificationARNs: cs.NotificationARNs}
+			u := updateRequest{Sub: csSubmission(cs), How: prepareHow{processed: true, changeSet: true, ssm: storedSSM(cs.Parameters)},
+				Params: cs.Given, Caps: cs.Capabilities, Tags: cs.Tags, NotificationARNs: cs.NotificationARNs}
 			c, p, err := e.prepareUpdate(tx, st, u, false)
 			if err != nil {
 				return err

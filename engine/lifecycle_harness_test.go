@@ -291,6 +291,6 @@ func (h *harness) deleteStack(in DeleteStackInput) error {
 func (h *harness) mustDo(fn func() error) {
 	h.t.Helper()
 	if err := fn(); err != nil {
-		h.t.Fatalf("refused: %v", err)
+		h.t.Fatalf("refused: %v\n%s", err, h.out.String())
 	}
 }

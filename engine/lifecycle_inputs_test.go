@@ -1,9 +1,15 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stacksim/stacksim/resources"
 )
 
 // Lifecycles of what a template reads from outside: the account's
@@ -93,4 +99,142 @@ func (h *harness) secretsHidden(stack, secret string) {
 		h.t.Errorf("the events do not show the reference as written")
 	}
 	h.note("   no answer about %s shows a secret's value", stack)
+}
+
+// Macros: the account's AWS::CloudFormation::Macro objects, their
+// functions mapped like ServiceTokens, applied in AWS's order with
+// AWS::Include; CAPABILITY_AUTO_EXPAND for a direct create, not for a
+// change set; GetTemplate's two stages.
+func TestLifecycleMacros(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "lifecycles", "macros", "s3"))
+	var h *harness
+	stamp := resources.MacroFunc(func(_ context.Context, req *resources.MacroRequest) ([]byte, error) {
+		h.note("   macro %s requestId=%s params=%s values=%s", req.TransformID, req.RequestID, jsonText(req.Params), jsonText(req.TemplateParameterValues))
+		var tpl map[string]any
+		if err := json.Unmarshal(req.Fragment, &tpl); err != nil {
+			return nil, err
+		}
+		res := tpl["Resources"].(map[string]any)
+		res["Stamp"] = map[string]any{"Type": "AWS::SSM::Parameter", "Properties": map[string]any{"Type": "String", "Value": "stamped by " + req.TransformID}}
+		return json.Marshal(map[string]any{"requestId": req.RequestID, "status": "success", "fragment": tpl})
+	})
+	upper := resources.MacroFunc(func(_ context.Context, req *resources.MacroRequest) ([]byte, error) {
+		h.note("   macro %s fragment=%s params=%s", req.TransformID, compactJSON(req.Fragment), jsonText(req.Params))
+		s, _ := req.Params["InputString"].(string)
+		return json.Marshal(map[string]any{"requestId": req.RequestID, "status": "success", "fragment": strings.ToUpper(s)})
+	})
+	broken := resources.MacroFunc(func(_ context.Context, req *resources.MacroRequest) ([]byte, error) {
+		return json.Marshal(map[string]any{"requestId": req.RequestID, "status": "failure", "errorMessage": "Count must be a number"})
+	})
+	h = newHarness(t, "macros", Options{S3Dir: dir, ServiceTokens: map[string]resources.CustomTarget{
+		"arn:aws:lambda:us-east-1:123456789012:function:stamp":  stampTarget{stamp},
+		"upper": stampTarget{upper},
+		"arn:aws:lambda:us-east-1:123456789012:function:broken": stampTarget{broken},
+	}})
+	app := CreateStackInput{StackName: "app", TemplateBody: h.fixture("app.yaml")}
+	_ = h.create(app) // no macro Stamp in the account yet
+	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "macros", TemplateBody: h.fixture("macros.yaml")}) })
+	h.wait("macros")
+	_ = h.create(app) // CAPABILITY_AUTO_EXPAND missing
+	app.Capabilities = []string{"CAPABILITY_AUTO_EXPAND"}
+	h.mustDo(func() error { return h.create(app) })
+	st := h.wait("app")
+	h.note("   outputs %v", st.Outputs)
+	for _, stage := range []string{TemplateStageOriginal, TemplateStageProcessed} {
+		got, err := h.e.GetTemplate(ctx(), GetTemplateInput{StackName: "app", TemplateStage: stage})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.note("   template %s:\n%s", stage, indent(got.TemplateBody))
+	}
+	// A change set needs no CAPABILITY_AUTO_EXPAND; the macros run when it
+	// is made, and its execution runs what they made.
+	h.mustDo(func() error {
+		return h.call("CreateChangeSet app v2", func() error {
+			_, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "app", ChangeSetName: "v2", UsePreviousTemplate: true,
+				Parameters: []Parameter{{ParameterKey: "Env", ParameterValue: "dev"}}})
+			return err
+		})
+	})
+	cs, err := h.e.DescribeChangeSet(ctx(), DescribeChangeSetInput{StackName: "app", ChangeSetName: "v2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.note("   change set %s %s %s", cs.Status, cs.ExecutionStatus, cs.StatusReason)
+	for _, c := range cs.Changes {
+		h.note("   change %s %s replacement=%s", c.ResourceChange.Action, c.ResourceChange.LogicalResourceID, c.ResourceChange.Replacement)
+	}
+	h.mustDo(func() error {
+		return h.call("ExecuteChangeSet app v2", func() error {
+			_, err := h.e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{StackName: "app", ChangeSetName: "v2"})
+			return err
+		})
+	})
+	h.wait("app")
+	_ = h.create(CreateStackInput{StackName: "bad", TemplateBody: h.fixture("broken.yaml"), Capabilities: []string{"CAPABILITY_AUTO_EXPAND"}})
+	_ = h.create(CreateStackInput{StackName: "bad", TemplateBody: h.fixture("missing-include.yaml"), Capabilities: []string{"CAPABILITY_AUTO_EXPAND"}})
+	for _, s := range []string{"app", "macros"} {
+		id := h.stackID(s)
+		h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: s}) })
+		h.wait(id)
+	}
+	h.objects()
+	h.done()
+}
+
+// stampTarget is a macro function as a ServiceToken's target.
+type stampTarget struct{ resources.MacroFunc }
+
+func (stampTarget) Deliver(context.Context, *resources.CustomRequest) (*resources.CustomResponse, error) {
+	return nil, errors.New("a macro's function, not a custom resource's")
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func compactJSON(b []byte) string {
+	var v any
+	_ = json.Unmarshal(b, &v)
+	return jsonText(v)
+}
+
+func indent(s string) string {
+	return "     " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n     ")
+}
+
+// AWS::Serverless-2016-10-31, expanded by AWS's SAM translator.
+func TestLifecycleServerless(t *testing.T) {
+	if err := exec.Command("python3", "-c", "import samtranslator").Run(); err != nil {
+		t.Skipf("python3 cannot import samtranslator (pip install aws-sam-translator): %v", err)
+	}
+	h := newHarness(t, "serverless", Options{})
+	in := CreateStackInput{StackName: "sam", TemplateBody: h.fixture("app.yaml")}
+	_ = h.create(in) // the role SAM makes needs CAPABILITY_IAM, the transform CAPABILITY_AUTO_EXPAND
+	in.Capabilities = []string{"CAPABILITY_IAM", "CAPABILITY_AUTO_EXPAND"}
+	h.mustDo(func() error { return h.create(in) })
+	st := h.wait("sam")
+	h.note("   outputs %v", st.Outputs)
+	h.resources("sam")
+	got, err := h.e.GetTemplate(ctx(), GetTemplateInput{StackName: "sam", TemplateStage: TemplateStageProcessed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var processed map[string]any
+	if err := json.Unmarshal([]byte(got.TemplateBody), &processed); err != nil {
+		t.Fatalf("the processed template is not JSON: %v", err)
+	}
+	if _, still := processed["Transform"]; still {
+		t.Error("the processed template still declares its transform")
+	}
+	v, err := h.e.ValidateTemplate(ctx(), ValidateTemplateInput{TemplateBody: h.fixture("app.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.note("   validate-template: capabilities %v (%s), transforms %v", v.Capabilities, v.CapabilitiesReason, v.DeclaredTransforms)
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "sam"}) })
+	h.wait(st.StackId)
+	h.objects()
+	h.done()
 }

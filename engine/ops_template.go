@@ -234,24 +234,17 @@ func boundParams(b boundTemplate) []store.ParamValue {
 
 // currentTemplate binds the template the stack is on now.
 func (e *Engine) currentTemplate(st *store.StackRecord) (boundTemplate, error) {
-	return e.bind(bindRequest{File: st.TemplateFile, Body: runBody(st.TemplateBody, st.ProcessedTemplateBody), Params: storedParams(st.Parameters),
+	file, body := runTemplate(st.TemplateFile, st.TemplateBody, st.ProcessedTemplateBody)
+	return e.bind(bindRequest{File: file, Body: body, Params: storedParams(st.Parameters),
 		Stack: st, stored: true, params: st.Parameters, SSM: storedSSM(st.Parameters)})
 }
 
 // previousTemplate binds the template the stack had before its last
 // operation (what an update rollback returns to).
 func (e *Engine) previousTemplate(st *store.StackRecord) (boundTemplate, error) {
-	return e.bind(bindRequest{File: st.PreviousTemplateFile, Body: runBody(st.PreviousTemplateBody, st.PreviousProcessedTemplateBody),
+	file, body := runTemplate(st.PreviousTemplateFile, st.PreviousTemplateBody, st.PreviousProcessedTemplateBody)
+	return e.bind(bindRequest{File: file, Body: body,
 		Params: storedParams(st.PreviousParameters), Stack: st, stored: true, params: st.PreviousParameters, SSM: storedSSM(st.PreviousParameters)})
-}
-
-// runBody is the template a stack runs: the processed one when transforms
-// made one, the original otherwise.
-func runBody(original, processed string) string {
-	if processed != "" {
-		return processed
-	}
-	return original
 }
 
 // templateError turns an error of the template package into the API's:

@@ -101,21 +101,44 @@ func SnippetTransforms(file string, arg *Node) ([]Macro, error) {
 // HasFnTransform tells whether the tree holds an Fn::Transform.
 func HasFnTransform(n *Node) bool { return n.flags&holdsTransform != 0 }
 
+// DeclaredParameters reads the Parameters section of a tree, checked as
+// Parse checks it.
+func DeclaredParameters(file string, root *Node) ([]*Parameter, error) {
+	if root.Kind != Map {
+		return nil, nodeError(file, root, "Template format error: unsupported structure.")
+	}
+	pre := &builder{c: collector{file: file}, t: &Template{Name: file, Root: root, raw: root,
+		parameters: map[string]*Parameter{}}, claimed: map[*Node]bool{}}
+	pre.parameters(root.Get("Parameters"))
+	if !pre.c.empty() {
+		return nil, pre.c.err()
+	}
+	return pre.t.Parameters, nil
+}
+
+// DefaultValue is what Ref gives for the parameter's default (a list for
+// the list types), and whether it has one.
+func (p *Parameter) DefaultValue() (any, bool) {
+	if !p.HasDefault {
+		return nil, false
+	}
+	return p.refValue(p.Default), true
+}
+
 // ParameterValues binds the Parameters section of a tree to a call's
 // values (defaults, UsePreviousValue, SSM types, constraints), as Bind
 // does, and returns what Ref gives for each parameter: what a transform
 // receives as the template's parameter values.
 func ParameterValues(file string, root *Node, in BindInput) (map[string]any, []BoundParameter, error) {
-	pre := &builder{c: collector{file: file}, t: &Template{Name: file, Root: root, raw: root,
-		parameters: map[string]*Parameter{}}, claimed: map[*Node]bool{}}
-	if root.Kind != Map {
-		return nil, nil, nodeError(file, root, "Template format error: unsupported structure.")
+	params, err := DeclaredParameters(file, root)
+	if err != nil {
+		return nil, nil, err
 	}
-	pre.parameters(root.Get("Parameters"))
-	if !pre.c.empty() {
-		return nil, nil, pre.c.err()
+	t := &Template{Name: file, Root: root, raw: root, Parameters: params, parameters: map[string]*Parameter{}}
+	for _, p := range params {
+		t.parameters[p.Name] = p
 	}
-	b := &Bound{t: pre.t, file: file, conds: map[string]bool{}, paramValue: map[string]any{}}
+	b := &Bound{t: t, file: file, conds: map[string]bool{}, paramValue: map[string]any{}}
 	b.setPseudo(in)
 	c := &collector{file: file}
 	b.bindParameters(c, in)

@@ -120,7 +120,7 @@ func Process(ctx context.Context, root *template.Node, env Env) (*Result, error)
 		case Serverless:
 			body, err = p.serverless(body)
 		case Include:
-			body, err = p.include(m, body)
+			body, err = p.include(m, nil)
 		default:
 			body, err = p.macro(m, body)
 		}

@@ -200,8 +200,27 @@ Resources:
 		t.Fatal(err)
 	}
 	out := string(res.Root.JSON())
-	if located != "s3://bucket/props.yaml" || !strings.Contains(out, `"BucketName": "included"`) || strings.Contains(out, "Tags") {
+	// The snippet's members join the map's others (Tags, processed first).
+	if located != "s3://bucket/props.yaml" || !strings.Contains(out, `"BucketName": "included"`) || !strings.Contains(out, `"Value": "PROD"`) {
 		t.Errorf("include at %q:\n%s", located, out)
+	}
+	// Two includes at one place add up.
+	two := "Resources:\n  B:\n    Type: AWS::S3::Bucket\n    Properties:\n      Fn::Transform:\n" +
+		"        - {Name: AWS::Include, Parameters: {Location: s3://b/name.json}}\n        - {Name: AWS::Include, Parameters: {Location: s3://b/acl.json}}\n"
+	env2 := env
+	env2.Include = func(loc string) (string, []byte, error) {
+		if strings.HasSuffix(loc, "name.json") {
+			return loc, []byte(`{"BucketName": "n"}`), nil
+		}
+		return loc, []byte(`{"AccessControl": "Private"}`), nil
+	}
+	if res, err := Process(context.Background(), tree(t, two), env2); err != nil ||
+		!strings.Contains(string(res.Root.JSON()), `"BucketName": "n"`) || !strings.Contains(string(res.Root.JSON()), `"AccessControl": "Private"`) {
+		t.Errorf("two includes: %v", err)
+	}
+	env2.Include = func(loc string) (string, []byte, error) { return loc, []byte("BucketName: !Ref AWS::StackName\n"), nil }
+	if _, err := Process(context.Background(), tree(t, two), env2); err == nil || !strings.Contains(err.Error(), "short form !Ref") {
+		t.Errorf("a short form in a snippet: %v", err)
 	}
 	// The scalar a macro returns replaces the map that called it.
 	body2 := strings.Replace(body, "      Fn::Transform:\n        Name: AWS::Include\n        Parameters: {Location: s3://bucket/props.yaml}\n", "", 1)
