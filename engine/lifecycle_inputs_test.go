@@ -127,13 +127,15 @@ func TestLifecycleMacros(t *testing.T) {
 		return json.Marshal(map[string]any{"requestId": req.RequestID, "status": "failure", "errorMessage": "Count must be a number"})
 	})
 	h = newHarness(t, "macros", Options{S3Dir: dir, ServiceTokens: map[string]resources.CustomTarget{
-		"arn:aws:lambda:us-east-1:123456789012:function:stamp":  stampTarget{stamp},
+		"arn:aws:lambda:us-east-1:123456789012:function:stamp": stampTarget{stamp},
 		"upper": stampTarget{upper},
 		"arn:aws:lambda:us-east-1:123456789012:function:broken": stampTarget{broken},
 	}})
 	app := CreateStackInput{StackName: "app", TemplateBody: h.fixture("app.yaml")}
 	_ = h.create(app) // no macro Stamp in the account yet
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "macros", TemplateBody: h.fixture("macros.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "macros", TemplateBody: h.fixture("macros.yaml")})
+	})
 	h.wait("macros")
 	_ = h.create(app) // CAPABILITY_AUTO_EXPAND missing
 	app.Capabilities = []string{"CAPABILITY_AUTO_EXPAND"}
