@@ -240,3 +240,37 @@ func TestLifecycleServerless(t *testing.T) {
 	h.objects()
 	h.done()
 }
+
+// Fn::GetStackOutput: another stack's output, read when the consumer is
+// created or updated; a weak reference.
+func TestLifecycleGetStackOutput(t *testing.T) {
+	h := newHarness(t, "get-stack-output", Options{})
+	consumer := CreateStackInput{StackName: "consumer", TemplateBody: h.fixture("consumer.yaml")}
+	_ = h.create(consumer) // no producer yet
+	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "producer", TemplateBody: h.fixture("producer.yaml")}) })
+	h.wait("producer")
+	_ = h.create(CreateStackInput{StackName: "consumer", TemplateBody: h.fixture("no-output.yaml")})
+	_ = h.create(CreateStackInput{StackName: "consumer", TemplateBody: h.fixture("other-region.yaml")})
+	h.mustDo(func() error { return h.create(consumer) })
+	st := h.wait("consumer")
+	h.note("   consumer outputs %v", st.Outputs)
+	// The producer changes its output; the consumer keeps what it read
+	// until it is updated, and does not hold the producer back.
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "producer", UsePreviousTemplate: true, Parameters: []Parameter{{ParameterKey: "Name", ParameterValue: "orders-v2"}}})
+	})
+	h.wait("producer")
+	st = h.wait("consumer")
+	h.note("   consumer outputs %v", st.Outputs)
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "consumer", TemplateBody: strings.Replace(h.fixture("consumer.yaml"), "Value: !GetAtt", "Description: read again\n    Value: !GetAtt", 1)})
+	})
+	st = h.wait("consumer")
+	h.note("   consumer outputs %v", st.Outputs)
+	for _, s := range []string{"producer", "consumer"} {
+		id := h.stackID(s)
+		h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: s}) })
+		h.wait(id)
+	}
+	h.done()
+}

@@ -186,7 +186,8 @@ func runtimeErrorReason(err error) string {
 	return "[Error] " + path + ": " + msg
 }
 
-// hasImports tells whether a bound template holds an Fn::ImportValue.
+// hasImports tells whether a bound template holds an Fn::ImportValue or an
+// Fn::GetStackOutput (which a submitted template's check reads).
 func hasImports(b boundTemplate) bool {
 	t := b.Template()
 	if t == nil || t.Root == nil {
@@ -194,7 +195,7 @@ func hasImports(b boundTemplate) bool {
 	}
 	found := false
 	walkNodes(t.Root, func(n *template.Node) bool {
-		if n.Func() == "Fn::ImportValue" {
+		if f := n.Func(); f == "Fn::ImportValue" || f == "Fn::GetStackOutput" {
 			found = true
 		}
 		return !found
