@@ -247,7 +247,9 @@ func TestLifecycleGetStackOutput(t *testing.T) {
 	h := newHarness(t, "get-stack-output", Options{})
 	consumer := CreateStackInput{StackName: "consumer", TemplateBody: h.fixture("consumer.yaml")}
 	_ = h.create(consumer) // no producer yet
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "producer", TemplateBody: h.fixture("producer.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "producer", TemplateBody: h.fixture("producer.yaml")})
+	})
 	h.wait("producer")
 	_ = h.create(CreateStackInput{StackName: "consumer", TemplateBody: h.fixture("no-output.yaml")})
 	_ = h.create(CreateStackInput{StackName: "consumer", TemplateBody: h.fixture("other-region.yaml")})
