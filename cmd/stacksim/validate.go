@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/template"
+	"github.com/stacksim/stacksim/transforms"
 )
 
 // validateTemplateCommand is `stacksim validate-template`: CloudFormation's
@@ -55,6 +57,13 @@ FILE:LINE:COLUMN.`,
 					return badInput(err)
 				}
 			}
+			if tree, err := template.ParseTree(name, text); err == nil {
+				if needed, _ := transforms.Needed(name, tree); needed {
+					// Transforms run first: the engine runs them, with the
+					// account's macros and --s3-dir.
+					return a.validateTransformed(cmd.Context(), name, text, url)
+				}
+			}
 			t, err := template.Parse(name, text)
 			if err != nil {
 				return badInput(err)
@@ -65,6 +74,55 @@ FILE:LINE:COLUMN.`,
 	cmd.Flags().StringVar(&body, "template-body", "", "the template: file://PATH, or the template itself")
 	cmd.Flags().StringVar(&url, "template-url", "", "the template's URL: https://BUCKET.s3.amazonaws.com/KEY (read from --s3-dir DIR/BUCKET/KEY) or file://PATH")
 	return cmd
+}
+
+// validateTransformed validates a template whose transforms must run
+// first, through the engine (ValidateTemplate runs them with the
+// parameters' defaults).
+func (a *app) validateTransformed(ctx context.Context, name string, text []byte, url string) error {
+	in := engine.ValidateTemplateInput{TemplateBody: string(text)}
+	if url != "" {
+		in = engine.ValidateTemplateInput{TemplateURL: url}
+	}
+	in.TemplateFile = name
+	return a.read(ctx, "ValidateTemplate", func(ctx context.Context, e *engine.Engine) (any, error) {
+		out, err := e.ValidateTemplate(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		params := make([]any, 0, len(out.Parameters))
+		for _, p := range out.Parameters {
+			po := object{{"ParameterKey", p.ParameterKey}}
+			if p.DefaultValue != "" {
+				po = append(po, member{"DefaultValue", maskIf(p.NoEcho, p.DefaultValue)})
+			}
+			po = append(po, member{"NoEcho", p.NoEcho})
+			if p.Description != "" {
+				po = append(po, member{"Description", p.Description})
+			}
+			params = append(params, po)
+		}
+		resp := object{{"Parameters", params}}
+		if out.Description != "" {
+			resp = append(resp, member{"Description", out.Description})
+		}
+		resp = append(resp, member{"Capabilities", stringsToAny(append([]string{}, out.Capabilities...))})
+		if out.CapabilitiesReason != "" {
+			resp = append(resp, member{"CapabilitiesReason", out.CapabilitiesReason})
+		}
+		if len(out.DeclaredTransforms) > 0 {
+			resp = append(resp, member{"DeclaredTransforms", stringsToAny(out.DeclaredTransforms)})
+		}
+		return resp, nil
+	})
+}
+
+// maskIf shows a NoEcho value as ****.
+func maskIf(noEcho bool, v string) string {
+	if noEcho {
+		return "****"
+	}
+	return v
 }
 
 // readTemplateBody reads --template-body as the AWS CLI does: file://PATH
