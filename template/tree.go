@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -283,16 +282,6 @@ func writeJSONString(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 }
 
-// ScalarNode, ListNode and MapNode build nodes (for a transform's own
-// output); Relink the tree they end up in.
-func ScalarNode(kind Kind, value string) *Node { return &Node{Kind: kind, Value: value} }
-
-// ListNode builds a list.
-func ListNode(items ...*Node) *Node { return &Node{Kind: List, Items: items} }
-
-// MapNode builds a map of fields.
-func MapNode(fields ...Field) *Node { return &Node{Kind: Map, Fields: fields} }
-
 // Without returns a copy of map n without the member key (the copy shares
 // the other members' values).
 func (n *Node) Without(key string) *Node {
@@ -303,15 +292,4 @@ func (n *Node) Without(key string) *Node {
 		}
 	}
 	return out
-}
-
-// IsTransformKey tells whether a map key is Fn::Transform.
-func IsTransformKey(k string) bool { return k == "Fn::Transform" }
-
-// Describe names a node's kind and, for a scalar, its text, for messages.
-func Describe(n *Node) string {
-	if n.IsScalar() {
-		return fmt.Sprintf("%s %q", n.Kind, strings.TrimSpace(n.Value))
-	}
-	return n.Kind.String()
 }

@@ -1,4 +1,4 @@
-package main
+package corpus
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stacksim/stacksim/paramstore"
 	"github.com/stacksim/stacksim/template"
 )
 
@@ -27,44 +28,63 @@ var sampleIDs = map[string]string{
 	"AWS::Route53::HostedZone::Id":       "Z0123456789ABCDEFGHIJ",
 }
 
-// bindInput gives every parameter a value: its default, or one made up.
-// SSM parameter types get a value in the SSM store for their name.
-func bindInput(t *template.Template) (template.BindInput, error) {
-	in := template.BindInput{
-		SSM: map[string]string{},
-		Pseudo: template.Pseudo{
-			AccountID: "123456789012", Region: "us-east-1", StackName: "corpus",
-			StackID: "arn:aws:cloudformation:us-east-1:123456789012:stack/corpus/00000000-0000-0000-0000-000000000000",
-		},
-	}
+// Inputs are what a corpus run gives a template, as a user would: a value
+// for every parameter without a default (one that satisfies its type and
+// constraints), and for an AWS::SSM::Parameter::Value<...> parameter
+// without a default, the name of a parameter the run says the account
+// holds (as --ssm-parameter NAME=VALUE does) with its value in SSM. A
+// parameter with a default keeps it: an SSM name is read from the account's
+// parameter store as the command line reads it (paramstore.Sources: AWS's
+// public parameters, and SSM), so a default that names a parameter of
+// someone's own account is not found here either.
+type Inputs struct {
+	Parameters []template.ParameterValue
+	SSM        map[string]string
+}
+
+// MakeInputs makes the inputs of a template.
+func MakeInputs(t *template.Template) (Inputs, error) {
+	in := Inputs{SSM: map[string]string{}}
 	hints := usageHints(t)
 	for _, p := range t.Parameters {
 		_, _, ssm, _ := p.Kind()
-		value := p.Default
-		if !p.HasDefault {
-			if ssm {
-				value = "/corpus/" + p.Name
-			} else {
-				v, err := makeValue(t.Name, p, hints[p.Name])
-				if err != nil {
-					return in, err
-				}
-				value = v
-				in.Parameters = append(in.Parameters, template.ParameterValue{Key: p.Name, Value: value})
-			}
+		if p.HasDefault {
+			continue
 		}
-		if ssm {
+		if !ssm {
 			v, err := makeValue(t.Name, p, hints[p.Name])
 			if err != nil {
 				return in, err
 			}
-			in.SSM[value] = v
-			if !p.HasDefault {
-				in.Parameters = append(in.Parameters, template.ParameterValue{Key: p.Name, Value: value})
-			}
+			in.Parameters = append(in.Parameters, template.ParameterValue{Key: p.Name, Value: v})
+			continue
 		}
+		name := "/corpus/" + p.Name
+		v, err := makeValue(t.Name, p, hints[p.Name])
+		if err != nil {
+			return in, err
+		}
+		in.SSM[name] = v
+		in.Parameters = append(in.Parameters, template.ParameterValue{Key: p.Name, Value: name})
 	}
 	return in, nil
+}
+
+// Pseudo are the pseudo parameters of a corpus run's stack.
+var Pseudo = template.Pseudo{
+	AccountID: "123456789012", Region: "us-east-1", StackName: "corpus",
+	StackID: "arn:aws:cloudformation:us-east-1:123456789012:stack/corpus/00000000-0000-0000-0000-000000000000",
+}
+
+// BindInput is the binding of a template to its inputs, its SSM
+// parameters read from the same sources as the command line's.
+func (in Inputs) BindInput() template.BindInput {
+	src := paramstore.Sources{Region: Pseudo.Region, Partition: "aws", User: in.SSM}
+	return template.BindInput{Parameters: in.Parameters, Pseudo: Pseudo,
+		SSMLookup: func(name string) (string, bool) {
+			p, ok := src.Get(name)
+			return p.Value, ok
+		}}
 }
 
 // usageHints finds values that fit how a template uses a parameter: a
@@ -126,11 +146,11 @@ func usageHints(t *template.Template) map[string][]string {
 	return hints
 }
 
-// variations returns bindings that differ from in by one parameter taking
+// Variations returns inputs that differ from in by one parameter taking
 // another of its AllowedValues: a template whose rules or conditions need
 // a particular choice still binds with one of them.
-func variations(t *template.Template, in template.BindInput) []template.BindInput {
-	var out []template.BindInput
+func Variations(t *template.Template, in Inputs) []Inputs {
+	var out []Inputs
 	for _, p := range t.Parameters {
 		for _, v := range p.AllowedValues {
 			if p.HasDefault && v == p.Default {
