@@ -5,7 +5,7 @@ CORPUS   ?= ../shared/corpus/templates
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: help build test vet fmt-check bench docs docs-check corpus fixtures clean
+.PHONY: help build test vet fmt-check bench docs docs-check corpus corpus-create fixtures clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
@@ -40,6 +40,9 @@ fixtures: ## replay every fixture with the command line and compare its golden l
 
 corpus: ## validate every template of the corpus (CORPUS=dir)
 	$(GO) run ./template/internal/corpus -dir $(CORPUS)
+
+corpus-create: ## create and delete a stack of every template of the corpus (CORPUS=dir, SCHEMAS=dir)
+	$(GO) run ./cmd/internal/corpuscreate -dir $(CORPUS) $(if $(SCHEMAS),-schemas $(SCHEMAS))
 
 clean: ## remove build output
 	rm -rf bin

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/stacksim/stacksim/resources"
@@ -141,17 +142,20 @@ func (p *processor) params(m template.Macro) (map[string]any, error) {
 	return out, nil
 }
 
-// value is a parameter's value with its Refs resolved.
+// value is a parameter's value with its Refs (and the ${NAME} of an
+// Fn::Sub that names only parameters) resolved.
 func (p *processor) value(n *template.Node) (any, error) {
 	switch n.Kind {
 	case template.Map:
 		if len(n.Fields) == 1 && n.Fields[0].Key == "Ref" && n.Fields[0].Value.Kind == template.String {
 			name := n.Fields[0].Value.Value
-			if v, ok := p.env.Parameters[name]; ok {
+			if v, ok := p.lookup(name); ok {
 				return v, nil
 			}
-			if v, ok := p.env.Pseudo[name]; ok {
-				return v, nil
+		}
+		if len(n.Fields) == 1 && n.Fields[0].Key == "Fn::Sub" {
+			if s, ok := p.sub(n.Fields[0].Value); ok {
+				return s, nil
 			}
 		}
 		out := map[string]any{}
@@ -175,6 +179,54 @@ func (p *processor) value(n *template.Node) (any, error) {
 		return out, nil
 	}
 	return n.Literal(), nil
+}
+
+// lookup is the value of a parameter or a pseudo parameter.
+func (p *processor) lookup(name string) (any, bool) {
+	if v, ok := p.env.Parameters[name]; ok {
+		return v, true
+	}
+	v, ok := p.env.Pseudo[name]
+	return v, ok
+}
+
+// subVar is a ${NAME} of Fn::Sub (${!NAME} is the text ${NAME}).
+var subVar = regexp.MustCompile(`\$\{(!?)([^}]*)\}`)
+
+// sub evaluates an Fn::Sub whose variables are all parameters, pseudo
+// parameters or its own scalar variables; ok is false otherwise.
+func (p *processor) sub(arg *template.Node) (string, bool) {
+	text, vars := arg, (*template.Node)(nil)
+	if arg.Kind == template.List && len(arg.Items) == 2 {
+		text, vars = arg.Items[0], arg.Items[1]
+	}
+	if text.Kind != template.String {
+		return "", false
+	}
+	ok := true
+	out := subVar.ReplaceAllStringFunc(text.Value, func(m string) string {
+		g := subVar.FindStringSubmatch(m)
+		if g[1] == "!" {
+			return "${" + g[2] + "}"
+		}
+		if v := vars.Get(g[2]); v != nil {
+			if val, err := p.value(v); err == nil {
+				if s, isStr := val.(string); isStr {
+					return s
+				}
+			}
+			ok = false
+			return m
+		}
+		if v, found := p.lookup(g[2]); found {
+			if s, isStr := v.(string); isStr {
+				return s
+			}
+		}
+		ok = false
+		return m
+	})
+	return out, ok
 }
 
 // plainParam tells whether a parameter's value is a scalar or a list of

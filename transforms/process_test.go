@@ -335,3 +335,16 @@ func TestNeeded(t *testing.T) {
 		}
 	}
 }
+
+func TestIncludeLocationSub(t *testing.T) {
+	body := "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      KeySchema:\n        Fn::Transform:\n          Name: AWS::Include\n" +
+		"          Parameters: {Location: !Sub \"s3://${Env}-${AWS::Region}/${Key}/k.yaml\"}\n"
+	body = strings.Replace(body, "${Key}", "${!Key}", 1)
+	r := &recorder{}
+	env := r.env(nil)
+	var got string
+	env.Include = func(loc string) (string, []byte, error) { got = loc; return loc, []byte("[]"), nil }
+	if _, err := Process(context.Background(), tree(t, body), env); err != nil || got != "s3://prod-us-east-1/${Key}/k.yaml" {
+		t.Errorf("location %q, %v", got, err)
+	}
+}

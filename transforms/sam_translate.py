@@ -56,6 +56,10 @@ def main():
     except ExceptionWithMessage as err:
         reply({"error": err.message})
     except Exception as err:  # the translator's own failure, shown as it is
+        if type(err).__name__ in ("NoCredentialsError", "EndpointConnectionError", "NoRegionError"):
+            reply({"error": "%s: %s (the translator asked AWS for something, such as an application of the "
+                            "Serverless Application Repository: offline, with no credentials, it cannot)"
+                            % (type(err).__name__, err)})
         reply({"error": "%s: %s" % (type(err).__name__, err)})
     reply({"template": out, "version": samtranslator.__version__})
 

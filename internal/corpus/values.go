@@ -40,19 +40,34 @@ var sampleIDs = map[string]string{
 type Inputs struct {
 	Parameters []template.ParameterValue
 	SSM        map[string]string
+	// Secrets are the secrets the account is said to hold (Referenced).
+	Secrets map[string]string
 }
 
 // MakeInputs makes the inputs of a template.
 func MakeInputs(t *template.Template) (Inputs, error) {
+	return makeInputs(t.Name, t.Parameters, usageHints(t))
+}
+
+// MakeInputsTree makes the inputs of a template that is not a Template
+// yet (its transforms have not run): from its Parameters section alone.
+func MakeInputsTree(file string, root *template.Node) (Inputs, error) {
+	params, err := template.DeclaredParameters(file, root)
+	if err != nil {
+		return Inputs{}, err
+	}
+	return makeInputs(file, params, nil)
+}
+
+func makeInputs(file string, params []*template.Parameter, hints map[string][]string) (Inputs, error) {
 	in := Inputs{SSM: map[string]string{}}
-	hints := usageHints(t)
-	for _, p := range t.Parameters {
+	for _, p := range params {
 		_, _, ssm, _ := p.Kind()
 		if p.HasDefault {
 			continue
 		}
 		if !ssm {
-			v, err := makeValue(t.Name, p, hints[p.Name])
+			v, err := makeValue(file, p, hints[p.Name], listLen(hints, p.Name))
 			if err != nil {
 				return in, err
 			}
@@ -60,7 +75,7 @@ func MakeInputs(t *template.Template) (Inputs, error) {
 			continue
 		}
 		name := "/corpus/" + p.Name
-		v, err := makeValue(t.Name, p, hints[p.Name])
+		v, err := makeValue(file, p, hints[p.Name], listLen(hints, p.Name))
 		if err != nil {
 			return in, err
 		}
@@ -68,6 +83,65 @@ func MakeInputs(t *template.Template) (Inputs, error) {
 		in.Parameters = append(in.Parameters, template.ParameterValue{Key: p.Name, Value: name})
 	}
 	return in, nil
+}
+
+// Referenced adds to the inputs what a template's dynamic references name
+// and no public parameter answers, as a user trying the template would
+// give it (--ssm-parameter NAME=VALUE, --secret NAME=SECRETSTRING): each
+// ssm and ssm-secure name written out in full, and each secret so named
+// (a JSON object of the keys the references read, or a string). A
+// reference built at run time (${...} in its text) is left to the
+// account: the template makes what it names, or it fails.
+func (in *Inputs) Referenced(body []byte) {
+	text := string(body)
+	keys := map[string][]string{}
+	var secrets []string
+	for {
+		i := strings.Index(text, "{{resolve:")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(text[i:], "}}")
+		if j < 0 {
+			break
+		}
+		ref, err := paramstore.Parse(text[i : i+j+2])
+		text = text[i+j+2:]
+		if err != nil || strings.Contains(ref.Text, "${") {
+			continue
+		}
+		switch ref.Service {
+		case paramstore.ServiceSSM, paramstore.ServiceSSMSecure:
+			if _, public := paramstore.Public(Pseudo.Region, "aws", ref.Name); !public {
+				if in.SSM == nil {
+					in.SSM = map[string]string{}
+				}
+				in.SSM[ref.Name] = "corpus-value"
+			}
+		case paramstore.ServiceSecretsManager:
+			if _, seen := keys[ref.SecretID]; !seen {
+				secrets = append(secrets, ref.SecretID)
+				keys[ref.SecretID] = nil
+			}
+			if ref.JSONKey != "" {
+				keys[ref.SecretID] = append(keys[ref.SecretID], ref.JSONKey)
+			}
+		}
+	}
+	for _, id := range secrets {
+		if in.Secrets == nil {
+			in.Secrets = map[string]string{}
+		}
+		value := "corpus-secret-value"
+		if len(keys[id]) > 0 {
+			parts := make([]string, len(keys[id]))
+			for i, k := range keys[id] {
+				parts[i] = strconv.Quote(k) + `:"corpus-secret-value"`
+			}
+			value = "{" + strings.Join(parts, ",") + "}"
+		}
+		in.Secrets[id] = value
+	}
 }
 
 // Pseudo are the pseudo parameters of a corpus run's stack.
@@ -123,6 +197,20 @@ func usageHints(t *template.Template) map[string][]string {
 					}
 				}
 			}
+			if n.Func() == "Fn::Select" && n.Fields[0].Value.Kind == template.List {
+				// A list parameter a template selects from must be long
+				// enough.
+				args := n.Fields[0].Value.Items
+				if len(args) == 2 && args[0].IsScalar() {
+					if i, err := strconv.Atoi(args[0].Value); err == nil && i >= 0 && i < 100 {
+						if p := refName(args[1]); p != "" {
+							if cur := listLen(hints, p); i+1 > cur {
+								hints[p+lenKey] = []string{strconv.Itoa(i + 1)}
+							}
+						}
+					}
+				}
+			}
 			if n.Func() == "Fn::Contains" && n.Fields[0].Value.Kind == template.List {
 				// A rule that wants a list parameter to hold a member.
 				args := n.Fields[0].Value.Items
@@ -150,8 +238,13 @@ func usageHints(t *template.Template) map[string][]string {
 // another of its AllowedValues: a template whose rules or conditions need
 // a particular choice still binds with one of them.
 func Variations(t *template.Template, in Inputs) []Inputs {
+	return VariationsOf(t.Parameters, in)
+}
+
+// VariationsOf is Variations over a list of parameters.
+func VariationsOf(params []*template.Parameter, in Inputs) []Inputs {
 	var out []Inputs
-	for _, p := range t.Parameters {
+	for _, p := range params {
 		for _, v := range p.AllowedValues {
 			if p.HasDefault && v == p.Default {
 				continue
@@ -174,8 +267,24 @@ func Variations(t *template.Template, in Inputs) []Inputs {
 	return out
 }
 
-// makeValue makes up a value that satisfies the parameter.
-func makeValue(file string, p *template.Parameter, hint []string) (string, error) {
+// lenKey marks the hint of how long a list parameter must be.
+const lenKey = "\x00len"
+
+// listLen is how many members a list parameter's value gets: 3, or more
+// when the template selects a later one.
+func listLen(hints map[string][]string, name string) int {
+	n := 3
+	if h := hints[name+lenKey]; len(h) == 1 {
+		if m, err := strconv.Atoi(h[0]); err == nil && m > n {
+			n = m
+		}
+	}
+	return n
+}
+
+// makeValue makes up a value that satisfies the parameter; a list gets
+// count members.
+func makeValue(file string, p *template.Parameter, hint []string, count int) (string, error) {
 	var candidates []string
 	if list, _, _, _ := p.Kind(); len(hint) > 0 && !list {
 		candidates = append(candidates, hint[0])
@@ -195,7 +304,7 @@ func makeValue(file string, p *template.Parameter, hint []string) (string, error
 		id := sampleIDs[aws]
 		if list {
 			ids := []string{id}
-			for i := 1; i < 6; i++ {
+			for i := 1; i < count; i++ {
 				ids = append(ids, strings.Replace(id, "0123456789abcdef0", "0123456789abcdef"+strconv.Itoa(i), 1))
 			}
 			id = strings.Join(ids, ",")
@@ -222,7 +331,10 @@ func makeValue(file string, p *template.Parameter, hint []string) (string, error
 			n = *p.MaxLength
 		}
 		if list {
-			members := []string{"item1", "item2", "item3", "item4", "item5", "item6"}
+			var members []string
+			for i := 1; i <= count; i++ {
+				members = append(members, "item"+strconv.Itoa(i))
+			}
 			members = append(members, hint...)
 			candidates = append(candidates, strings.Join(members, ","))
 		}
