@@ -1,13 +1,10 @@
 package resources
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"os/exec"
 )
 
 // Macros: the function an AWS::CloudFormation::Macro names (its
@@ -47,37 +44,18 @@ func (f MacroFunc) InvokeMacro(ctx context.Context, req *MacroRequest) ([]byte, 
 	return f(ctx, req)
 }
 
-// maxMacroAnswer bounds what a macro's function may answer: a Lambda
-// function's synchronous response is at most 6 MB.
-const maxMacroAnswer = 6 << 20
-
 // InvokeMacro runs the command with the event as JSON on its standard
 // input; its standard output is the answer.
 func (t CommandTarget) InvokeMacro(ctx context.Context, req *MacroRequest) ([]byte, error) {
-	if len(t.Argv) == 0 {
-		return nil, fmt.Errorf("the command target has no program")
-	}
 	in, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, t.Argv[0], t.Argv[1:]...)
-	cmd.Dir = t.Dir
-	cmd.Env = append(cmd.Environ(), t.Env...)
-	cmd.Stdin = bytes.NewReader(in)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &limitedBuffer{max: maxMacroAnswer + 1, buf: &stdout}
-	cmd.Stderr = &limitedBuffer{max: 8192, buf: &stderr}
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("command %s did not answer in time", quoteArgv(t.Argv))
-		}
-		return nil, fmt.Errorf("command %s failed: %v%s", quoteArgv(t.Argv), err, stderrTail(stderr.Bytes()))
+	out, err := t.run(ctx, in, maxTargetAnswer)
+	if errors.Is(err, ErrNoResponse) {
+		return nil, fmt.Errorf("command %s did not answer in time", quoteArgv(t.Argv))
 	}
-	if stdout.Len() > maxMacroAnswer {
-		return nil, fmt.Errorf("command %s answered more than %d bytes", quoteArgv(t.Argv), maxMacroAnswer)
-	}
-	return stdout.Bytes(), nil
+	return out, err
 }
 
 // InvokeMacro POSTs the event as JSON; the response body is the answer (a
@@ -87,29 +65,12 @@ func (t URLTarget) InvokeMacro(ctx context.Context, req *MacroRequest) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, t.URL, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("macro URL %q: %w", t.URL, err)
+	out, err := t.post(ctx, body, maxTargetAnswer)
+	switch {
+	case errors.Is(err, ErrNoResponse):
+		return nil, fmt.Errorf("POST %s: no answer in time", t.URL)
+	case errors.Is(err, errAnswerTooLarge):
+		return nil, fmt.Errorf("POST %s answered more than %d bytes", t.URL, maxTargetAnswer)
 	}
-	hreq.Header.Set("Content-Type", "application/json")
-	c := t.Client
-	if c == nil {
-		c = http.DefaultClient
-	}
-	resp, err := c.Do(hreq)
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: %w", t.URL, err)
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(io.LimitReader(resp.Body, maxMacroAnswer+1))
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: %w", t.URL, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("POST %s: %s: %s", t.URL, resp.Status, bytes.TrimSpace(out[:min(len(out), 512)]))
-	}
-	if len(out) > maxMacroAnswer {
-		return nil, fmt.Errorf("POST %s answered more than %d bytes", t.URL, maxMacroAnswer)
-	}
-	return out, nil
+	return out, err
 }

@@ -90,30 +90,7 @@ func (a *app) validateTransformed(ctx context.Context, name string, text []byte,
 		if err != nil {
 			return nil, err
 		}
-		params := make([]any, 0, len(out.Parameters))
-		for _, p := range out.Parameters {
-			po := object{{"ParameterKey", p.ParameterKey}}
-			if p.DefaultValue != "" {
-				po = append(po, member{"DefaultValue", maskIf(p.NoEcho, p.DefaultValue)})
-			}
-			po = append(po, member{"NoEcho", p.NoEcho})
-			if p.Description != "" {
-				po = append(po, member{"Description", p.Description})
-			}
-			params = append(params, po)
-		}
-		resp := object{{"Parameters", params}}
-		if out.Description != "" {
-			resp = append(resp, member{"Description", out.Description})
-		}
-		resp = append(resp, member{"Capabilities", stringsToAny(append([]string{}, out.Capabilities...))})
-		if out.CapabilitiesReason != "" {
-			resp = append(resp, member{"CapabilitiesReason", out.CapabilitiesReason})
-		}
-		if len(out.DeclaredTransforms) > 0 {
-			resp = append(resp, member{"DeclaredTransforms", stringsToAny(out.DeclaredTransforms)})
-		}
-		return resp, nil
+		return engineValidated(out), nil
 	})
 }
 
@@ -145,34 +122,69 @@ func readTemplateBody(value string, given bool) (string, []byte, error) {
 	return "template-body", []byte(value), nil
 }
 
-// validateResponse is ValidateTemplate's output: Parameters (ParameterKey,
+// validated is what ValidateTemplate answers, as the command renders it.
+type validated struct {
+	params       []validatedParam
+	description  string
+	capabilities []string
+	reason       string
+	transforms   []string
+}
+
+type validatedParam struct {
+	key, defaultValue, description string
+	hasDefault, noEcho             bool
+}
+
+// validateResponse is ValidateTemplate's output for a template read here.
+func validateResponse(t *template.Template) object {
+	v := validated{description: t.Description, transforms: t.Transform}
+	for _, p := range t.Parameters {
+		v.params = append(v.params, validatedParam{key: p.Name, defaultValue: p.Default, description: p.Description, hasDefault: p.HasDefault, noEcho: p.NoEcho})
+	}
+	req := t.Capabilities()
+	v.capabilities, v.reason = req.Capabilities, req.Reason
+	return v.object()
+}
+
+// engineValidated is the engine's answer (a template whose transforms
+// ran there).
+func engineValidated(out *engine.ValidateTemplateOutput) object {
+	v := validated{description: out.Description, capabilities: out.Capabilities, reason: out.CapabilitiesReason, transforms: out.DeclaredTransforms}
+	for _, p := range out.Parameters {
+		v.params = append(v.params, validatedParam{key: p.ParameterKey, defaultValue: p.DefaultValue, description: p.Description,
+			hasDefault: p.DefaultValue != "", noEcho: p.NoEcho})
+	}
+	return v.object()
+}
+
+// object is ValidateTemplate's output: Parameters (ParameterKey,
 // DefaultValue, NoEcho, Description), Description, Capabilities,
 // CapabilitiesReason and DeclaredTransforms, in the order of the API's
-// shape.
-func validateResponse(t *template.Template) object {
-	params := make([]any, 0, len(t.Parameters))
-	for _, p := range t.Parameters {
-		po := object{{"ParameterKey", p.Name}}
-		if p.HasDefault {
-			po = append(po, member{"DefaultValue", p.Mask(p.Default)})
+// shape; a NoEcho default shows as ****.
+func (v validated) object() object {
+	params := make([]any, 0, len(v.params))
+	for _, p := range v.params {
+		po := object{{"ParameterKey", p.key}}
+		if p.hasDefault {
+			po = append(po, member{"DefaultValue", maskIf(p.noEcho, p.defaultValue)})
 		}
-		po = append(po, member{"NoEcho", p.NoEcho})
-		if p.Description != "" {
-			po = append(po, member{"Description", p.Description})
+		po = append(po, member{"NoEcho", p.noEcho})
+		if p.description != "" {
+			po = append(po, member{"Description", p.description})
 		}
 		params = append(params, po)
 	}
-	req := t.Capabilities()
 	resp := object{{"Parameters", params}}
-	if t.Description != "" {
-		resp = append(resp, member{"Description", t.Description})
+	if v.description != "" {
+		resp = append(resp, member{"Description", v.description})
 	}
-	resp = append(resp, member{"Capabilities", stringsToAny(append([]string{}, req.Capabilities...))})
-	if req.Reason != "" {
-		resp = append(resp, member{"CapabilitiesReason", req.Reason})
+	resp = append(resp, member{"Capabilities", stringsToAny(append([]string{}, v.capabilities...))})
+	if v.reason != "" {
+		resp = append(resp, member{"CapabilitiesReason", v.reason})
 	}
-	if len(t.Transform) > 0 {
-		resp = append(resp, member{"DeclaredTransforms", stringsToAny(t.Transform)})
+	if len(v.transforms) > 0 {
+		resp = append(resp, member{"DeclaredTransforms", stringsToAny(v.transforms)})
 	}
 	return resp
 }
