@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -78,7 +79,10 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 					NotificationARNs: in.NotificationARNs, Tags: in.Tags, Capabilities: in.Capabilities, RoleARN: in.RoleARN}
 				var err error
 				if _, p, err = e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true}); err != nil {
-					return err
+					if !failTransformed(cs, err) {
+						return err
+					}
+					st.TemplateBody, st.TemplateFile = body, file
 				}
 				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = st.TemplateBody, st.ProcessedTemplateBody, st.TemplateFile, st.Parameters
 				to, err := statemachine.FireStack(st.StackName, statemachine.NotExist, statemachine.StackReview)
@@ -97,7 +101,10 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				probe := st.Clone()
 				var err error
 				if _, p, err = e.prepareCreate(tx, probe, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true}); err != nil {
-					return err
+					if !failTransformed(cs, err) {
+						return err
+					}
+					probe.TemplateBody, probe.TemplateFile = body, file
 				}
 				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = probe.TemplateBody, probe.ProcessedTemplateBody, probe.TemplateFile, probe.Parameters
 			}
@@ -105,16 +112,25 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			u := updateRequest{Sub: submission{File: file, Original: body}, How: prepareHow{changeSet: true}, UsePrevious: in.UsePreviousTemplate,
 				Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
 			c, up, err := e.prepareUpdate(tx, st, u, false)
-			if err != nil {
+			switch {
+			case err == nil:
+				p = up
+				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile, c.Parameters
+				if !p.HasChanges() && sameTags(c.Tags, st.Tags) {
+					cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, noChangesReason, ExecutionStatusUnavailable
+				}
+			case failTransformed(cs, err):
+				cs.TemplateBody, cs.TemplateFile = body, file
+				if in.UsePreviousTemplate {
+					cs.TemplateBody, cs.TemplateFile = st.TemplateBody, st.TemplateFile
+				}
+			default:
 				return err
 			}
-			p = up
-			cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile, c.Parameters
-			if !p.HasChanges() && sameTags(c.Tags, st.Tags) {
-				cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, noChangesReason, ExecutionStatusUnavailable
-			}
 		}
-		cs.Changes = plan.Changes(p)
+		if p != nil {
+			cs.Changes = plan.Changes(p)
+		}
 		cs.StackId, cs.StackName = st.StackId, st.StackName
 		cs.Id = tx.newChangeSetID(st.StackName, in.ChangeSetName)
 		tx.Meta.IDs++
@@ -127,6 +143,20 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 		return nil, err
 	}
 	return out, nil
+}
+
+// failTransformed makes a change set whose template's transforms failed
+// FAILED, with the transform's message as its reason, as CloudFormation
+// does ("Transform 123456789012::Count failed with: ..."): the call is
+// accepted, the change set cannot be executed. It tells whether err was
+// such a failure.
+func failTransformed(cs *store.ChangeSetRecord, err error) bool {
+	var api *APIError
+	if !errors.As(err, &api) || !api.transform {
+		return false
+	}
+	cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, api.Message, ExecutionStatusUnavailable
+	return true
 }
 
 // csSubmission is the template a change set processed.

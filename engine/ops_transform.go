@@ -24,11 +24,11 @@ import (
 // UpdateStack, CreateChangeSet; ExecuteChangeSet runs what the change set
 // processed), with the call's parameter values, as CloudFormation does.
 //
-// A transform that fails refuses the call with AWS's message ("Transform
-// 123456789012::Count failed with: ...", "No transform named ... found.").
-// CloudFormation reports it later, as the change set's FAILED status (and
-// a direct CreateStack's rollback); stacksim refuses at once, with nothing
-// changed.
+// A transform that fails makes a change set FAILED with AWS's message as
+// its reason ("Transform 123456789012::Count failed with: ...", "No
+// transform named ... found."), as CloudFormation does; a direct
+// CreateStack or UpdateStack is refused with it (CloudFormation accepts
+// the call and rolls the stack back), with nothing changed.
 
 // submission is a template as a call submits it, and as its stack runs it.
 type submission struct {
@@ -115,7 +115,7 @@ func (e *Engine) runTransforms(tx *txn, name string, root *template.Node, values
 	if err != nil {
 		var te *transforms.Error
 		if errors.As(err, &te) {
-			return "", &APIError{Code: CodeValidationError, Message: te.Message, cause: detailError(te.Detail)}
+			return "", &APIError{Code: CodeValidationError, Message: te.Message, cause: detailError(te.Detail), transform: true}
 		}
 		return "", templateError(err)
 	}
