@@ -276,3 +276,32 @@ func TestLifecycleGetStackOutput(t *testing.T) {
 	}
 	h.done()
 }
+
+// TemplateURL: S3 URLs read from Options.S3Dir, file:// paths, AWS's
+// refusals.
+func TestLifecycleTemplateURL(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "lifecycles", "template-url"))
+	h := newHarness(t, "template-url", Options{S3Dir: filepath.Join(dir, "s3")})
+	url := "https://templates.s3.us-east-1.amazonaws.com/topic.yaml"
+	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "s", TemplateURL: url}) })
+	st := h.wait("s")
+	got, err := h.e.GetTemplate(ctx(), GetTemplateInput{StackName: "s"})
+	if err != nil || got.TemplateBody != h.fixture("s3/templates/topic.yaml") {
+		t.Fatalf("GetTemplate: %v %q", err, got)
+	}
+	if v, err := h.e.ValidateTemplate(ctx(), ValidateTemplateInput{TemplateURL: url}); err != nil || len(v.Parameters) != 0 {
+		t.Fatalf("ValidateTemplate: %v %v", v, err)
+	}
+	_ = h.updateStack(UpdateStackInput{StackName: "s", TemplateURL: "https://s3.amazonaws.com/templates/topic.yaml"}) // the same template
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "s", TemplateURL: "file://" + filepath.Join(dir, "topic-and-queue.yaml")})
+	})
+	h.wait("s")
+	for _, u := range []string{"s3://templates/topic.yaml", "https://example.com/topic.yaml", "https://templates.s3.amazonaws.com/missing.yaml"} {
+		_ = h.updateStack(UpdateStackInput{StackName: "s", TemplateURL: u})
+	}
+	_ = h.create(CreateStackInput{StackName: "t", TemplateURL: url, TemplateBody: h.fixture("topic-and-queue.yaml")})
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "s"}) })
+	h.wait(st.StackId)
+	h.done()
+}

@@ -100,37 +100,3 @@ func errorChain(err error) string {
 	}
 	return b.String()
 }
-
-func TestCreateStackFromTemplateURL(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "templates"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	body := "Resources:\n  Topic:\n    Type: AWS::SNS::Topic\nOutputs:\n  Arn:\n    Value: !Ref Topic\n"
-	if err := os.WriteFile(filepath.Join(dir, "templates", "topic.yaml"), []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := newTestEngine(t, Options{S3Dir: dir})
-	url := "https://templates.s3.us-east-1.amazonaws.com/topic.yaml"
-	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "s", TemplateURL: url}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := e.WaitForStack(ctx(), "s")
-	if err != nil || st.StackStatus != "CREATE_COMPLETE" {
-		t.Fatalf("%v %v", st, err)
-	}
-	got, err := e.GetTemplate(ctx(), GetTemplateInput{StackName: "s"})
-	if err != nil || got.TemplateBody != body {
-		t.Fatalf("GetTemplate: %v %q", err, got)
-	}
-	v, err := e.ValidateTemplate(ctx(), ValidateTemplateInput{TemplateURL: url})
-	if err != nil || len(v.Parameters) != 0 {
-		t.Fatalf("ValidateTemplate: %v %v", v, err)
-	}
-	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "t", TemplateURL: url, TemplateBody: body}); !IsCode(err, CodeValidationError) {
-		t.Errorf("body and URL: %v", err)
-	}
-	if _, err := e.UpdateStack(ctx(), UpdateStackInput{StackName: "s", TemplateURL: url}); err == nil || !strings.Contains(err.Error(), "No updates are to be performed.") {
-		t.Errorf("same template by URL: %v", err)
-	}
-}
