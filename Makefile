@@ -4,8 +4,11 @@ PKGS     ?= ./...
 CORPUS   ?= ../shared/corpus/templates
 BENCH    ?= .
 BENCHTIME ?= 1s
+SOAK_WORLDS ?= 30000
+SOAK_FROM   ?= 1
+SOAK_PROCS  ?= 1
 
-.PHONY: help build test vet fmt-check bench docs docs-check corpus corpus-create fixtures clean
+.PHONY: help build test vet fmt-check bench soak docs docs-check corpus corpus-create fixtures clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
@@ -21,6 +24,9 @@ test: vet ## go vet, then every test with the race detector
 
 fmt-check: ## fail when gofmt would change a file
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+soak: ## the randomized worlds over SOAK_WORLDS seeds from SOAK_FROM (30000 from 1; no -race, GOMAXPROCS=SOAK_PROCS; not part of test)
+	GOMAXPROCS=$(SOAK_PROCS) $(GO) test -count=1 -timeout 0 -run '^TestRandomWorlds$$' ./engine -args -random.worlds=$(SOAK_WORLDS) -random.from=$(SOAK_FROM) -random.all
 
 bench: ## run every benchmark (BENCH=regexp, BENCHTIME=1s)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKGS)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stacksim/stacksim/engine/store"
+	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/statemachine"
 )
 
@@ -241,7 +242,7 @@ func stackStatusNames() []string {
 // constraint: Member must satisfy enum value set: [A, B]
 func enumError(value, field string, allowed []string) *APIError {
 	return ValidationError("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [%s]",
-		value, field, strings.Join(allowed, ", "))
+		readfile.Excerpt(value), field, strings.Join(allowed, ", "))
 }
 
 // requiredError is the service's answer to a required parameter left out.

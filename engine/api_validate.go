@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/template"
 )
@@ -33,9 +34,9 @@ func checkName(name, field string) error {
 	case name == "":
 		return requiredError(field)
 	case len(name) > maxStackNameLength:
-		return ValidationError("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to %d", name, field, maxStackNameLength)
+		return ValidationError("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to %d", readfile.Excerpt(name), field, maxStackNameLength)
 	case !stackNamePattern.MatchString(name):
-		return ValidationError("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*", name, field)
+		return ValidationError("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*", readfile.Excerpt(name), field)
 	}
 	return nil
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -95,6 +98,12 @@ type Options struct {
 	// ResourceConflict): the first call and its retries, with exponential
 	// backoff in virtual time (1 s, 2 s, 4 s... at most 60 s). Default 5.
 	MaxAttempts int
+
+	// StateLock says, for Open, how long to wait for another process's
+	// lock on the state file (Wait; 0: refuse at once) and how this
+	// process describes itself in the lock file to the others (Command,
+	// Detail: "stacksim serve", "on 127.0.0.1:4599").
+	StateLock StateLockOptions
 }
 
 // ContractMode says what the contract checker does (Options.Contract).
@@ -277,6 +286,7 @@ func (e *Engine) update(fn func(tx *txn) error) error {
 	tx := &txn{e.st.Begin()}
 	defer tx.End()
 	if err := guard(func() error { return fn(tx) }); err != nil {
+		logPanic(e.log, err)
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -293,17 +303,65 @@ func (e *Engine) view(fn func(tx *txn) error) error {
 		return e.broken
 	}
 	e.forgetProviders()
-	return guard(func() error { return fn(&txn{e.st.Read()}) })
+	err := guard(func() error { return fn(&txn{e.st.Read()}) })
+	logPanic(e.log, err)
+	return err
 }
 
-// guard runs fn, turning a panic into an *InternalError.
+// logPanic logs the stack of an internal error that was a panic.
+func logPanic(log *zap.Logger, err error) {
+	var ie *InternalError
+	if errors.As(err, &ie) && ie.Stack != "" {
+		log.Error("engine panic", zap.Error(err), zap.String("stack", ie.Stack))
+	}
+}
+
+// guard runs fn, turning a panic into an *InternalError: its message
+// names the panic and where it happened; the whole stack is kept in the
+// error (Stack) for the log, not shown to users.
 func guard(fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &InternalError{Err: fmt.Errorf("panic: %v\n%s", r, debug.Stack())}
+			stack := debug.Stack()
+			err = &InternalError{Err: fmt.Errorf("panic: %v (at %s)", r, panicSite(stack)), Stack: string(stack)}
 		}
 	}()
 	return fn()
+}
+
+// panicSite is the file:line of the frame that panicked: the first frame
+// of the stack below the runtime's panic machinery and guard itself.
+func panicSite(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	panicking := false
+	for i := 0; i+1 < len(lines); i++ {
+		fn := lines[i]
+		if strings.HasPrefix(fn, "panic(") {
+			panicking = true
+			continue
+		}
+		if !panicking || strings.HasPrefix(fn, "\t") || strings.HasPrefix(fn, "runtime.") {
+			continue
+		}
+		loc := strings.TrimSpace(lines[i+1])
+		if j := strings.LastIndex(loc, " +0x"); j > 0 {
+			loc = loc[:j]
+		}
+		return trimSourceRoot(loc)
+	}
+	return "an unknown place"
+}
+
+// trimSourceRoot makes a source path relative to the module's root: the
+// directory above this file's, or the module path in -trimpath builds.
+func trimSourceRoot(loc string) string {
+	if _, self, _, ok := runtime.Caller(0); ok {
+		root := filepath.Dir(filepath.Dir(self)) + string(filepath.Separator)
+		if strings.HasPrefix(loc, root) {
+			return filepath.ToSlash(loc[len(root):])
+		}
+	}
+	return strings.TrimPrefix(loc, "github.com/stacksim/stacksim/")
 }
 
 // now is the virtual time: the open transaction's, or the last commit's.

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -126,5 +127,26 @@ func TestConcurrentUse(t *testing.T) {
 	out, _ := e.DescribeStackEvents(ctx(), DescribeStackEventsInput{StackName: "app"})
 	if len(out.StackEvents) != 1+100 {
 		t.Fatalf("%d events", len(out.StackEvents))
+	}
+}
+
+// A panic inside the engine becomes an *InternalError that says what
+// panicked and where, without the stack trace (kept in Stack for the log).
+func TestGuardPanicMessage(t *testing.T) {
+	err := guard(func() error {
+		var m map[string]int
+		m["x"] = 1 // panics
+		return nil
+	})
+	var ie *InternalError
+	if !errors.As(err, &ie) {
+		t.Fatalf("%T %v", err, err)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "panic: assignment to entry in nil map (at engine/engine_test.go:") || strings.Contains(msg, "goroutine") {
+		t.Fatalf("message: %s", msg)
+	}
+	if !strings.Contains(ie.Stack, "goroutine") || !strings.Contains(ie.Stack, "TestGuardPanicMessage") {
+		t.Fatalf("stack: %s", ie.Stack)
 	}
 }

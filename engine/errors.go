@@ -144,6 +144,9 @@ func bracketList(items []string) string {
 // broken invariant): a bug, never the caller's mistake.
 type InternalError struct {
 	Err error
+	// Stack is the goroutine's stack when the error was a panic ("" else):
+	// for a bug report and the debug log, never in the message.
+	Stack string
 }
 
 func (e *InternalError) Error() string {

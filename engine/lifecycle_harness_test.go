@@ -16,6 +16,7 @@ import (
 	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/resources/faults"
+	"github.com/stacksim/stacksim/statemachine"
 )
 
 // The lifecycle harness: a test drives an engine through API calls; every
@@ -34,6 +35,9 @@ type harness struct {
 	mu   sync.Mutex
 	// custom records the requests the custom resource targets received.
 	custom []string
+	// noReload: the test registers types on the engine's registry, which
+	// an engine loaded from its state would not know (see wait).
+	noReload bool
 }
 
 // newHarness makes the engine of a lifecycle test. Its service token
@@ -164,9 +168,33 @@ func (h *harness) must(label string, fn func() error) {
 }
 
 // wait runs the loop until the stack is at rest, checks the invariants,
-// and logs the stack's status.
+// and logs the stack's status. It runs one task at a time, and checks
+// between any two tasks that the state, saved and loaded, passes the
+// load-time checks: a state file saved part way through any lifecycle is
+// never refused.
 func (h *harness) wait(stack string) *Stack {
 	h.t.Helper()
+	for {
+		out, err := h.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: stack})
+		if err != nil || !statemachine.StackStatus(out.Stacks[0].StackStatus).InMotion() {
+			break
+		}
+		res, err := h.e.Step(ctx(), 1)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if !h.noReload {
+			loaded, err := NewFromState(state(h.t, h.e), h.e.opts)
+			if err != nil {
+				h.t.Log(h.out.String())
+				h.t.Fatalf("the state saved after a task of %s is refused: %v", stack, err)
+			}
+			_ = loaded.Close()
+		}
+		if res.Tasks == 0 {
+			break
+		}
+	}
 	st, err := h.e.WaitForStack(ctx(), stack)
 	if err != nil {
 		h.t.Fatal(err)
@@ -292,5 +320,44 @@ func (h *harness) mustDo(fn func() error) {
 	h.t.Helper()
 	if err := fn(); err != nil {
 		h.t.Fatalf("refused: %v\n%s", err, h.out.String())
+	}
+}
+
+// state logs what the stack records of each resource (its properties, and
+// whether ContinueUpdateRollback skipped it) and the model of the
+// simulated object behind it, which differ for a skipped resource.
+func (h *harness) state(stack string, logicalIDs ...string) {
+	h.t.Helper()
+	var lines []string
+	h.e.mu.Lock()
+	_ = h.e.view(func(tx *txn) error {
+		st := tx.StackByName(stack)
+		if st == nil {
+			lines = append(lines, "   no stack "+stack)
+			return nil
+		}
+		objects := map[string]map[string]any{}
+		for _, o := range tx.ObjectsOf(st) {
+			objects[store.ObjectKey(o.Obj.Type, o.Obj.ID)] = o.Obj.Model
+		}
+		for _, id := range logicalIDs {
+			rec := tx.Resource(st.Num, id)
+			if rec == nil {
+				lines = append(lines, "   state "+id+" absent")
+				continue
+			}
+			props, _ := json.Marshal(rec.Properties)
+			line := fmt.Sprintf("   state %s record=%s skipped=%v", id, props, rec.Skipped)
+			if m, ok := objects[store.ObjectKey(rec.ResourceType, rec.PhysicalResourceId)]; ok {
+				model, _ := json.Marshal(m)
+				line += " object=" + string(model)
+			}
+			lines = append(lines, line)
+		}
+		return nil
+	})
+	h.e.mu.Unlock()
+	for _, l := range lines {
+		h.note("%s", l)
 	}
 }

@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"go.uber.org/zap"
 )
 
 // The event loop: a discrete-event scheduler in virtual time. Tasks (data,
@@ -221,8 +224,13 @@ func (e *Engine) runTask(ctx context.Context, tx *txn, t *Task, until func(Stack
 	if err != nil {
 		tx.RollbackTo(sp)
 		tx.Release()
+		var stack string
+		if inner := (*InternalError)(nil); errors.As(err, &inner) {
+			stack = inner.Stack
+		}
+		e.log.Error("a task failed and was rolled back", zap.Uint64("task", t.Seq), zap.Error(err), zap.String("stack", stack))
 		return nil, 0, &InternalError{Err: fmt.Errorf("task %d (%s, stack %s, operation %s, step %s) failed and was rolled back: %w",
-			t.Seq, t.Kind, t.StackId, t.OperationId, t.StepName(), err)}
+			t.Seq, t.Kind, t.StackId, t.OperationId, t.StepName(), err), Stack: stack}
 	}
 	tx.Release()
 	evs := tx.Events

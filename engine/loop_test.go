@@ -244,11 +244,7 @@ func TestLoopContinuesAfterSaveAndLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	mid := state(t, part.e)
-	next, err := NewFromState(mid, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer next.Close()
+	next := loadUnchecked(t, mid, Options{})
 	rest := &loopWorld{e: next}
 	rest.register()
 	if _, err := next.Run(ctx()); err != nil {

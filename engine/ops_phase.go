@@ -83,26 +83,10 @@ func (e *Engine) runPhaseEnd(ctx context.Context, tx *txn, t *Task) error {
 }
 
 func (r *run) endPhase() error {
-	phase := r.phase()
 	failed := r.failed()
-	switch phase {
+	switch r.phase() {
 	case plan.PhaseCreate:
-		if !failed {
-			if cause, err := r.settleOutputs(outputsCreate); err != nil {
-				return err
-			} else if cause != "" {
-				r.oper().StopCause = cause
-				failed = true
-			}
-		}
-		if !failed {
-			if err := r.fireStack(statemachine.StackCreateSucceeded, ""); err != nil {
-				return err
-			}
-			return r.finish(true)
-		}
-		return r.createFailed()
-
+		return r.endCreate(failed)
 	case plan.PhaseRollback:
 		if failed {
 			if err := r.fireStack(statemachine.StackRollbackFailed, r.failureReason("")); err != nil {
@@ -115,36 +99,8 @@ func (r *run) endPhase() error {
 			return r.deleteAfterRollback()
 		}
 		return r.finish(false)
-
 	case plan.PhaseUpdate:
-		if r.op.Cancelled {
-			return r.rollbackUpdate(statemachine.StackCancelUpdate, reasonStackUpdateCancelled)
-		}
-		if !failed {
-			if cause, err := r.settleOutputs(outputsUpdate); err != nil {
-				return err
-			} else if cause != "" {
-				r.oper().StopCause = cause
-				failed = true
-			}
-		}
-		if !failed {
-			if err := r.fireStack(statemachine.StackUpdateSucceeded, ""); err != nil {
-				return err
-			}
-			return r.nextPhase()
-		}
-		if r.op.DisableRollback {
-			if err := r.fireStack(statemachine.StackUpdateFailed, r.failureReason("")); err != nil {
-				return err
-			}
-			r.stack().RollbackDisabledFailure = true
-			r.stack().Unstable = true
-			r.reinstateFailedReplacements()
-			return r.rest(true)
-		}
-		return r.rollbackUpdate(statemachine.StackRollbackBegun, r.failureReason(""))
-
+		return r.endUpdate(failed)
 	case plan.PhaseUpdateCleanup:
 		reason := ""
 		if r.op.CleanupFailed {
@@ -154,22 +110,8 @@ func (r *run) endPhase() error {
 			return err
 		}
 		return r.finish(true)
-
 	case plan.PhaseUpdateRollback:
-		if failed {
-			if err := r.markRollbackFailures(); err != nil {
-				return err
-			}
-			if err := r.fireStack(statemachine.StackRollbackFailed, r.failureReason("")); err != nil {
-				return err
-			}
-			return r.rest(true)
-		}
-		if err := r.fireStack(statemachine.StackRollbackSucceeded, ""); err != nil {
-			return err
-		}
-		return r.nextPhase()
-
+		return r.endUpdateRollback(failed)
 	case plan.PhaseUpdateRollbackCleanup:
 		if _, err := r.settleOutputs(outputsRestore); err != nil {
 			return err
@@ -178,7 +120,6 @@ func (r *run) endPhase() error {
 			return err
 		}
 		return r.finish(false)
-
 	case plan.PhaseDelete:
 		if failed {
 			if err := r.fireStack(statemachine.StackDeleteFailed, r.failureReason("")); err != nil {
@@ -192,6 +133,86 @@ func (r *run) endPhase() error {
 		return r.stackDeleted()
 	}
 	return internalf("operation %s: no phase %d in its %s plan", r.op.Id, r.op.Phase, r.op.Plan.Operation)
+}
+
+// settled reports whether a phase whose steps all succeeded also settles
+// its outputs; an output that fails (its value does not resolve, an export
+// taken) fails the phase with its cause.
+func (r *run) settled(failed bool, kind outputsMode) (bool, error) {
+	if failed {
+		return false, nil
+	}
+	cause, err := r.settleOutputs(kind)
+	if err != nil {
+		return false, err
+	}
+	if cause != "" {
+		r.oper().StopCause = cause
+		return false, nil
+	}
+	return true, nil
+}
+
+// endCreate ends the create phase: CREATE_COMPLETE, or the create failed.
+func (r *run) endCreate(failed bool) error {
+	ok, err := r.settled(failed, outputsCreate)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return r.createFailed()
+	}
+	if err := r.fireStack(statemachine.StackCreateSucceeded, ""); err != nil {
+		return err
+	}
+	return r.finish(true)
+}
+
+// endUpdate ends the update phase: on to the cleanup, or the update
+// failed (or was cancelled) and rolls back, or stops in UPDATE_FAILED when
+// rollback is disabled.
+func (r *run) endUpdate(failed bool) error {
+	if r.op.Cancelled {
+		return r.rollbackUpdate(statemachine.StackCancelUpdate, reasonStackUpdateCancelled)
+	}
+	ok, err := r.settled(failed, outputsUpdate)
+	if err != nil {
+		return err
+	}
+	if ok {
+		if err := r.fireStack(statemachine.StackUpdateSucceeded, ""); err != nil {
+			return err
+		}
+		return r.nextPhase()
+	}
+	if r.op.DisableRollback {
+		if err := r.fireStack(statemachine.StackUpdateFailed, r.failureReason("")); err != nil {
+			return err
+		}
+		r.stack().RollbackDisabledFailure = true
+		r.stack().Unstable = true
+		r.reinstateFailedReplacements()
+		return r.rest(true)
+	}
+	return r.rollbackUpdate(statemachine.StackRollbackBegun, r.failureReason(""))
+}
+
+// endUpdateRollback ends an update's rollback: on to its cleanup, or
+// UPDATE_ROLLBACK_FAILED.
+func (r *run) endUpdateRollback(failed bool) error {
+	if failed {
+		if err := r.markRollbackFailures(); err != nil {
+			return err
+		}
+		if err := r.fireStack(statemachine.StackRollbackFailed, r.failureReason("")); err != nil {
+			return err
+		}
+		return r.rest(true)
+	}
+	if err := r.fireStack(statemachine.StackRollbackSucceeded, ""); err != nil {
+		return err
+	}
+	return r.nextPhase()
 }
 
 // nextPhase starts the next phase of the plan.

@@ -603,6 +603,19 @@ func (r *run) startSkip(row *store.StepRecord, s *plan.Step) error {
 		return err
 	}
 	rec.RollbackFailed, rec.Skipped = false, true
+	// CloudFormation records a skipped resource as rolled back: what the
+	// stack holds of it is the template rolled back to (a later update is
+	// planned against that, and its rollback returns there), while the
+	// resource itself keeps what its failed rollback left (docs/planning.md,
+	// "Continuing a rollback that failed").
+	props, reason, err := r.resolve(s)
+	if err != nil {
+		return err
+	}
+	if reason == "" {
+		r.applyTemplate(rec, s)
+		rec.Properties = props
+	}
 	r.event(rec, reasonSkipped, nil)
 	r.put(rec)
 	return r.succeed(row)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stacksim/stacksim/engine/statefile"
+	"github.com/stacksim/stacksim/engine/store"
 )
 
 // Open opens the state file at path for writing: it takes the file's lock
@@ -15,7 +16,7 @@ import (
 // a world keeps the account and seed it was made with. A file that is not a
 // state file of this version, or is damaged, is refused with a *StateError
 // and left as it is; a file another process holds is refused with a
-// *StateLockedError.
+// *StateLockedError naming it, once opts.StateLock.Wait has passed.
 func Open(path string, opts Options) (*Engine, error) {
 	return openState(path, opts, false, statefile.OSFS())
 }
@@ -27,7 +28,7 @@ func OpenReadOnly(path string, opts Options) (*Engine, error) {
 }
 
 func openState(path string, opts Options, readOnly bool, fsys statefile.FileSystem) (*Engine, error) {
-	sf, st, err := statefile.Open(path, readOnly, fsys)
+	sf, st, err := statefile.Open(path, statefile.Options{ReadOnly: readOnly, FS: fsys, Lock: opts.StateLock})
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +36,7 @@ func openState(path string, opts Options, readOnly bool, fsys statefile.FileSyst
 	if st == nil {
 		e, err = New(opts)
 	} else {
-		e, err = newEngine(opts.withDefaults(), st)
+		e, err = loadEngine(path, opts, st)
 	}
 	if err != nil {
 		_ = sf.Close()
@@ -89,11 +90,37 @@ func (e *Engine) MarshalState() ([]byte, error) {
 // NewFromState returns an engine with the state MarshalState returned. The
 // state's identity wins over opts'.
 func NewFromState(data []byte, opts Options) (*Engine, error) {
-	st, err := statefile.Decode("(in memory)", data)
+	const path = "(in memory)"
+	st, err := statefile.Decode(path, data)
 	if err != nil {
 		return nil, err
 	}
-	return newEngine(opts.withDefaults(), st)
+	return loadEngine(path, opts, st)
+}
+
+// loadEngine builds the engine around a store read from a state file, and
+// refuses a store that breaks the engine's invariants: a file that was
+// damaged or edited into a world the engine could not have made, which
+// would fail later commands with internal errors (or leave a stack stuck
+// in motion) instead of being refused now.
+func loadEngine(path string, opts Options, st *store.Store) (*Engine, error) {
+	e, err := newEngine(opts.withDefaults(), st)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	err = e.view(func(tx *txn) error {
+		problems = e.invariants(tx)
+		return nil
+	})
+	if err == nil && len(problems) > 0 {
+		err = statefile.Inconsistent(path, problems)
+	}
+	if err != nil {
+		_ = e.reg.Close()
+		return nil, err
+	}
+	return e, nil
 }
 
 // StateError says why a state file was refused: what is wrong, where, and
@@ -102,3 +129,11 @@ type StateError = statefile.Error
 
 // StateLockedError: another process holds the state file (engine/statefile).
 type StateLockedError = statefile.LockedError
+
+// StateLockOptions say how Open waits for a state file's lock and how the
+// process describes itself to others (Options.StateLock).
+type StateLockOptions = statefile.LockOptions
+
+// StateLockHolder describes the process that holds a state file's lock
+// (StateLockedError.Holder).
+type StateLockHolder = statefile.Holder

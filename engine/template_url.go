@@ -3,14 +3,13 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/template"
 )
 
@@ -87,23 +86,22 @@ func s3File(dir string, o S3Object) (string, bool) {
 	return p, true
 }
 
-// readLimited reads at most max bytes of a file; a larger file is
-// template.MaxURLBodyBytes's error. (The one place a user file is read
-// for a template: switch it to the shared bounded reader when it lands.)
+// urlTemplateLimit is the 1 MB CloudFormation reads of a template by URL;
+// the error is AWS's (sizeCheck).
+var urlTemplateLimit = readfile.Limit{Max: template.MaxURLBodyBytes, What: "a template by URL"}
+
+// readLimited reads a template file of at most max bytes (through
+// internal/readfile, as every user file is read); a larger one is AWS's
+// "Template may not exceed 1000000 bytes in size.".
 func readLimited(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	lim := urlTemplateLimit
+	lim.Max = max
+	b, err := readfile.Read(path, lim)
+	var tl *readfile.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, sizeError(path)
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	return b, nil
+	return b, err
 }
 
 // ReadTemplateURL reads the template a TemplateURL names: file://PATH, or
@@ -112,6 +110,10 @@ func readLimited(path string, max int64) ([]byte, error) {
 func ReadTemplateURL(raw, s3Dir string) (name string, body []byte, err error) {
 	if path, ok := strings.CutPrefix(raw, "file://"); ok {
 		b, err := readLimited(path, template.MaxURLBodyBytes)
+		var api *APIError
+		if errors.As(err, &api) {
+			return "", nil, err // over 1 MB
+		}
 		if err != nil {
 			return "", nil, &APIError{Code: CodeValidationError, Message: msgTemplateURLNoObject,
 				cause: fmt.Errorf("reading %s: %w", path, err)}
@@ -127,6 +129,10 @@ func ReadTemplateURL(raw, s3Dir string) (name string, body []byte, err error) {
 		return "", nil, &APIError{Code: CodeValidationError, Message: msgTemplateURLUnsupported, cause: errors.New(hint)}
 	}
 	path, b, err := readS3(s3Dir, o)
+	var api *APIError
+	if errors.As(err, &api) {
+		return "", nil, err // over 1 MB
+	}
 	if err != nil {
 		return "", nil, &APIError{Code: CodeValidationError, Message: msgTemplateURLNoObject, cause: err}
 	}
@@ -143,6 +149,10 @@ func readS3(s3Dir string, o S3Object) (string, []byte, error) {
 		return "", nil, fmt.Errorf("s3://%s/%s: the key leaves the bucket", o.Bucket, o.Key)
 	}
 	b, err := readLimited(path, template.MaxURLBodyBytes)
+	var api *APIError
+	if errors.As(err, &api) {
+		return "", nil, err
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil, fmt.Errorf("s3://%s/%s is read from %s, which does not exist", o.Bucket, o.Key, path)
 	}
@@ -155,10 +165,15 @@ func readS3(s3Dir string, o S3Object) (string, []byte, error) {
 // sizeCheck refuses a body over the 1 MB a template from S3 may hold.
 func sizeCheck(name string, b []byte) error {
 	if len(b) > template.MaxURLBodyBytes {
-		return templateError(&template.Error{File: name, Line: 1, Col: 1,
-			Message: fmt.Sprintf("Template may not exceed %d bytes in size.", template.MaxURLBodyBytes)})
+		return sizeError(name)
 	}
 	return nil
+}
+
+// sizeError is AWS's refusal of a template over 1 MB.
+func sizeError(name string) error {
+	return templateError(&template.Error{File: name, Line: 1, Col: 1,
+		Message: fmt.Sprintf("Template may not exceed %d bytes in size.", template.MaxURLBodyBytes)})
 }
 
 // templateSource resolves a call's template: TemplateBody, TemplateURL or

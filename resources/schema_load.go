@@ -8,11 +8,20 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/stacksim/stacksim/internal/readfile"
 )
+
+// MaxSchemaFileBytes is the largest schema file read (4 MiB; the largest
+// of the registry's is under 300 KB).
+const MaxSchemaFileBytes = 4 << 20
+
+var schemaFileLimit = readfile.Limit{Max: MaxSchemaFileBytes, What: "a resource schema",
+	Hint: "a registry schema is a few hundred KB at most; check the file"}
 
 // LoadSchemaFile reads one schema file.
 func LoadSchemaFile(path string) (*Schema, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, schemaFileLimit)
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
@@ -34,7 +43,7 @@ func LoadSchemaDir(dir string) (map[string]*Schema, error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		data, err := os.ReadFile(path)
+		data, err := readfile.Read(path, schemaFileLimit)
 		if err != nil {
 			return nil, fmt.Errorf("read schema: %w", err)
 		}

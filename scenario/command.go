@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/google/shlex"
+
+	"github.com/stacksim/stacksim/internal/readfile"
 )
 
 // SplitCommand splits a command line into words as a POSIX shell would
@@ -16,12 +18,12 @@ func SplitCommand(s string) ([]string, error) {
 	var argv []string
 	if strings.HasPrefix(s, "[") {
 		if err := json.Unmarshal([]byte(s), &argv); err != nil {
-			return nil, fmt.Errorf("exec:%s: the JSON list of words does not parse: %v", s, err)
+			return nil, fmt.Errorf("exec:%s: the JSON list of words does not parse: %v", readfile.Capped(s), err)
 		}
 	} else {
 		words, err := shlex.Split(s)
 		if err != nil {
-			return nil, fmt.Errorf("exec:%s: %v (close every quote)", s, err)
+			return nil, fmt.Errorf("exec:%s: %v (close every quote)", readfile.Capped(s), err)
 		}
 		argv = words
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/agnivade/levenshtein"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/stacksim/stacksim/internal/readfile"
 )
 
 // Error is a problem in a scenario file: where (FILE:LINE:COL), what, and
@@ -90,7 +92,7 @@ func kindName(n *yaml.Node) string {
 		if n.Tag == "!!null" {
 			return "nothing"
 		}
-		return fmt.Sprintf("%q", n.Value)
+		return readfile.Quote(n.Value)
 	case yaml.AliasNode:
 		return "an alias"
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/stacksim/stacksim/internal/readfile"
 )
 
 // Expect is what must hold after a step.
@@ -113,7 +115,7 @@ func (l *loader) expect(n *yaml.Node) *Expect {
 			n := l.count(v, "expect.faultsFired")
 			x.FaultsFired = &n
 		default:
-			l.at(k, "unknown key %q in expect; expected one of %s%s", k.Value, strings.Join(expectKeys, ", "), suggest(k.Value, expectKeys))
+			l.at(k, "unknown key %q in expect; expected one of %s%s", readfile.Capped(k.Value), strings.Join(expectKeys, ", "), suggest(k.Value, expectKeys))
 		}
 	}
 	return x
@@ -151,7 +153,7 @@ func (l *loader) resourceExpects(n *yaml.Node) []*ResourceExpect {
 				case "absent":
 					r.Absent = l.boolean(vv, what+".absent")
 				default:
-					l.at(kk, "unknown key %q in %s; expected one of %s%s", kk.Value, what, strings.Join(keys, ", "), suggest(kk.Value, keys))
+					l.at(kk, "unknown key %q in %s; expected one of %s%s", readfile.Capped(kk.Value), what, strings.Join(keys, ", "), suggest(kk.Value, keys))
 				}
 			}
 		default:
@@ -188,7 +190,7 @@ func (l *loader) eventExpects(n *yaml.Node) []*EventExpect {
 		case yaml.ScalarNode:
 			f := strings.Fields(item.Value)
 			if len(f) != 2 {
-				l.at(item, "an event is written \"LOGICAL_ID STATUS\" (two words), not %q; use {logicalId, status, reason} for more", item.Value)
+				l.at(item, "an event is written \"LOGICAL_ID STATUS\" (two words), not %q; use {logicalId, status, reason} for more", readfile.Capped(item.Value))
 				continue
 			}
 			x.LogicalID, x.Status = f[0], l.anyStatus(item, f[1])
@@ -208,7 +210,7 @@ func (l *loader) eventExpects(n *yaml.Node) []*EventExpect {
 				case "physicalId":
 					x.PhysicalID = l.str(v, "event.physicalId")
 				default:
-					l.at(k, "unknown key %q in an event; expected one of %s%s", k.Value, strings.Join(keys, ", "), suggest(k.Value, keys))
+					l.at(k, "unknown key %q in an event; expected one of %s%s", readfile.Capped(k.Value), strings.Join(keys, ", "), suggest(k.Value, keys))
 				}
 			}
 			if x.LogicalID == "" || x.Status == "" {
@@ -237,7 +239,7 @@ func (l *loader) errorExpect(n *yaml.Node) *ErrorExpect {
 			case "message":
 				x.Message = l.str(v, "expect.error.message")
 			default:
-				l.at(k, "unknown key %q in expect.error; expected code or message%s", k.Value, suggest(k.Value, []string{"code", "message"}))
+				l.at(k, "unknown key %q in expect.error; expected code or message%s", readfile.Capped(k.Value), suggest(k.Value, []string{"code", "message"}))
 			}
 		}
 	default:

@@ -14,6 +14,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/internal/readfile"
+	"github.com/stacksim/stacksim/internal/yamlkeys"
 	"github.com/stacksim/stacksim/paramstore"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/resources/faults"
@@ -21,9 +23,21 @@ import (
 	"github.com/stacksim/stacksim/template"
 )
 
+// MaxFileBytes is the largest scenario file read (4 MiB); the files it
+// names are read with their own limits (faults.FileLimit, AWS's
+// TemplateBody quota).
+const MaxFileBytes = 4 << 20
+
+var fileLimit = readfile.Limit{Max: MaxFileBytes, What: "a scenario file",
+	Hint: "keep large templates in files of their own (TemplateBody: file://PATH); check the path"}
+
 // LoadFile reads a scenario file.
 func LoadFile(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, fileLimit)
+	var tl *readfile.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, err // it names the file
+	}
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", path, err)
 	}
@@ -42,12 +56,33 @@ func Load(path string, data []byte) (*Scenario, error) {
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, &Error{File: path, Msg: "the file is empty; a scenario has a name and steps (see docs/scenarios.md)"}
 	}
+	for _, d := range yamlkeys.Duplicates(&doc) {
+		l.at(d.Again, "%s", d.Message())
+	}
 	sc := l.scenario(doc.Content[0])
 	if err := l.err(); err != nil {
 		return nil, err
 	}
 	sc.File = path
 	return sc, nil
+}
+
+// templateBodyLimit is AWS's TemplateBody quota, for a file a scenario
+// names; the error is AWS's (template.BodySizeError).
+var templateBodyLimit = readfile.Limit{Max: template.MaxBodyBytes, What: "a template body"}
+
+// readError is what a scenario says when a file it names cannot be read:
+// os's reason without the path (the scenario names the file as written),
+// or the limit it passed.
+func readError(err error) error {
+	var tl *readfile.TooLargeError
+	if errors.As(err, &tl) {
+		return err
+	}
+	if u := errors.Unwrap(err); u != nil {
+		return u
+	}
+	return err
 }
 
 // yamlError positions a YAML syntax error ("yaml: line 3: ...").
@@ -104,7 +139,7 @@ func (l *loader) scenario(root *yaml.Node) *Scenario {
 			case "strict":
 				sc.Contract = engine.ContractStrict
 			default:
-				l.at(v, "contract must be off, report or strict, not %q", v.Value)
+				l.at(v, "contract must be off, report or strict, not %q", readfile.Capped(v.Value))
 			}
 		case "serviceTokens":
 			l.serviceTokens(v, sc)
@@ -125,7 +160,7 @@ func (l *loader) scenario(root *yaml.Node) *Scenario {
 		case "steps":
 			steps = v
 		default:
-			l.at(k, "unknown key %q; a scenario has %s%s", k.Value, strings.Join(topKeys, ", "), suggest(k.Value, topKeys))
+			l.at(k, "unknown key %q; a scenario has %s%s", readfile.Capped(k.Value), strings.Join(topKeys, ", "), suggest(k.Value, topKeys))
 		}
 	}
 	if sc.Name == "" {
@@ -206,7 +241,7 @@ func (l *loader) serviceTokens(n *yaml.Node, sc *Scenario) {
 			err = fmt.Errorf("a target is builtin:NAME, exec:COMMAND ARGS..., an http(s):// URL, or {builtin: NAME, ...}; not %s", kindName(v))
 		}
 		if err != nil {
-			l.at(v, "service token %s: %v", k.Value, err)
+			l.at(v, "service token %s: %v", readfile.Capped(k.Value), err)
 			continue
 		}
 		if r, ok := target.(*Responder); ok {
@@ -233,7 +268,7 @@ func ParseTarget(spec, dir string) (resources.CustomTarget, error) {
 	case strings.HasPrefix(spec, "builtin:"):
 		return Builtin(strings.TrimPrefix(spec, "builtin:"), nil)
 	}
-	return nil, fmt.Errorf("unknown target %q: write builtin:NAME (%s), exec:COMMAND ARGS... or an http(s):// URL", spec, strings.Join(builtinKinds, ", "))
+	return nil, fmt.Errorf("unknown target %q: write builtin:NAME (%s), exec:COMMAND ARGS... or an http(s):// URL", readfile.Capped(spec), strings.Join(builtinKinds, ", "))
 }
 
 var stepKeys = []string{"note", "step", "advance", "expect"}
@@ -283,7 +318,7 @@ func (l *loader) step(n *yaml.Node, sc *Scenario) *Step {
 			}
 		default:
 			all := append(operationNames(), "faults", "stopAt", "expect", "note", "step", "advance")
-			l.at(k, "unknown key %q in a step; expected an operation (%s), or faults, stopAt, expect, note, step, advance%s", k.Value, strings.Join(operationNames(), ", "), suggest(k.Value, all))
+			l.at(k, "unknown key %q in a step; expected an operation (%s), or faults, stopAt, expect, note, step, advance%s", readfile.Capped(k.Value), strings.Join(operationNames(), ", "), suggest(k.Value, all))
 		}
 	}
 	if opKey != nil {
@@ -357,7 +392,7 @@ func (l *loader) stepSpec(n *yaml.Node) *StepSpec {
 					s.Events = l.count(v, "step.events")
 				}
 			default:
-				l.at(k, "unknown key %q in step; expected stack or events%s", k.Value, suggest(k.Value, []string{"stack", "events"}))
+				l.at(k, "unknown key %q in step; expected stack or events%s", readfile.Capped(k.Value), suggest(k.Value, []string{"stack", "events"}))
 			}
 		}
 	default:
@@ -372,9 +407,9 @@ func (l *loader) faults(n *yaml.Node) []faults.Fault {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		rel := strings.TrimPrefix(n.Value, "file://")
-		data, err := os.ReadFile(l.path(rel))
+		data, err := readfile.Read(l.path(rel), faults.FileLimit)
 		if err != nil {
-			l.at(n, "faults: cannot read %s: %v", rel, errors.Unwrap(err))
+			l.at(n, "faults: cannot read %s: %v", rel, readError(err))
 			return nil
 		}
 		// Named as the scenario writes it: logs do not depend on where
@@ -614,13 +649,15 @@ func (l *loader) templateBody(n *yaml.Node) (string, string) {
 	switch {
 	case n.Kind == yaml.ScalarNode && strings.HasPrefix(n.Value, "file://"):
 		rel := strings.TrimPrefix(n.Value, "file://")
-		data, err := os.ReadFile(l.path(rel))
-		if err != nil {
-			l.at(n, "TemplateBody: cannot read %s: %v", rel, errors.Unwrap(err))
+		data, err := readfile.Read(l.path(rel), templateBodyLimit)
+		var tl *readfile.TooLargeError
+		if errors.As(err, &tl) {
+			l.at(n, "TemplateBody: %v", template.BodySizeError(rel, tl.Size))
 			return "", ""
 		}
-		if err := template.CheckBodySize(rel, data); err != nil {
-			l.at(n, "TemplateBody: %v", err)
+		if err != nil {
+			l.at(n, "TemplateBody: cannot read %s: %v", rel, readError(err))
+			return "", ""
 		}
 		return rel, string(data)
 	case n.Kind == yaml.ScalarNode:

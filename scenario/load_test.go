@@ -34,6 +34,18 @@ func TestLoadErrors(t *testing.T) {
 			[]string{`s.yaml:3:8: service token arn: unknown builtin responder "nope"`}},
 		{"bad event", "name: x\nsteps:\n  - note: hi\n    expect:\n      events: [Queue]\n",
 			[]string{`s.yaml:5:16: an event is written "LOGICAL_ID STATUS"`}},
+		// A key written twice is refused, not last-wins: a second steps:
+		// [] would make the scenario pass with no expectation.
+		{"duplicate steps", "name: x\nsteps:\n  - note: hi\n    expect: {status: CREATE_COMPLETE}\nsteps: []\n",
+			[]string{`s.yaml:5:1: mapping key "steps" already defined at line 2, column 1; keep one (YAML would silently keep only the last)`}},
+		{"duplicate expectation", "name: x\nsteps:\n  - note: hi\n    expect:\n      status: CREATE_COMPLETE\n      status: ROLLBACK_COMPLETE\n",
+			[]string{`s.yaml:6:7: mapping key "status" already defined at line 5, column 7`}},
+		{"duplicate member", "name: x\nsteps:\n  - CreateStack: {StackName: a, StackName: b, TemplateBody: x}\n",
+			[]string{`s.yaml:3:33: mapping key "StackName" already defined at line 3, column 19`}},
+		{"duplicate in a template in place", "name: x\nsteps:\n  - CreateStack:\n      StackName: a\n      TemplateBody:\n        Resources:\n          T: {Type: AWS::SNS::Topic}\n          T: {Type: AWS::SQS::Queue}\n",
+			[]string{`s.yaml:8:11: mapping key "T" already defined at line 7, column 11`}},
+		{"duplicate in an inline fault", "name: x\nsteps:\n  - UpdateStack: {StackName: a, UsePreviousTemplate: true}\n    faults:\n      - match: {logicalId: Q}\n        fail: NotFound\n        fail: Throttling\n",
+			[]string{`s.yaml:7:9: mapping key "fail" already defined at line 6, column 9`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

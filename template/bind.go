@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/stacksim/stacksim/internal/readfile"
 )
 
 // ParameterValue is one parameter given to a stack operation, as in
@@ -192,7 +194,7 @@ func (b *Bound) bindParameters(c *collector, in BindInput) {
 		if at == nil {
 			at = t.Root
 		}
-		c.at(at, "Parameters: [%s] do not exist in the template", strings.Join(unknown, ", "))
+		c.at(at, "Parameters: [%s] do not exist in the template", readfile.Excerpt(strings.Join(unknown, ", ")))
 	}
 	var missing []string
 	var missingAt *Parameter
@@ -228,7 +230,7 @@ func (b *Bound) bindParameters(c *collector, in BindInput) {
 		}
 		if len(bp.Value) > MaxParameterValueBytes {
 			at("1 validation error detected: Value '%s' at 'parameters.member.parameterValue' failed to satisfy constraint: Member must have length less than or equal to %d",
-				p.Mask(bp.Value), MaxParameterValueBytes)
+				readfile.Excerpt(p.Mask(bp.Value)), MaxParameterValueBytes)
 			continue
 		}
 		value := bp.Value

@@ -31,11 +31,22 @@ func CheckBodySize(file string, body []byte) error {
 	if len(body) <= MaxBodyBytes {
 		return nil
 	}
+	return BodySizeError(file, int64(len(body)))
+}
+
+// BodySizeError is CheckBodySize's error for a body of size bytes, for a
+// reader that refused the file unread (size -1: not known, more than
+// MaxBodyBytes).
+func BodySizeError(file string, size int64) error {
+	body := fmt.Sprintf("the body is %d bytes", size)
+	if size < 0 {
+		body = fmt.Sprintf("the body is more than %d bytes", MaxBodyBytes)
+	}
 	return &Error{
 		File: file, Line: 1, Col: 1,
 		Message: fmt.Sprintf("1 validation error detected: Value at 'templateBody' failed to satisfy constraint: "+
 			"Member must have length less than or equal to %d", MaxBodyBytes),
-		Detail: fmt.Sprintf("the body is %d bytes; a larger template, up to %d bytes, is given by URL: "+
-			"--template-url file://PATH, or --template-url https://BUCKET.s3.amazonaws.com/KEY with --s3-dir DIR holding DIR/BUCKET/KEY", len(body), MaxURLBodyBytes),
+		Detail: fmt.Sprintf("%s; a larger template, up to %d bytes, is given by URL: "+
+			"--template-url file://PATH, or --template-url https://BUCKET.s3.amazonaws.com/KEY with --s3-dir DIR holding DIR/BUCKET/KEY", body, MaxURLBodyBytes),
 	}
 }

@@ -2,6 +2,8 @@ package template
 
 import (
 	"strings"
+
+	"github.com/stacksim/stacksim/internal/readfile"
 )
 
 // builder turns a parsed tree into a Template, collecting every fault.
@@ -215,7 +217,7 @@ func (b *builder) checkName(f *Field, path, what string) bool {
 // nodeText renders a node briefly for messages.
 func nodeText(n *Node) string {
 	if s, ok := n.scalarString(); ok {
-		return s
+		return readfile.Excerpt(s)
 	}
 	return n.Kind.String()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	"go.uber.org/zap"
@@ -32,6 +33,10 @@ type app struct {
 	s3Dir         string
 	contract      string
 	quiet         bool
+	lockTimeout   time.Duration
+	// commandPath is the command being run ("stacksim create-stack"), as
+	// the state file's lock names its holder.
+	commandPath string
 
 	log *zap.Logger
 	// root is the command being run (for Changed on global flags).
@@ -112,6 +117,7 @@ replays a whole scenario in one process.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			a.commandPath = cmd.CommandPath()
 			if err := a.setUpLogger(); err != nil {
 				return err
 			}
@@ -130,6 +136,7 @@ replays a whole scenario in one process.`,
 	f.StringVar(&a.s3Dir, "s3-dir", "", "a directory that stands for S3: the object KEY of bucket BUCKET is DIR/BUCKET/KEY (--template-url, AWS::Include)")
 	f.StringVar(&a.contract, "contract", "off", "the handler contract checker: off, report (violations listed) or strict (a violation fails the handler's answer)")
 	f.BoolVar(&a.quiet, "quiet", false, "do not show the events of a mutating command as they happen (the summary stays)")
+	f.DurationVar(&a.lockTimeout, "lock-timeout", defaultLockTimeout, "how long a command that changes the state waits for another one that holds the state file (0: refuse at once)")
 	root.AddCommand(a.versionCommand())
 	root.AddCommand(a.statesCommand(), a.explainCommand())
 	root.AddCommand(a.validateTemplateCommand())

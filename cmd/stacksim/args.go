@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/internal/readfile"
 )
 
 // Arguments as the AWS CLI reads them: file://PATH loads a file, a value
@@ -21,7 +21,7 @@ func paramFile(flag, value string) (string, error) {
 	if !ok {
 		return value, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readfile.Read(path, paramFileLimit)
 	if err != nil {
 		return "", fmt.Errorf("Error parsing parameter '--%s': Unable to load paramfile %s: %w", flag, value, err)
 	}
@@ -59,11 +59,11 @@ func parseStructList(flag, apiName string, values []string, fields []structField
 			if strings.HasPrefix(trimmed, "{") {
 				var one map[string]any
 				if err := dec.Decode(&one); err != nil {
-					return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, trimmed)
+					return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, readfile.Excerpt(trimmed))
 				}
 				list = []map[string]any{one}
 			} else if err := dec.Decode(&list); err != nil {
-				return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, trimmed)
+				return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, readfile.Excerpt(trimmed))
 			}
 			items = append(items, list...)
 			continue
@@ -116,18 +116,18 @@ func checkStruct(path string, item map[string]any, fields []structField) []strin
 	for _, k := range keys {
 		f, ok := known[k]
 		if !ok {
-			problems = append(problems, fmt.Sprintf("Unknown parameter in %s: %q, must be one of: %s", path, k, strings.Join(names, ", ")))
+			problems = append(problems, fmt.Sprintf("Unknown parameter in %s: %s, must be one of: %s", path, readfile.Quote(k), strings.Join(names, ", ")))
 			continue
 		}
 		v := item[k]
 		switch f.kind {
 		case "string":
 			if _, ok := v.(string); !ok {
-				problems = append(problems, fmt.Sprintf("Invalid type for parameter %s.%s, value: %s, type: %s, valid types: <class 'str'>", path, k, pyRepr(v), pyType(v)))
+				problems = append(problems, fmt.Sprintf("Invalid type for parameter %s.%s, value: %s, type: %s, valid types: <class 'str'>", path, k, readfile.Excerpt(pyRepr(v)), pyType(v)))
 			}
 		case "bool":
 			if _, ok := v.(bool); !ok {
-				problems = append(problems, fmt.Sprintf("Invalid type for parameter %s.%s, value: %s, type: %s, valid types: <class 'bool'>", path, k, pyRepr(v), pyType(v)))
+				problems = append(problems, fmt.Sprintf("Invalid type for parameter %s.%s, value: %s, type: %s, valid types: <class 'bool'>", path, k, readfile.Excerpt(pyRepr(v)), pyType(v)))
 			}
 		}
 	}
@@ -221,7 +221,7 @@ func parseStringList(flag string, values []string) ([]string, error) {
 		if t := strings.TrimSpace(v); strings.HasPrefix(t, "[") {
 			var list []string
 			if err := json.Unmarshal([]byte(t), &list); err != nil {
-				return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, t)
+				return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, readfile.Excerpt(t))
 			}
 			out = append(out, list...)
 			continue

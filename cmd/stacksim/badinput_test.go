@@ -107,8 +107,9 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// A refused call on a fresh directory leaves nothing behind: no state
-// file, no lock, no directory.
+// A refused call on a fresh directory writes no state file. The directory
+// it made and the lock file stay (empty: no holder), so that a writer
+// waiting on the lock keeps a lock on the file the next one locks.
 func TestBadInputLeavesNoState(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "fresh")
 	state := filepath.Join(dir, "state.json")
@@ -116,7 +117,17 @@ func TestBadInputLeavesNoState(t *testing.T) {
 	if code != exitBadInput || !strings.Contains(errOut, "Stack [nope] does not exist") {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
-	if _, err := os.Stat(dir); !os.IsNotExist(err) {
-		t.Errorf("the refused call left %s behind (%v)", dir, err)
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Errorf("the refused call wrote %s (%v)", state, err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("the directory made for the state file was removed: %v", err)
+	}
+	if len(entries) != 1 || entries[0].Name() != "state.json.lock" {
+		t.Fatalf("the directory holds %v, want the lock file alone", entries)
+	}
+	if data, _ := os.ReadFile(state + ".lock"); len(data) != 0 {
+		t.Errorf("the lock file still names a holder: %q", data)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/scenario"
 )
 
@@ -151,7 +152,7 @@ func (a *app) compareGolden(path, log string, update bool) (string, bool, error)
 		}
 		return "golden log written to " + path, true, nil
 	}
-	want, err := os.ReadFile(path)
+	want, err := readfile.Read(path, goldenLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, fmt.Errorf("golden file %s does not exist: write it with --update", path)
 	}

@@ -74,11 +74,8 @@ back; 2 when there is nothing to step.`,
 			// One task may write several events at one instant: all of them
 			// are shown, and counted.
 			res.Events = shown
-			if err := s.save(); err != nil {
+			if err := s.saveUnlessInternal(driveErr); err != nil {
 				return err
-			}
-			if driveErr != nil {
-				return driveErr
 			}
 			return a.finish(ctx, s.e, res, nil, "")
 		},

@@ -118,11 +118,8 @@ func (a *app) mutate(ctx context.Context, m mutation) error {
 	}
 	stackID := out.Stacks[0].StackId
 	res, driveErr := drive(ctx, e, stackID, until, 0)
-	if err := s.save(); err != nil {
+	if err := s.saveUnlessInternal(driveErr); err != nil {
 		return err
-	}
-	if driveErr != nil {
-		return driveErr
 	}
 	if m.after != nil {
 		return m.after(ctx, e)

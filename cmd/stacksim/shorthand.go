@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/stacksim/stacksim/internal/readfile"
 )
 
 // The AWS CLI's shorthand syntax (awscli/shorthand.py), for the structure
@@ -21,11 +24,41 @@ type shorthandError struct {
 }
 
 func (e *shorthandError) Error() string {
-	spaces := e.index
-	if i := strings.LastIndex(e.value[:e.index], "\n"); i >= 0 {
-		spaces = e.index - i - 1
+	value, index := quoteWindow(e.value, e.index)
+	spaces := index
+	if i := strings.LastIndex(value[:index], "\n"); i >= 0 {
+		spaces = index - i - 1
 	}
-	return fmt.Sprintf("Expected: '%s', received: '%s' for input:\n%s\n%s^", e.expected, e.actual, e.value, strings.Repeat(" ", spaces))
+	return fmt.Sprintf("Expected: '%s', received: '%s' for input:\n%s\n%s^", e.expected, e.actual, value, strings.Repeat(" ", spaces))
+}
+
+// quoteWindow cuts a long input to readfile.MaxQuote bytes around index,
+// marking the cuts ("...", and the size in all), so that the message
+// never echoes a large input whole; it returns the index in the cut text.
+func quoteWindow(value string, index int) (string, int) {
+	index = min(max(index, 0), len(value))
+	if len(value) <= readfile.MaxQuote {
+		return value, index
+	}
+	start := max(0, index-readfile.MaxQuote/2)
+	for start > 0 && !utf8.RuneStart(value[start]) {
+		start--
+	}
+	end := min(len(value), start+readfile.MaxQuote)
+	for end < len(value) && !utf8.RuneStart(value[end]) {
+		end--
+	}
+	head, tail := "", ""
+	if start > 0 {
+		head = "..."
+	}
+	if end < len(value) {
+		tail = "..."
+	}
+	if head != "" || tail != "" {
+		tail += " (" + readfile.Bytes(int64(len(value))) + " bytes in all)"
+	}
+	return head + value[start:end] + tail, index - start + len(head)
 }
 
 type shorthandParser struct {

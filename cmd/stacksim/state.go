@@ -16,6 +16,12 @@ import (
 // relative to the current directory.
 const defaultStatePath = ".stacksim/state.json"
 
+// defaultLockTimeout is --lock-timeout's default: long enough for the
+// other command to finish (most take milliseconds; one waiting for a
+// custom resource's answer may take longer), short enough that a state
+// held by a process that runs on (stacksim serve) is reported soon.
+const defaultLockTimeout = 5 * time.Second
+
 // engineOptions builds the engine's options from the global flags.
 func (a *app) engineOptions() (engine.Options, error) {
 	opts := engine.Options{Seed: a.seed, Logger: a.log, SchemaDir: a.schemas, CustomResponseWait: 30 * time.Second}
@@ -73,34 +79,41 @@ func (a *app) openRead() (*engine.Engine, error) {
 
 // session is a state file opened for writing: locked until close.
 type session struct {
-	e          *engine.Engine
-	path       string
-	createdDir string // the directory open made, "" when it existed
-	existed    bool   // the state file existed when opened
+	e       *engine.Engine
+	path    string
+	existed bool // the state file existed when opened
 }
 
 // openWrite opens the state for a command that changes it: the file is
-// locked, and its directory made when needed. --seed applies to a new
-// state only; a loaded state keeps its seed, and a different --seed is
-// reported.
+// locked (waiting --lock-timeout for another writer), and its directory
+// made when needed. The directory and the lock file stay, even when the
+// command saves nothing: a lock file removed while another process waits
+// on it would let two writers in. --seed applies to a new state only; a
+// loaded state keeps its seed, and a different --seed is reported.
 func (a *app) openWrite() (*session, error) {
 	opts, err := a.engineOptions()
 	if err != nil {
 		return nil, err
 	}
+	if a.lockTimeout < 0 {
+		return nil, badInput(fmt.Errorf("--lock-timeout %s: want a duration of 0 or more (5s, 1m; 0 does not wait)", a.lockTimeout))
+	}
+	opts.StateLock = engine.StateLockOptions{Wait: a.lockTimeout, Command: a.commandPath,
+		OnWait: func(h engine.StateLockHolder) {
+			fmt.Fprintf(a.stderr, "stacksim: state file %s is in use by %s; waiting up to %s for it (--lock-timeout)\n", a.statePath, h, a.lockTimeout)
+		}}
 	s := &session{path: a.statePath}
 	_, statErr := os.Stat(a.statePath)
 	s.existed = statErr == nil
-	dir := filepath.Dir(a.statePath)
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, badInput(fmt.Errorf("state file %s: cannot make its directory: %w", a.statePath, err))
-		}
-		s.createdDir = dir
+	if err := os.MkdirAll(filepath.Dir(a.statePath), 0o755); err != nil {
+		return nil, badInput(fmt.Errorf("state file %s: cannot make its directory: %w", a.statePath, err))
 	}
 	e, err := engine.Open(a.statePath, opts)
 	if err != nil {
-		s.cleanUp()
+		var locked *engine.StateLockedError
+		if errors.As(err, &locked) {
+			locked.Hint = a.lockHint(locked.Hint)
+		}
 		return nil, badInput(err)
 	}
 	s.e = e
@@ -108,6 +121,17 @@ func (a *app) openWrite() (*session, error) {
 		fmt.Fprintf(a.stderr, "stacksim: --seed %d ignored: the state file %s was made with seed %d, which it keeps\n", a.seed, a.statePath, e.Seed())
 	}
 	return s, nil
+}
+
+// lockHint is the advice of a *StateLockedError, in the CLI's words; an
+// advice of the engine's own (a lock that can outlive its process) is
+// kept before it.
+func (a *app) lockHint(engineHint string) string {
+	hint := fmt.Sprintf("run the command again when it is done, wait longer with --lock-timeout (now %s), or use another --state file", a.lockTimeout)
+	if engineHint != "" {
+		hint = engineHint + "; or " + hint
+	}
+	return hint
 }
 
 // save writes the state file (atomically).
@@ -119,21 +143,26 @@ func (s *session) save() error {
 	return nil
 }
 
-// close releases the lock. A state that was never written leaves nothing
-// behind: no lock file, no directory.
+// saveUnlessInternal ends a command that ran the loop: the state is saved,
+// unless the run failed with an internal error (a bug of the engine), in
+// which case nothing is written — the command changes nothing on disk, as
+// its exit status says — and that error is returned. Any other error of
+// the run is returned after the save.
+func (s *session) saveUnlessInternal(runErr error) error {
+	var ie *engine.InternalError
+	if errors.As(runErr, &ie) {
+		return runErr
+	}
+	if err := s.save(); err != nil {
+		return err
+	}
+	return runErr
+}
+
+// close releases the lock. The lock file and the directory stay (see
+// openWrite).
 func (s *session) close() {
 	if s.e != nil {
 		_ = s.e.Close()
-	}
-	s.cleanUp()
-}
-
-func (s *session) cleanUp() {
-	if _, err := os.Stat(s.path); err == nil {
-		return
-	}
-	_ = os.Remove(s.path + ".lock")
-	if s.createdDir != "" {
-		_ = os.Remove(s.createdDir)
 	}
 }

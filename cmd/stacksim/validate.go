@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -110,7 +109,11 @@ func readTemplateBody(value string, given bool) (string, []byte, error) {
 		return "", nil, errors.New("Either Template URL or Template Body must be specified.")
 	}
 	if path, ok := strings.CutPrefix(value, "file://"); ok {
-		data, err := os.ReadFile(path)
+		data, err := readTemplateFile(path)
+		var te *template.Error
+		if errors.As(err, &te) {
+			return "", nil, err
+		}
 		if err != nil {
 			return "", nil, fmt.Errorf("Error parsing parameter '--template-body': Unable to load paramfile %s: %w", value, err)
 		}

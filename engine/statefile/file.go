@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/stacksim/stacksim/engine/store"
+	"github.com/stacksim/stacksim/internal/readfile"
 )
 
 // File is a state file an engine was opened from.
@@ -19,18 +20,44 @@ type File struct {
 	FS       FileSystem
 }
 
-// Open opens the state file at path: unless readOnly, it takes the file's
-// lock (a sibling PATH.lock, held until Close) and removes what interrupted
-// saves left behind; then it reads the state. The store is nil when no
-// file exists yet (the first save writes it). A file that cannot be read or
-// is refused leaves nothing held.
-func Open(path string, readOnly bool, fsys FileSystem) (*File, *store.Store, error) {
+// Options say how Open opens a state file.
+type Options struct {
+	// ReadOnly: no lock is taken, and Write is refused by the engine.
+	ReadOnly bool
+	// FS is what a save does to the disk: OSFS() when zero.
+	FS FileSystem
+	// Lock says how long to wait for the lock and how this process
+	// describes itself to the others (not used when ReadOnly).
+	Lock LockOptions
+}
+
+// MaxFileBytes is the largest state file Open reads (256 MiB; a large
+// account is tens of MB): a larger one is refused before it is read.
+const MaxFileBytes = 256 << 20
+
+var stateLimit = readfile.Limit{Max: MaxFileBytes, What: "a state file",
+	Hint: "it was left as it is; a state this large is not one stacksim wrote: check the path"}
+
+// Open opens the state file at path: unless opts.ReadOnly, it takes the
+// file's lock (a sibling PATH.lock, held until Close; waiting for it as
+// opts.Lock says) and removes what interrupted saves left behind; then it
+// reads the state. The store is nil when no file exists yet (the first
+// save writes it). A file that cannot be read or is refused leaves nothing
+// held. The lock file, once made, stays (see lock_unix.go).
+func Open(path string, opts Options) (*File, *store.Store, error) {
 	if path == "" {
 		return nil, nil, fmt.Errorf("state file: no path given")
 	}
-	sf := &File{Path: path, ReadOnly: readOnly, FS: fsys}
-	if !readOnly {
-		lock, err := acquireLock(path)
+	if opts.FS.createTemp == nil {
+		opts.FS = OSFS()
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, nil, &Error{Path: path, Problem: "it is not a regular file (" + fileKind(fi.Mode()) + ")",
+			Hint: "it was left as it is: give the path of a state file, or a path where none exists yet"}
+	}
+	sf := &File{Path: path, ReadOnly: opts.ReadOnly, FS: opts.FS}
+	if !opts.ReadOnly {
+		lock, err := acquireLock(path, opts.Lock)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -46,15 +73,39 @@ func Open(path string, readOnly bool, fsys FileSystem) (*File, *store.Store, err
 }
 
 func (sf *File) read() (*store.Store, error) {
-	data, err := os.ReadFile(sf.Path)
+	data, err := readfile.Read(sf.Path, stateLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	var tl *readfile.TooLargeError
+	if errors.As(err, &tl) {
+		size := "more than " + readfile.Bytes(MaxFileBytes)
+		if tl.Size >= 0 {
+			size = readfile.Bytes(tl.Size)
+		}
+		return nil, &Error{Path: sf.Path, Err: err, Hint: stateLimit.Hint,
+			Problem: fmt.Sprintf("it is %s bytes; a state file may hold at most %s bytes (256 MiB)", size, readfile.Bytes(MaxFileBytes))}
 	}
 	if err != nil {
 		return nil, &Error{Path: sf.Path, Problem: "cannot read it: " + err.Error(), Err: err,
 			Hint: "check the path and its permissions"}
 	}
 	return Decode(sf.Path, data)
+}
+
+// fileKind names what a path that is not a regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
 }
 
 // Close releases the lock (a no-op for a file opened read-only).
@@ -144,28 +195,4 @@ func syncDir(dir string) error {
 func isUnsupportedSync(err error) bool {
 	return errors.Is(err, os.ErrInvalid) || strings.Contains(err.Error(), "not supported") ||
 		strings.Contains(err.Error(), "invalid argument")
-}
-
-// LockedError: another process holds the state file.
-type LockedError struct {
-	Path     string
-	LockPath string
-	// PID is the process that holds the lock, when it wrote it (0 when
-	// unknown).
-	PID int
-	// Hint replaces the advice of the message, when the lock can outlive
-	// its process.
-	Hint string
-}
-
-func (e *LockedError) Error() string {
-	holder := "another process"
-	if e.PID > 0 {
-		holder = fmt.Sprintf("process %d", e.PID)
-	}
-	hint := e.Hint
-	if hint == "" {
-		hint = "wait for it to finish, or use another state file"
-	}
-	return fmt.Sprintf("state file %s is in use: %s holds its lock %s; %s", e.Path, holder, e.LockPath, hint)
 }

@@ -7,36 +7,48 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strconv"
-	"strings"
+	"time"
 )
 
 // stateLock, where flock is not available: PATH.lock is created
-// exclusively and removed on release. A process that dies holding it leaves
-// it behind; the error then says to remove it.
+// exclusively (O_EXCL: never through a symbolic link, never over a file
+// that exists, so never truncating one), holds its holder's record, and
+// is removed on release. A process that dies holding it leaves it behind;
+// the error then says to remove it. Here the file itself is the lock, so
+// removing it on release is what lets the next writer in; nobody else
+// removes it.
 type stateLock struct {
 	path string
 }
 
-func acquireLock(path string) (*stateLock, error) {
-	lockPath := path + ".lock"
+// tryLock tries the lock once. It returns the lock; or nil and the holder
+// when another process holds it; or an error that waiting would not cure.
+func tryLock(path, lockPath string, me Holder) (*stateLock, Holder, error) {
 	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		pid := 0
-		if data, rerr := os.ReadFile(lockPath); rerr == nil {
-			pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+		var holder Holder
+		if g, err := os.Open(lockPath); err == nil {
+			buf := make([]byte, maxRecordBytes+1)
+			n, _ := g.ReadAt(buf, 0)
+			_ = g.Close()
+			holder = parseRecord(buf[:n])
 		}
-		return nil, &LockedError{Path: path, LockPath: lockPath, PID: pid,
-			Hint: "wait for it to finish; if no stacksim process is running, the lock was left by one that died: delete " + lockPath}
+		return nil, holder, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("state file %s: cannot create its lock file: %w", path, err)
+		return nil, Holder{}, fmt.Errorf("state file %s: cannot create its lock file: %w", path, err)
 	}
-	_, _ = f.WriteString(strconv.Itoa(os.Getpid()) + "\n")
+	_, _ = f.Write(encodeRecord(me))
 	if err := f.Close(); err != nil {
-		return nil, err
+		_ = os.Remove(lockPath)
+		return nil, Holder{}, err
 	}
-	return &stateLock{path: lockPath}, nil
+	return &stateLock{path: lockPath}, Holder{}, nil
+}
+
+func lockedError(path, lockPath string, h Holder, waited time.Duration) error {
+	return &LockedError{Path: path, LockPath: lockPath, Holder: h, PID: h.PID, Waited: waited,
+		Hint: "wait for it to finish; if no stacksim process is running, the lock was left by one that died: delete " + lockPath}
 }
 
 func (l *stateLock) release() error { return os.Remove(l.path) }

@@ -167,8 +167,10 @@ type ResourceRecord struct {
 	// RollbackFailed: the resource is UPDATE_FAILED because its rollback
 	// failed; ContinueUpdateRollback may skip it.
 	RollbackFailed bool `json:",omitempty"`
-	// Skipped: ContinueUpdateRollback skipped the resource's rollback; it
-	// is out of step with the template until an update changes it.
+	// Skipped: ContinueUpdateRollback skipped the resource's rollback: the
+	// record holds the properties of the template rolled back to (AWS
+	// counts the resource as rolled back), the real object what the failed
+	// rollback left, until an update changes it (docs/planning.md).
 	Skipped bool `json:",omitempty"`
 	// CreationPolicy and UpdatePolicy as last applied, resolved.
 	CreationPolicy any `json:",omitempty"`

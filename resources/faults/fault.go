@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/resources"
 )
 
@@ -75,7 +76,7 @@ type Fault struct {
 
 func (f *Fault) label() string {
 	if f.Name != "" {
-		return f.Name
+		return readfile.Excerpt(f.Name)
 	}
 	return "fault at " + f.Pos
 }
@@ -84,18 +85,18 @@ func (f *Fault) label() string {
 func (f *Fault) check() error {
 	if f.Match.LogicalID != "" {
 		if _, err := path.Match(f.Match.LogicalID, ""); err != nil {
-			return fmt.Errorf("%s: logicalId %q is not a valid glob: %v", f.label(), f.Match.LogicalID, err)
+			return fmt.Errorf("%s: logicalId %q is not a valid glob: %v", f.label(), readfile.Capped(f.Match.LogicalID), err)
 		}
 	}
 	if f.Match.Type != "" {
 		if _, err := path.Match(f.Match.Type, ""); err != nil {
-			return fmt.Errorf("%s: type %q is not a valid glob: %v", f.label(), f.Match.Type, err)
+			return fmt.Errorf("%s: type %q is not a valid glob: %v", f.label(), readfile.Capped(f.Match.Type), err)
 		}
 	}
 	switch f.Kind {
 	case Fail:
 		if !f.Code.Valid() {
-			return fmt.Errorf("%s: fail code %q is not a handler error code; use one of %v", f.label(), f.Code, resources.ErrorCodes())
+			return fmt.Errorf("%s: fail code %q is not a handler error code; use one of %v", f.label(), readfile.Capped(f.Code), resources.ErrorCodes())
 		}
 	case Throttle, NoResponse, Panic:
 	case Stall:

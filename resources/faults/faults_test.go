@@ -308,6 +308,11 @@ func TestLoadErrors(t *testing.T) {
 		{"faults: [\n", "faults.yaml:1:1: not valid YAML"},
 		{"faults:\n  - fail: {code: Throttling, mesage: x}\n", `unknown key "mesage" in fail; expected one of after, code, message (did you mean "message"?)`},
 		{"faults:\n  - fail: Throttling\n    times: sometimes\n", `faults.yaml:3:12: times must be a whole number ≥ 1, "once" or "always"`},
+		// A key written twice is refused, not last-wins.
+		{"faults:\n  - fail: Throttling\nfaults: []\n", `faults.yaml:3:1: mapping key "faults" already defined at line 1, column 1; keep one (YAML would silently keep only the last)`},
+		{"faults:\n  - match: {logicalId: A, logicalId: B}\n    fail: NotFound\n", `faults.yaml:2:27: mapping key "logicalId" already defined at line 2, column 13`},
+		{"faults:\n  - fail: NotFound\n    times: 2\n    times: always\n", `faults.yaml:4:5: mapping key "times" already defined at line 3, column 5`},
+		{`{"faults": [{"fail": "NotFound", "match": {"type": "A"}, "match": {"type": "B"}}]}`, `faults.yaml:1:58: mapping key "match" already defined at line 1, column 34`},
 	}
 	for _, tc := range cases {
 		_, err := faults.Load("faults.yaml", []byte(tc.yml))

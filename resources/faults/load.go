@@ -2,13 +2,14 @@ package faults
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/agnivade/levenshtein"
+	"github.com/stacksim/stacksim/internal/readfile"
+	"github.com/stacksim/stacksim/internal/yamlkeys"
 	"github.com/stacksim/stacksim/resources"
 	"go.yaml.in/yaml/v3"
 )
@@ -27,9 +28,18 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
 }
 
+// MaxFileBytes is the largest fault file read (1 MiB: thousands of
+// faults).
+const MaxFileBytes = 1 << 20
+
+// FileLimit is how a fault file is read (internal/readfile); a scenario
+// reading the fault files it names reads them with it too.
+var FileLimit = readfile.Limit{Max: MaxFileBytes, What: "a fault file",
+	Hint: "a fault file lists faults, a few lines each; check the path"}
+
 // LoadFile reads a fault file (YAML or JSON).
 func LoadFile(name string) (*Injector, error) {
-	data, err := os.ReadFile(name)
+	data, err := readfile.Read(name, FileLimit)
 	if err != nil {
 		return nil, fmt.Errorf("read fault file: %w", err)
 	}
@@ -47,6 +57,9 @@ func Load(name string, data []byte) (*Injector, error) {
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, &Error{File: name, Msg: "the file is empty; write a list of faults under \"faults:\" (see docs/faults.md)"}
 	}
+	if dups := yamlkeys.Duplicates(&doc); len(dups) > 0 {
+		return nil, l.errf(dups[0].Again, "%s", dups[0].Message())
+	}
 	root := doc.Content[0]
 	list := root
 	if root.Kind == yaml.MappingNode {
@@ -54,7 +67,7 @@ func Load(name string, data []byte) (*Injector, error) {
 		for i := 0; i+1 < len(root.Content); i += 2 {
 			k, v := root.Content[i], root.Content[i+1]
 			if k.Value != "faults" {
-				return nil, l.errf(k, "unknown top-level key %q; the file holds one key, \"faults\", a list of faults%s", k.Value, suggest(k.Value, []string{"faults"}))
+				return nil, l.errf(k, "unknown top-level key %q; the file holds one key, \"faults\", a list of faults%s", readfile.Capped(k.Value), suggest(k.Value, []string{"faults"}))
 			}
 			list = v
 		}
@@ -141,7 +154,7 @@ func (l loader) fault(n *yaml.Node) (Fault, error) {
 				return f, err
 			}
 		default:
-			return f, l.errf(k, "unknown key %q in a fault; expected one of %s%s", k.Value, strings.Join(faultKeys, ", "), suggest(k.Value, faultKeys))
+			return f, l.errf(k, "unknown key %q in a fault; expected one of %s%s", readfile.Capped(k.Value), strings.Join(faultKeys, ", "), suggest(k.Value, faultKeys))
 		}
 	}
 	if effect == nil {
@@ -220,7 +233,7 @@ func (l loader) fields(v *yaml.Node, what string, set map[string]func(*yaml.Node
 		f, ok := set[k.Value]
 		if !ok {
 			keys := sortedKeys(set)
-			return l.errf(k, "unknown key %q in %s; expected one of %s%s", k.Value, what, strings.Join(keys, ", "), suggest(k.Value, keys))
+			return l.errf(k, "unknown key %q in %s; expected one of %s%s", readfile.Capped(k.Value), what, strings.Join(keys, ", "), suggest(k.Value, keys))
 		}
 		if err := f(x); err != nil {
 			return err
@@ -254,7 +267,7 @@ func (l loader) match(v *yaml.Node) (Match, error) {
 				return m, err
 			}
 			if _, err := path.Match(s, ""); err != nil {
-				return m, l.errf(x, "%s %q is not a valid glob (%v); use * and ? as wildcards", k.Value, s, err)
+				return m, l.errf(x, "%s %q is not a valid glob (%v); use * and ? as wildcards", k.Value, readfile.Capped(s), err)
 			}
 			if k.Value == "logicalId" {
 				m.LogicalID = s
@@ -265,7 +278,7 @@ func (l loader) match(v *yaml.Node) (Match, error) {
 			for _, n := range l.oneOrMany(x) {
 				a, err := resources.ParseAction(n.Value)
 				if err != nil || n.Kind != yaml.ScalarNode {
-					return m, l.errf(n, "action %q: expected create, read, update, delete or list", n.Value)
+					return m, l.errf(n, "action %q: expected create, read, update, delete or list", readfile.Capped(n.Value))
 				}
 				m.Actions = append(m.Actions, a)
 			}
@@ -273,7 +286,7 @@ func (l loader) match(v *yaml.Node) (Match, error) {
 			for _, n := range l.oneOrMany(x) {
 				p, err := resources.ParsePhase(n.Value)
 				if err != nil || n.Kind != yaml.ScalarNode {
-					return m, l.errf(n, "phase %q: expected forward, rollback or cleanup", n.Value)
+					return m, l.errf(n, "phase %q: expected forward, rollback or cleanup", readfile.Capped(n.Value))
 				}
 				m.Phases = append(m.Phases, p)
 			}
@@ -284,7 +297,7 @@ func (l loader) match(v *yaml.Node) (Match, error) {
 			}
 			m.Attempt = n
 		default:
-			return m, l.errf(k, "unknown key %q in match; expected one of %s%s", k.Value, strings.Join(matchKeys, ", "), suggest(k.Value, matchKeys))
+			return m, l.errf(k, "unknown key %q in match; expected one of %s%s", readfile.Capped(k.Value), strings.Join(matchKeys, ", "), suggest(k.Value, matchKeys))
 		}
 	}
 	return m, nil
@@ -307,7 +320,7 @@ func (l loader) str(v *yaml.Node, what string) (string, error) {
 func (l loader) boolean(v *yaml.Node, what string) (bool, error) {
 	var b bool
 	if v.Kind != yaml.ScalarNode || v.Decode(&b) != nil {
-		return false, l.errf(v, "%s must be true or false, not %q", what, v.Value)
+		return false, l.errf(v, "%s must be true or false, not %q", what, readfile.Capped(v.Value))
 	}
 	return b, nil
 }
@@ -315,7 +328,7 @@ func (l loader) boolean(v *yaml.Node, what string) (bool, error) {
 func (l loader) count(v *yaml.Node, what string) (int, error) {
 	n, err := strconv.Atoi(v.Value)
 	if v.Kind != yaml.ScalarNode || err != nil || n < 1 && what != "delaySeconds" || n < 0 {
-		return 0, l.errf(v, "%s must be a whole number ≥ 1, not %q", what, v.Value)
+		return 0, l.errf(v, "%s must be a whole number ≥ 1, not %q", what, readfile.Capped(v.Value))
 	}
 	return n, nil
 }
@@ -329,7 +342,7 @@ func (l loader) times(v *yaml.Node) (int, error) {
 	}
 	n, err := strconv.Atoi(v.Value)
 	if v.Kind != yaml.ScalarNode || err != nil || n < 1 {
-		return 0, l.errf(v, "times must be a whole number ≥ 1, \"once\" or \"always\", not %q", v.Value)
+		return 0, l.errf(v, "times must be a whole number ≥ 1, \"once\" or \"always\", not %q", readfile.Capped(v.Value))
 	}
 	return n, nil
 }

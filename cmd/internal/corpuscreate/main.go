@@ -31,6 +31,7 @@ import (
 
 	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/internal/corpus"
+	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/template"
 	"github.com/stacksim/stacksim/transforms"
@@ -161,7 +162,7 @@ func createOne(path, rel, schemas string) (r result) {
 			r.status, r.broken = "PANIC", fmt.Sprint(p)
 		}
 	}()
-	body, err := os.ReadFile(path)
+	body, err := readfile.Read(path, readfile.Limit{Max: template.MaxURLBodyBytes, What: "a template"})
 	if err != nil {
 		r.status, r.reason = "UNREADABLE", err.Error()
 		return r

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/stacksim/stacksim/internal/corpus"
+	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/template"
 )
 
@@ -80,7 +81,7 @@ func run(dir string, verbose bool, w io.Writer) int {
 
 // check runs one template through the package.
 func check(path, name string) (outcome, string) {
-	body, err := os.ReadFile(path)
+	body, err := readfile.Read(path, readfile.Limit{Max: template.MaxURLBodyBytes, What: "a template"})
 	if err != nil {
 		return failed, err.Error()
 	}
