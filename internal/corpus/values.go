@@ -1,6 +1,8 @@
 package corpus
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"regexp/syntax"
 	"strconv"
@@ -267,13 +269,24 @@ func VariationsOf(params []*template.Parameter, in Inputs) []Inputs {
 	return out
 }
 
+// sampleID is the n-th sample id of an AWS-specific type for a parameter:
+// the type's sample with its hex digits derived from the parameter's name.
+func sampleID(aws, param string, n int) string {
+	id := sampleIDs[aws]
+	if !strings.Contains(id, "0123456789abcdef0") {
+		return id
+	}
+	h := sha256.Sum256([]byte(param + "\x00" + strconv.Itoa(n)))
+	return strings.Replace(id, "0123456789abcdef0", hex.EncodeToString(h[:])[:17], 1)
+}
+
 // lenKey marks the hint of how long a list parameter must be.
 const lenKey = "\x00len"
 
-// listLen is how many members a list parameter's value gets: 3, or more
+// listLen is how many members a list parameter's value gets: 2, or more
 // when the template selects a later one.
 func listLen(hints map[string][]string, name string) int {
-	n := 3
+	n := 2
 	if h := hints[name+lenKey]; len(h) == 1 {
 		if m, err := strconv.Atoi(h[0]); err == nil && m > n {
 			n = m
@@ -301,15 +314,17 @@ func makeValue(file string, p *template.Parameter, hint []string, count int) (st
 		}
 		candidates = append(candidates, n)
 	case aws != "":
-		id := sampleIDs[aws]
+		// Ids of their own for each parameter (two subnet parameters name
+		// two subnets), and for each member of a list.
+		id := sampleID(aws, p.Name, 0)
 		if list {
 			ids := []string{id}
 			for i := 1; i < count; i++ {
-				ids = append(ids, strings.Replace(id, "0123456789abcdef0", "0123456789abcdef"+strconv.Itoa(i), 1))
+				ids = append(ids, sampleID(aws, p.Name, i))
 			}
 			id = strings.Join(ids, ",")
 		}
-		candidates = append(candidates, id)
+		candidates = append(candidates, id, sampleIDs[aws])
 	default:
 		if p.AllowedPattern != "" {
 			if s, ok := fromPattern(p.AllowedPattern); ok {
