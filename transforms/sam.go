@@ -37,7 +37,7 @@ type Translator struct {
 }
 
 // install is what to do when the translator cannot run.
-const install = "stacksim expands it with AWS's SAM translator: install it for python3 with 'python3 -m pip install aws-sam-translator' (it comes with cfn-lint too), or give a python3 that has it"
+const install = "stacksim expands it with AWS's SAM translator: install it for python3 with 'python3 -m pip install aws-sam-translator' (it comes with cfn-lint too), or put a python3 that has it first on PATH"
 
 // samAnswer is the bridge script's answer.
 type samAnswer struct {

@@ -173,19 +173,29 @@ func createOne(path, rel, schemas string) (r result) {
 		return r
 	}
 	in.Referenced(body)
+	// A template may need particular choices (a rule asserts them, a
+	// resource's property holds only when a condition does): the other
+	// allowed values of each parameter are tried before the template is
+	// called broken, as a user would try them.
 	attempts := append([]corpus.Inputs{in}, corpus.VariationsOf(params, in)...)
 	var refusal error
+	var first *result
 	for i, attempt := range attempts {
 		if i > 8 {
 			break
 		}
 		done, res := tryCreate(path, rel, body, schemas, attempt, macros)
-		if done {
+		switch {
+		case done && (res.created || res.broken != ""):
 			return res
-		}
-		if refusal == nil {
+		case done && first == nil:
+			first = &res
+		case !done && refusal == nil:
 			refusal = errors.New(res.reason)
 		}
+	}
+	if first != nil {
+		return *first
 	}
 	r.status, r.reason = "REFUSED", refusal.Error()
 	return r
