@@ -8,10 +8,10 @@ SOAK_WORLDS ?= 30000
 SOAK_FROM   ?= 1
 SOAK_PROCS  ?= 1
 
-.PHONY: help build test vet fmt-check bench soak docs docs-check corpus corpus-create fixtures clean
+.PHONY: help build test vet fmt-check bench bench-scale soak docs docs-check corpus corpus-create fixtures clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
 
 build: ## build bin/stacksim
 	$(GO) build -o bin/stacksim ./cmd/stacksim
@@ -31,11 +31,14 @@ soak: ## the randomized worlds over SOAK_WORLDS seeds from SOAK_FROM (30000 from
 bench: ## run every benchmark (BENCH=regexp, BENCHTIME=1s)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKGS)
 
+bench-scale: build ## a command on one stack of an account of 10,000 resources vs one of 500 (RUNS=7)
+	python3 scripts/bench_scale.py --bin bin/stacksim --runs $(or $(RUNS),7)
+
 docs: ## regenerate docs/states.md from the state machine
-	$(GO) run ./cmd/stacksim states --format markdown > docs/states.md.tmp && mv docs/states.md.tmp docs/states.md
+	$(GO) run ./cmd/stacksim states --output markdown > docs/states.md.tmp && mv docs/states.md.tmp docs/states.md
 
 docs-check: ## fail when docs/states.md is stale
-	@$(GO) run ./cmd/stacksim states --format markdown > docs/states.md.check; \
+	@$(GO) run ./cmd/stacksim states --output markdown > docs/states.md.check; \
 	if ! cmp -s docs/states.md docs/states.md.check; then \
 	  diff -u docs/states.md docs/states.md.check | head -40; rm -f docs/states.md.check; \
 	  echo "docs/states.md is stale: run 'make docs' and commit it"; exit 1; fi; \

@@ -285,8 +285,12 @@ func (e *Engine) update(fn func(tx *txn) error) error {
 	e.forgetProviders()
 	tx := &txn{e.st.Begin()}
 	defer tx.End()
-	if err := guard(func() error { return fn(tx) }); err != nil {
-		logPanic(e.log, err)
+	err := guard(func() error { return fn(tx) })
+	logPanic(e.log, err)
+	if derr := e.damaged(); derr != nil {
+		return derr // whatever fn answered, it answered from a damaged read
+	}
+	if err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -305,7 +309,21 @@ func (e *Engine) view(fn func(tx *txn) error) error {
 	e.forgetProviders()
 	err := guard(func() error { return fn(&txn{e.st.Read()}) })
 	logPanic(e.log, err)
+	if derr := e.damaged(); derr != nil {
+		return derr
+	}
 	return err
+}
+
+// damaged reports a damaged row of the state file met by the call (read
+// by need: engine/store's Backing). The engine refuses every call after
+// it, and nothing is saved: what it read cannot be trusted.
+func (e *Engine) damaged() error {
+	if err := e.st.Err(); err != nil {
+		e.broken = err
+		return err
+	}
+	return nil
 }
 
 // logPanic logs the stack of an internal error that was a panic.

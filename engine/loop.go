@@ -201,6 +201,9 @@ func (e *Engine) unlocked(fn func() error) error {
 
 // checkpoint commits the loop's transaction.
 func (e *Engine) checkpoint(tx *txn) error {
+	if err := e.damaged(); err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		e.broken = &InternalError{Err: err}
 		return e.broken
@@ -220,6 +223,11 @@ func (e *Engine) runTask(ctx context.Context, tx *txn, t *Task, until func(Stack
 		err = fmt.Errorf("no handler is registered for task kind %q", t.Kind)
 	} else {
 		err = guard(func() error { return h(ctx, tx, t) })
+	}
+	if derr := e.damaged(); derr != nil {
+		tx.RollbackTo(sp)
+		tx.Release()
+		return nil, 0, derr
 	}
 	if err != nil {
 		tx.RollbackTo(sp)
@@ -246,4 +254,12 @@ func (e *Engine) runTask(ctx context.Context, tx *txn, t *Task, until func(Stack
 		}
 	}
 	return nil, len(evs), nil
+}
+
+// Pending is how many tasks are queued: 0 when nothing is in motion and
+// the loop has nothing to run.
+func (e *Engine) Pending() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.st.Queue.Len()
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,16 +65,35 @@ type world struct {
 	ids  []string // the universe of logical ids
 	log  strings.Builder
 	seed uint64
+	// path, when set, is the state file the world is saved to and opened
+	// again from before every call and part way through operations
+	// (TestRandomWorldsPersisted); opts are the engine's options.
+	path string
+	opts Options
+	// pr decides where the reopens happen: a source of its own, so that
+	// the world's choices are the same with and without them.
+	pr *rand.Rand
 }
 
-func runWorld(t *testing.T, seed uint64) {
-	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed}
-	opts := Options{Seed: int64(seed), Contract: ContractReport, MaxAttempts: 1 + w.r.IntN(4),
+func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport) }
+
+// runWorldIn runs the world of seed, in memory or (path set) on a state
+// file, with the contract checker in the mode given, and returns it.
+func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *world {
+	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c))}
+	w.opts = Options{Seed: int64(seed), Contract: contract, MaxAttempts: 1 + w.r.IntN(4),
 		ServiceTokens: map[string]resources.CustomTarget{"thing": resources.CustomFunc(w.custom)}}
-	w.e = newTestEngine(t, opts)
-	w.e.Subscribe(func(ev StackEvent) {
-		fmt.Fprintf(&w.log, "  %s %s %s %s %q\n", ev.Timestamp.Sub(DefaultEpoch), ev.LogicalResourceId, ev.ResourceStatus, ev.PhysicalResourceId, ev.ResourceStatusReason)
-	})
+	if path != "" {
+		e, err := Open(path, w.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.e = e
+		t.Cleanup(func() { _ = w.e.Close() })
+	} else {
+		w.e = newTestEngine(t, w.opts)
+	}
+	w.subscribe()
 	n := 1 + w.r.IntN(50)
 	for i := 0; i < n+n/3; i++ {
 		w.ids = append(w.ids, fmt.Sprintf("R%02d", i))
@@ -93,6 +113,7 @@ func runWorld(t *testing.T, seed uint64) {
 	}
 	create.Faults = w.faults()
 	w.logf("CreateStack %+v\n%s", describeCreate(create), create.TemplateBody)
+	w.reopen()
 	if _, err := w.e.CreateStack(ctx(), create); err != nil {
 		t.Fatalf("CreateStack refused: %v", err)
 	}
@@ -108,6 +129,7 @@ func runWorld(t *testing.T, seed uint64) {
 		}
 		if st.StackStatus == string(statemachine.StackStatusCreateFailed) && w.r.IntN(2) == 0 {
 			w.logf("RollbackStack")
+			w.reopen()
 			if _, err := w.e.RollbackStack(ctx(), RollbackStackInput{StackName: id}); err != nil {
 				t.Fatalf("RollbackStack refused: %v", err)
 			}
@@ -118,6 +140,7 @@ func runWorld(t *testing.T, seed uint64) {
 		up := UpdateStackInput{StackName: id, TemplateBody: w.template(len(w.ids), v), DisableRollback: w.r.IntN(5) == 0}
 		up.Faults = w.faults()
 		w.logf("UpdateStack v%d (DisableRollback=%v, %d faults)\n%s", v, up.DisableRollback, len(up.Faults), up.TemplateBody)
+		w.reopen()
 		if _, err := w.e.UpdateStack(ctx(), up); err != nil {
 			if IsCode(err, CodeValidationError) && strings.Contains(err.Error(), "No updates are to be performed.") {
 				continue
@@ -133,6 +156,47 @@ func runWorld(t *testing.T, seed uint64) {
 		}
 	}
 	w.deleteAll(id)
+	return w
+}
+
+// subscribe logs the world's events.
+func (w *world) subscribe() {
+	w.e.Subscribe(func(ev StackEvent) {
+		fmt.Fprintf(&w.log, "  %s %s %s %s %q\n", ev.Timestamp.Sub(DefaultEpoch), ev.LogicalResourceId, ev.ResourceStatus, ev.PhysicalResourceId, ev.ResourceStatusReason)
+	})
+}
+
+// reopen saves a world kept in a state file, closes its engine and opens
+// the file again: the next call runs on a state read by need.
+func (w *world) reopen() {
+	w.t.Helper()
+	if w.path == "" {
+		return
+	}
+	if err := w.e.Save(); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := w.e.Close(); err != nil {
+		w.t.Fatal(err)
+	}
+	e, err := Open(w.path, w.opts)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.e = e
+	w.subscribe()
+}
+
+// wait runs the stack to rest; a world kept in a state file is first run
+// a few tasks, saved and opened again, part way through the operation.
+func (w *world) wait(id string) (*Stack, error) {
+	if w.path != "" && w.pr.IntN(2) == 0 {
+		if _, err := w.e.Step(ctx(), 1+w.pr.IntN(20)); err != nil {
+			return nil, err
+		}
+		w.reopen()
+	}
+	return w.e.WaitForStack(ctx(), id)
 }
 
 // settle runs to rest, continuing failed update rollbacks (skipping what
@@ -141,7 +205,7 @@ func (w *world) settle() string {
 	w.t.Helper()
 	id := w.stackIDOf("rnd")
 	for round := 0; ; round++ {
-		st, err := w.e.WaitForStack(ctx(), id)
+		st, err := w.wait(id)
 		if err != nil {
 			w.t.Fatal(err)
 		}
@@ -157,6 +221,7 @@ func (w *world) settle() string {
 			in.Faults = w.faults()
 		}
 		w.logf("ContinueUpdateRollback skip=%v", in.ResourcesToSkip)
+		w.reopen()
 		if _, err := w.e.ContinueUpdateRollback(ctx(), in); err != nil {
 			w.t.Fatalf("ContinueUpdateRollback refused: %v", err)
 		}
@@ -179,10 +244,11 @@ func (w *world) deleteAll(id string) {
 			del = DeleteStackInput{StackName: id, RetainResources: w.deleteFailures(id)}
 		}
 		w.logf("DeleteStack retain=%v", del.RetainResources)
+		w.reopen()
 		if _, err := w.e.DeleteStack(ctx(), del); err != nil {
 			w.t.Fatalf("DeleteStack refused: %v", err)
 		}
-		if _, err := w.e.WaitForStack(ctx(), id); err != nil {
+		if _, err := w.wait(id); err != nil {
 			w.t.Fatal(err)
 		}
 		w.logf("-> %s", w.stack(id).StackStatus)
@@ -442,4 +508,55 @@ func (w *world) custom(_ context.Context, req *resources.CustomRequest) (*resour
 		id = "thing-" + req.LogicalResourceID
 	}
 	return &resources.CustomResponse{Status: "SUCCESS", PhysicalResourceID: id, Data: map[string]any{"Echo": id}}, nil
+}
+
+var persistedWorlds = flag.Int("random.persisted", 40, "worlds TestRandomWorldsPersisted runs")
+
+// A world kept in a state file — saved and opened again before every call
+// and part way through operations, so that every call runs on a state read
+// by need — goes exactly as the same world in memory: the same events, and
+// the same state in the end, byte for byte. (The contract checker is off:
+// its memory of identifiers lives in the process, docs/engine.md, so a
+// reopened world could find fewer violations than one that never was.)
+func TestRandomWorldsPersisted(t *testing.T) {
+	for seed := uint64(1); seed <= uint64(*persistedWorlds); seed++ {
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			disk := runWorldIn(t, seed, filepath.Join(t.TempDir(), "state.db"), ContractOff)
+			mem := runWorldIn(t, seed, "", ContractOff)
+			if disk.log.String() != mem.log.String() {
+				t.Fatalf("the events differ:\n%s", lineDiff(mem.log.String(), disk.log.String()))
+			}
+			if a, b := state(t, mem.e), state(t, disk.e); string(a) != string(b) {
+				t.Fatalf("the states differ:\n%s", lineDiff(string(a), string(b)))
+			}
+			// Event ids too (made from counts kept across the reopens).
+			if a, b := allEvents(t, mem.e), allEvents(t, disk.e); a != b {
+				t.Fatalf("the events as described differ:\n%s", lineDiff(a, b))
+			}
+		})
+	}
+}
+
+// allEvents is every event of every stack as DescribeStackEvents pages
+// them, as JSON.
+func allEvents(t *testing.T, e *Engine) string {
+	t.Helper()
+	var b strings.Builder
+	list, err := e.ListStacks(ctx(), ListStacksInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range list.StackSummaries {
+		for token := ""; ; {
+			out, err := e.DescribeStackEvents(ctx(), DescribeStackEventsInput{StackName: st.StackId, NextToken: token})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(mustJSON(t, out.StackEvents))
+			if token = out.NextToken; token == "" {
+				break
+			}
+		}
+	}
+	return b.String()
 }

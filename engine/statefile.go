@@ -9,8 +9,14 @@ import (
 
 // Open opens the state file at path for writing: it takes the file's lock
 // (a sibling PATH.lock, held until Close, so that a second process cannot
-// write the same state), then loads the state, or starts an empty world
+// write the same state), then opens the state, or starts an empty world
 // when no file exists yet (the file is written by the first Save).
+//
+// A state file (format 2, docs/state-format.md) is read by need: a call
+// reads the rows it uses, and Save writes the rows that changed. A file of
+// format 1 (the JSON of stacksim before it) is read whole, checked against
+// every invariant, and upgraded by the first Save (the old file is kept
+// beside it as PATH.v1.json).
 //
 // The state's identity (region, account, partition, seed) wins over opts':
 // a world keeps the account and seed it was made with. A file that is not a
@@ -21,8 +27,9 @@ func Open(path string, opts Options) (*Engine, error) {
 	return openState(path, opts, false, statefile.OSFS())
 }
 
-// OpenReadOnly loads the state file at path without taking its lock (saves
-// are atomic renames, so a reader sees a whole state). Save refuses.
+// OpenReadOnly opens the state file at path without taking its lock: it
+// waits (up to opts.StateLock.Wait) while a writer has the file open, and
+// keeps the writers out while it reads. Save refuses.
 func OpenReadOnly(path string, opts Options) (*Engine, error) {
 	return openState(path, opts, true, statefile.OSFS())
 }
@@ -33,10 +40,18 @@ func openState(path string, opts Options, readOnly bool, fsys statefile.FileSyst
 		return nil, err
 	}
 	var e *Engine
-	if st == nil {
+	switch {
+	case st == nil:
 		e, err = New(opts)
-	} else {
+	case sf.Format == 1:
 		e, err = loadEngine(path, opts, st)
+	default:
+		// A database is read by need: its rows are checked (checksums)
+		// when they are read, and a call that meets a damaged one fails
+		// and saves nothing (Store.Err). Its rows were written by
+		// stacksim from states that passed its checks; a JSON state
+		// (format 1, state import) is checked in full when it is read.
+		e, err = newEngine(opts.withDefaults(), st)
 	}
 	if err != nil {
 		_ = sf.Close()
@@ -46,10 +61,10 @@ func openState(path string, opts Options, readOnly bool, fsys statefile.FileSyst
 	return e, nil
 }
 
-// Save writes the state to the file the engine was opened from, atomically:
-// a temporary file in the same directory is written, flushed to disk and
-// renamed over the state file, and the directory is flushed. A save that
-// fails at any point leaves the previous state file as it was.
+// Save writes what changed since the state was opened (or last saved) to
+// the file the engine was opened from, in one transaction: all of it, or —
+// when the save fails at any point, or the process dies during it —
+// nothing. The first save of a new state writes the whole file.
 func (e *Engine) Save() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -62,11 +77,18 @@ func (e *Engine) Save() error {
 	if e.broken != nil {
 		return e.broken
 	}
-	data, err := statefile.Encode(e.st)
-	if err != nil {
-		return fmt.Errorf("state file %s: %w", e.file.Path, err)
+	return e.file.Save(e.st)
+}
+
+// UpgradedFrom names the copy of a state file of format 1 that the first
+// Save kept when it upgraded the file ("" when it did not).
+func (e *Engine) UpgradedFrom() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.file == nil {
+		return ""
 	}
-	return e.file.Write(data)
+	return e.file.Upgraded
 }
 
 // StatePath is the state file the engine was opened from ("" when none).
@@ -77,12 +99,17 @@ func (e *Engine) StatePath() string {
 	return e.file.Path
 }
 
-// MarshalState returns the state as the state file holds it.
+// MarshalState returns the whole state as readable, stable JSON (format
+// 1: what `stacksim state export` writes; NewFromState and `stacksim state
+// import` read it back). A state read by need is read whole first.
 func (e *Engine) MarshalState() ([]byte, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.broken != nil {
 		return nil, e.broken
+	}
+	if err := e.st.LoadAll(); err != nil {
+		return nil, err
 	}
 	return statefile.Encode(e.st)
 }
@@ -137,3 +164,20 @@ type StateLockOptions = statefile.LockOptions
 // StateLockHolder describes the process that holds a state file's lock
 // (StateLockedError.Holder).
 type StateLockHolder = statefile.Holder
+
+// ImportState writes a state given as JSON (MarshalState's, `stacksim
+// state export`'s, or a state file of format 1) as the state file at path.
+// The JSON is checked in full (format, then every invariant) before
+// anything is written; a file at path is refused unless replace.
+func ImportState(path string, data []byte, replace bool, opts Options) error {
+	st, err := statefile.Decode(path, data)
+	if err != nil {
+		return err
+	}
+	e, err := loadEngine(path, opts, st)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	return statefile.Create(path, st, replace, statefile.Options{Lock: opts.StateLock})
+}

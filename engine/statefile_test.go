@@ -214,8 +214,8 @@ func TestStateOpenSaveReopen(t *testing.T) {
 	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
 		t.Fatalf("mode %v: the state may hold NoEcho values", info.Mode().Perm())
 	}
-	if got := readFile(t, path); got != string(want) {
-		t.Fatal("the file is not MarshalState's bytes")
+	if head := readFile(t, path); len(head) < 20 || head[16:20] != "\xed\xda\x0c\xed" {
+		t.Fatal("the file is not a state database (format 2)")
 	}
 	e2, err := Open(path, Options{})
 	if err != nil {
@@ -326,6 +326,9 @@ func TestStateSecondWriterRefused(t *testing.T) {
 	_ = second.Close()
 }
 
+// A first save writes the whole file beside it and renames it over the
+// path: when the rename fails, nothing is left behind; when it fails during
+// the upgrade of a file of format 1, that file is as it was.
 func TestStateFailedRenameKeepsPreviousState(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.json")
@@ -334,23 +337,38 @@ func TestStateFailedRenameKeepsPreviousState(t *testing.T) {
 		t.Fatal(err)
 	}
 	apiStack(t, e, "one")
-	if err := e.Save(); err != nil {
-		t.Fatal(err)
-	}
-	before := readFile(t, path)
-	apiStack(t, e, "two")
 	e.file.FS.Rename = func(string, string) error { return errors.New("disk on fire") }
 	err = e.Save()
 	if err == nil || !strings.Contains(err.Error(), "previous state is intact") || !strings.Contains(err.Error(), "disk on fire") {
 		t.Fatalf("save: %v", err)
 	}
-	if readFile(t, path) != before {
-		t.Fatal("a failed save changed the state file")
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("a failed first save left a state file")
 	}
 	if temps, _ := filepath.Glob(filepath.Join(dir, ".state.json.tmp-*")); len(temps) != 0 {
 		t.Fatalf("temporary files left: %v", temps)
 	}
 	_ = e.Close()
+
+	// A file of format 1, upgraded by a save whose rename fails.
+	writeFile(t, path, string(state(t, e)))
+	before := readFile(t, path)
+	e, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	apiStack(t, e, "two")
+	e.file.FS.Rename = func(string, string) error { return errors.New("disk on fire") }
+	if err := e.Save(); err == nil {
+		t.Fatal("the save did not fail")
+	}
+	if readFile(t, path) != before {
+		t.Fatal("a failed upgrade changed the file of format 1")
+	}
+	if temps, _ := filepath.Glob(filepath.Join(dir, ".state.json.tmp-*")); len(temps) != 0 {
+		t.Fatalf("temporary files left: %v", temps)
+	}
 }
 
 // The child of TestStateSaveKilled: it opens the state, changes it, and
@@ -380,16 +398,13 @@ func TestStateSaveKilled(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.json")
-	e, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// A file of format 1: the child's save upgrades it, writing the whole
+	// database beside it and renaming it over the file — where the child
+	// is killed.
+	e := newTestEngine(t, Options{})
 	apiStack(t, e, "before")
-	if err := e.Save(); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, path, string(state(t, e)))
 	before := readFile(t, path)
-	_ = e.Close()
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperSaveChild$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "STACKSIM_SAVE_CHILD="+path)

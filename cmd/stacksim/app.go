@@ -34,6 +34,8 @@ type app struct {
 	contract      string
 	quiet         bool
 	lockTimeout   time.Duration
+	// aws holds the AWS CLI's global options (awscli_flags.go).
+	aws awsCLIFlags
 	// commandPath is the command being run ("stacksim create-stack"), as
 	// the state file's lock names its holder.
 	commandPath string
@@ -108,7 +110,7 @@ deterministically and in virtual time: create, update, delete, change sets,
 rollbacks and failed rollbacks, cleanup phases, custom resources and faults.
 
 The commands and flags are those of 'aws cloudformation'; the world they act
-on is a state file (--state, .stacksim/state.json by default). 'stacksim run'
+on is a state file (--state, .stacksim/state.db by default). 'stacksim run'
 replays a whole scenario in one process.`,
 		Example: `  stacksim create-stack --stack-name app --template-body file://app.yaml
   stacksim update-stack --stack-name app --template-body file://app-v2.yaml --faults faults.yaml
@@ -118,6 +120,9 @@ replays a whole scenario in one process.`,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			a.commandPath = cmd.CommandPath()
+			if err := a.checkAWSCLIFlags(cmd); err != nil {
+				return err
+			}
 			if err := a.setUpLogger(); err != nil {
 				return err
 			}
@@ -127,7 +132,7 @@ replays a whole scenario in one process.`,
 	f := root.PersistentFlags()
 	f.StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
 	f.StringVar(&a.statePath, "state", defaultStatePath, "the state file: the simulated account (created on first write)")
-	f.StringVar(&a.output, "output", outputJSON, "output format: json, table or text")
+	f.StringVar(&a.output, "output", outputJSON, "output format: json, table, text, yaml or yaml-stream")
 	f.StringVar(&a.schemas, "schemas", "", "a directory of resource schemas (registry format): types found there are simulated from their schema")
 	f.Int64Var(&a.seed, "seed", 0, "the seed of generated names and ids, for a new state file")
 	f.StringArrayVar(&a.serviceTokens, "service-token", nil, "map a custom resource ServiceToken: ARN=exec:COMMAND ARGS..., ARN=http(s)://URL or ARN=builtin:NAME (repeatable)")
@@ -137,6 +142,7 @@ replays a whole scenario in one process.`,
 	f.StringVar(&a.contract, "contract", "off", "the handler contract checker: off, report (violations listed) or strict (a violation fails the handler's answer)")
 	f.BoolVar(&a.quiet, "quiet", false, "do not show the events of a mutating command as they happen (the summary stays)")
 	f.DurationVar(&a.lockTimeout, "lock-timeout", defaultLockTimeout, "how long a command that changes the state waits for another one that holds the state file (0: refuse at once)")
+	a.addAWSCLIFlags(f)
 	root.AddCommand(a.versionCommand())
 	root.AddCommand(a.statesCommand(), a.explainCommand())
 	root.AddCommand(a.validateTemplateCommand())
@@ -144,6 +150,7 @@ replays a whole scenario in one process.`,
 	root.AddCommand(a.changeSetCommands()...)
 	root.AddCommand(a.readCommands()...)
 	root.AddCommand(a.stepCommand(), a.timelineCommand(), a.runCommand())
+	root.AddCommand(a.stateCommand(), a.waitCommand(), a.deployCommand())
 	return root
 }
 

@@ -123,8 +123,8 @@ func (a *app) describeChangeSetCommand() *cobra.Command {
 					} else {
 						all.Changes = append(all.Changes, out.Changes...)
 					}
-					if out.NextToken == "" {
-						all.NextToken = ""
+					if out.NextToken == "" || a.firstPageOnly() {
+						all.NextToken = out.NextToken
 						return all, nil
 					}
 					in.NextToken = out.NextToken
@@ -231,7 +231,8 @@ func (a *app) listChangeSetsCommand() *cobra.Command {
 						return nil, err
 					}
 					all.Summaries = append(all.Summaries, out.Summaries...)
-					if out.NextToken == "" {
+					if out.NextToken == "" || a.firstPageOnly() {
+						all.NextToken = out.NextToken
 						return all, nil
 					}
 					in.NextToken = out.NextToken

@@ -69,7 +69,8 @@ func (a *app) describeStacksCommand() *cobra.Command {
 						return nil, err
 					}
 					all.Stacks = append(all.Stacks, out.Stacks...)
-					if out.NextToken == "" {
+					if out.NextToken == "" || a.firstPageOnly() {
+						all.NextToken = out.NextToken
 						return all, nil
 					}
 					in.NextToken = out.NextToken
@@ -103,7 +104,8 @@ func (a *app) listStacksCommand() *cobra.Command {
 						return nil, err
 					}
 					all.StackSummaries = append(all.StackSummaries, out.StackSummaries...)
-					if out.NextToken == "" {
+					if out.NextToken == "" || a.firstPageOnly() {
+						all.NextToken = out.NextToken
 						return all, nil
 					}
 					in.NextToken = out.NextToken
@@ -128,7 +130,7 @@ func (a *app) describeStackEventsCommand() *cobra.Command {
 				return err
 			}
 			return a.read(cmd.Context(), "DescribeStackEvents", func(ctx context.Context, e *engine.Engine) (any, error) {
-				return allEvents(ctx, e, stack)
+				return allEvents(ctx, e, stack, a.firstPageOnly())
 			})
 		},
 	}
@@ -136,8 +138,9 @@ func (a *app) describeStackEventsCommand() *cobra.Command {
 	return cmd
 }
 
-// allEvents reads every page of a stack's events, newest first.
-func allEvents(ctx context.Context, e *engine.Engine, stack string) (*engine.DescribeStackEventsOutput, error) {
+// allEvents reads every page of a stack's events, newest first (the first
+// only, and its NextToken, when firstOnly).
+func allEvents(ctx context.Context, e *engine.Engine, stack string, firstOnly bool) (*engine.DescribeStackEventsOutput, error) {
 	in := engine.DescribeStackEventsInput{StackName: stack}
 	all := &engine.DescribeStackEventsOutput{StackEvents: []engine.StackEvent{}}
 	for {
@@ -146,7 +149,8 @@ func allEvents(ctx context.Context, e *engine.Engine, stack string) (*engine.Des
 			return nil, err
 		}
 		all.StackEvents = append(all.StackEvents, out.StackEvents...)
-		if out.NextToken == "" {
+		if out.NextToken == "" || firstOnly {
+			all.NextToken = out.NextToken
 			return all, nil
 		}
 		in.NextToken = out.NextToken
@@ -214,7 +218,8 @@ func (a *app) listStackResourcesCommand() *cobra.Command {
 						return nil, err
 					}
 					all.StackResourceSummaries = append(all.StackResourceSummaries, out.StackResourceSummaries...)
-					if out.NextToken == "" {
+					if out.NextToken == "" || a.firstPageOnly() {
+						all.NextToken = out.NextToken
 						return all, nil
 					}
 					in.NextToken = out.NextToken
@@ -246,9 +251,7 @@ template as a string, a JSON one as an object.`,
 				// json_decode_template_body), keeping its key order.
 				var body any = out.TemplateBody
 				if t := bytes.TrimSpace([]byte(out.TemplateBody)); len(t) > 0 && t[0] == '{' && json.Valid(t) {
-					dec := json.NewDecoder(bytes.NewReader(t))
-					dec.UseNumber()
-					if v, err := decodeOrdered(dec, ""); err == nil {
+					if v, err := parseOrdered(t); err == nil {
 						body = v
 					}
 				}
@@ -278,7 +281,8 @@ func (a *app) listExportsCommand() *cobra.Command {
 						return nil, err
 					}
 					all.Exports = append(all.Exports, out.Exports...)
-					if out.NextToken == "" {
+					if out.NextToken == "" || a.firstPageOnly() {
+						all.NextToken = out.NextToken
 						return all, nil
 					}
 					in.NextToken = out.NextToken
@@ -309,7 +313,8 @@ func (a *app) listImportsCommand() *cobra.Command {
 						return nil, err
 					}
 					all.Imports = append(all.Imports, out.Imports...)
-					if out.NextToken == "" {
+					if out.NextToken == "" || a.firstPageOnly() {
+						all.NextToken = out.NextToken
 						return all, nil
 					}
 					in.NextToken = out.NextToken

@@ -44,7 +44,7 @@ written in text below it.`,
 			if err != nil {
 				return a.apiError("DescribeStackOperation", err)
 			}
-			all, err := allEvents(ctx, e, op.Operation.StackId)
+			all, err := allEvents(ctx, e, op.Operation.StackId, false)
 			if err != nil {
 				return a.apiError("DescribeStackEvents", err)
 			}

@@ -22,7 +22,7 @@ type cli struct {
 }
 
 func newCLI(t *testing.T) *cli {
-	return &cli{t: t, state: filepath.Join(t.TempDir(), "state.json")}
+	return &cli{t: t, state: filepath.Join(t.TempDir(), "state.db")}
 }
 
 // run runs a command with --state and returns what it wrote.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -16,9 +15,7 @@ func toObject(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	out, err := decodeOrdered(dec, "")
+	out, err := parseOrdered(data)
 	if err != nil {
 		return nil, fmt.Errorf("render %T: %w", v, err)
 	}
@@ -44,59 +41,6 @@ func mustObject(v any) object {
 var timestampKeys = map[string]bool{
 	"CreationTime": true, "LastUpdatedTime": true, "DeletionTime": true, "Timestamp": true,
 	"LastUpdatedTimestamp": true, "LastCheckTimestamp": true, "StartTime": true, "EndTime": true,
-}
-
-func decodeOrdered(dec *json.Decoder, key string) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			o := object{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k := kt.(string)
-				v, err := decodeOrdered(dec, k)
-				if err != nil {
-					return nil, err
-				}
-				o = append(o, member{k, v})
-			}
-			_, err := dec.Token()
-			return o, err
-		case '[':
-			list := []any{}
-			for dec.More() {
-				v, err := decodeOrdered(dec, key)
-				if err != nil {
-					return nil, err
-				}
-				list = append(list, v)
-			}
-			_, err := dec.Token()
-			return list, err
-		}
-	case string:
-		if timestampKeys[key] {
-			if ts, err := time.Parse(time.RFC3339Nano, t); err == nil {
-				return pyISOTime(ts), nil
-			}
-		}
-		return t, nil
-	case json.Number:
-		return t, nil
-	case bool:
-		return t, nil
-	case nil:
-		return nil, nil
-	}
-	return nil, fmt.Errorf("unexpected JSON token %v", tok)
 }
 
 // pyISOTime formats a time as Python's datetime.isoformat() does for a UTC

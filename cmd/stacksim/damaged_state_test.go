@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/stacksim/stacksim/engine"
 )
 
 // A state file edited into a world the engine could not have made is
@@ -21,11 +23,19 @@ func TestDamagedStateIsRefused(t *testing.T) {
 	dir := fixtures + "/update-rollback-failed/"
 	c.must(0, "create-stack", "--stack-name", "orders", "--template-body", "file://"+dir+"template-v1.yaml",
 		"--until", "Queue:CREATE_IN_PROGRESS", "--quiet")
-	valid, err := os.ReadFile(c.state)
+	// The state as JSON (format 1, what 'state export' writes and older
+	// versions kept), edited, is the state file.
+	e, err := engine.OpenReadOnly(c.state, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid, err := e.MarshalState()
+	_ = e.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
 	damaged := removeKeyFromRow(t, valid, `{"Id":"arn:aws:cloudformation:`, "Plan")
+	c.state += ".edited.json"
 	if err := os.WriteFile(c.state, damaged, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -82,4 +92,44 @@ func removeKeyFromRow(t *testing.T, state []byte, prefix, key string) []byte {
 	}
 	t.Fatalf("no row starts with %s", prefix)
 	return nil
+}
+
+// A state database whose bytes were damaged is refused by every command
+// that reads the damaged row, with where the damage is; nothing is
+// written.
+func TestDamagedDatabaseIsRefused(t *testing.T) {
+	c := newCLI(t)
+	dir := fixtures + "/update-rollback-failed/"
+	c.must(0, "create-stack", "--stack-name", "orders", "--template-body", "file://"+dir+"template-v1.yaml", "--quiet")
+	data, err := os.ReadFile(c.state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A byte of the stack's row (its description of itself).
+	i := bytes.Index(data, []byte(`"StackName":"orders"`))
+	if i < 0 {
+		t.Fatal("the stack's row is not in the file")
+	}
+	data[i+14] ^= 0x20 // "orders" -> "Orders"
+	if err := os.WriteFile(c.state, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"describe-stacks", "--stack-name", "orders"},
+		{"update-stack", "--stack-name", "orders", "--template-body", "file://" + dir + "template-v2.yaml"},
+		{"delete-stack", "--stack-name", "orders"},
+	} {
+		out, errOut, code := c.run(args...)
+		if code != exitBadInput || out != "" {
+			t.Errorf("%s: exit %d, stdout %q, want 2 and nothing", args[0], code, out)
+		}
+		for _, want := range []string{c.state, "stacks", "its checksum does not match: the value is damaged", "left as it is"} {
+			if !strings.Contains(errOut, want) {
+				t.Errorf("%s: stderr does not say %q:\n%s", args[0], want, errOut)
+			}
+		}
+		if got, _ := os.ReadFile(c.state); !bytes.Equal(got, data) {
+			t.Fatalf("%s changed the damaged state file", args[0])
+		}
+	}
 }

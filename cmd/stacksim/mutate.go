@@ -298,5 +298,47 @@ func (a *app) print(op string, resp any) error {
 			return fmt.Errorf("render %s: not an object", op)
 		}
 	}
-	return render(a.stdout, a.output, op, obj)
+	obj = a.truncate(op, obj)
+	if op == "DescribeStackEvents" && a.output == outputTable && a.aws.query == "" {
+		obj = withoutEventProperties(obj)
+	}
+	if a.aws.query == "" {
+		return render(a.stdout, a.output, op, obj)
+	}
+	q, err := compileQuery(a.aws.query)
+	if err != nil {
+		return err
+	}
+	v, err := q.apply(obj)
+	if err != nil {
+		return err
+	}
+	return render(a.stdout, a.output, op, v)
+}
+
+// withoutEventProperties leaves the ResourceProperties out of events (a
+// table of events with them is hundreds of columns wide; json, text and
+// --query keep them).
+func withoutEventProperties(obj object) object {
+	out := make(object, 0, len(obj))
+	for _, m := range obj {
+		if list, ok := m.value.([]any); ok && m.key == "StackEvents" {
+			events := make([]any, len(list))
+			for i, ev := range list {
+				if o, ok := ev.(object); ok {
+					kept := make(object, 0, len(o))
+					for _, f := range o {
+						if f.key != "ResourceProperties" {
+							kept = append(kept, f)
+						}
+					}
+					ev = kept
+				}
+				events[i] = ev
+			}
+			m.value = events
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -16,9 +16,11 @@ import (
 
 // Output formats.
 const (
-	outputJSON  = "json"
-	outputTable = "table"
-	outputText  = "text"
+	outputJSON       = "json"
+	outputTable      = "table"
+	outputText       = "text"
+	outputYAML       = "yaml"
+	outputYAMLStream = "yaml-stream"
 )
 
 // object is a response or a structure in it: members in the order the
@@ -33,14 +35,15 @@ type member struct {
 // checkOutput refuses an unknown format as the AWS CLI does.
 func checkOutput(format string) error {
 	switch format {
-	case outputJSON, outputTable, outputText:
+	case outputJSON, outputTable, outputText, outputYAML, outputYAMLStream:
 		return nil
 	}
-	return badInput(fmt.Errorf("argument --output: Invalid choice, valid choices are:\n\njson                                     | text\ntable"))
+	return badInput(fmt.Errorf("argument --output: Invalid choice, valid choices are:\n\njson                                     | text\ntable                                    | yaml\nyaml-stream"))
 }
 
-// render writes a response in a format; operation titles a table.
-func render(w io.Writer, format, operation string, resp object) error {
+// render writes a response — or what --query selected of it: any value —
+// in a format; operation titles a table.
+func render(w io.Writer, format, operation string, resp any) error {
 	var b strings.Builder
 	switch format {
 	case outputJSON:
@@ -50,6 +53,10 @@ func render(w io.Writer, format, operation string, resp object) error {
 		writeText(&b, resp, "", nil)
 	case outputTable:
 		writeTable(&b, operation, resp)
+	case outputYAML, outputYAMLStream:
+		if err := writeYAML(&b, resp, format == outputYAMLStream); err != nil {
+			return err
+		}
 	default:
 		return checkOutput(format)
 	}
@@ -108,7 +115,7 @@ func writeJSON(b *strings.Builder, v any, depth int) {
 		b.WriteString(strconv.Itoa(t))
 	case json.Number:
 		b.WriteString(t.String())
-	case nil:
+	case nil, jsonNull:
 		b.WriteString("null")
 	default:
 		writeJSONString(b, fmt.Sprint(t))
@@ -119,7 +126,22 @@ func writeJSON(b *strings.Builder, v any, depth int) {
 // quotes, backslashes and control characters only.
 func writeJSONString(b *strings.Builder, s string) {
 	b.WriteByte('"')
-	for _, r := range s {
+	start := 0 // the bytes from start to i need no escape
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		r, size := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError {
+				i += size
+				continue
+			}
+		}
+		b.WriteString(s[start:i])
 		switch r {
 		case '"':
 			b.WriteString(`\"`)
@@ -135,14 +157,13 @@ func writeJSONString(b *strings.Builder, s string) {
 			b.WriteString(`\b`)
 		case '\f':
 			b.WriteString(`\f`)
-		default:
-			if r < 0x20 || r == utf8.RuneError {
-				fmt.Fprintf(b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
+		default: // a control character, or U+FFFD (written so, or invalid UTF-8)
+			fmt.Fprintf(b, `\u%04x`, r)
 		}
+		i += size
+		start = i
 	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
 }
 
@@ -203,7 +224,7 @@ func pyStr(v any) string {
 			return "True"
 		}
 		return "False"
-	case nil:
+	case nil, jsonNull:
 		return "None"
 	case json.Number:
 		return t.String()

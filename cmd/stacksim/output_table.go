@@ -239,7 +239,7 @@ func sortStrings(s []string) {
 }
 
 // writeTable renders a response titled by its operation.
-func writeTable(b *strings.Builder, operation string, resp object) {
+func writeTable(b *strings.Builder, operation string, resp any) {
 	t := &tableBuilder{}
 	if !t.build(operation, resp, 0) {
 		return

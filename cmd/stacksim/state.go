@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,8 +14,37 @@ import (
 )
 
 // defaultStatePath is where the state lives unless --state says otherwise,
-// relative to the current directory.
-const defaultStatePath = ".stacksim/state.json"
+// relative to the current directory. legacyStatePath is where versions of
+// stacksim before the state database kept it (JSON, format 1): when only
+// it exists, the first command that writes moves it to defaultStatePath,
+// where its save upgrades it (useState).
+const (
+	defaultStatePath = ".stacksim/state.db"
+	legacyStatePath  = ".stacksim/state.json"
+)
+
+// useState settles the state path when --state was not given and only the
+// state of an earlier version exists: a reader reads it where it is; a
+// writer moves it to the default path first (its first save upgrades it
+// there, keeping the JSON as state.db.v1.json).
+func (a *app) useState(write bool) {
+	if a.root.PersistentFlags().Changed("state") || a.statePath != defaultStatePath {
+		return
+	}
+	if _, err := os.Stat(defaultStatePath); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if _, err := os.Stat(legacyStatePath); err != nil {
+		return
+	}
+	if !write {
+		a.statePath = legacyStatePath
+		return
+	}
+	if err := os.Rename(legacyStatePath, defaultStatePath); err == nil {
+		fmt.Fprintf(a.stderr, "stacksim: moved the state of an earlier version, %s, to %s (it is upgraded when saved)\n", legacyStatePath, defaultStatePath)
+	}
+}
 
 // defaultLockTimeout is --lock-timeout's default: long enough for the
 // other command to finish (most take milliseconds; one waiting for a
@@ -24,7 +54,7 @@ const defaultLockTimeout = 5 * time.Second
 
 // engineOptions builds the engine's options from the global flags.
 func (a *app) engineOptions() (engine.Options, error) {
-	opts := engine.Options{Seed: a.seed, Logger: a.log, SchemaDir: a.schemas, CustomResponseWait: 30 * time.Second}
+	opts := engine.Options{Seed: a.seed, Logger: a.log, SchemaDir: a.schemas, CustomResponseWait: 30 * time.Second, Region: a.aws.region}
 	switch a.contract {
 	case "off", "":
 		opts.Contract = engine.ContractOff
@@ -67,12 +97,23 @@ func (a *app) openRead() (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.useState(false)
 	if _, err := os.Stat(a.statePath); errors.Is(err, fs.ErrNotExist) {
 		return engine.New(opts)
 	}
+	// A reader waits, up to --lock-timeout, only while a writer saves.
+	opts.StateLock = engine.StateLockOptions{Wait: max(a.lockTimeout, 0)}
 	e, err := engine.OpenReadOnly(a.statePath, opts)
 	if err != nil {
+		var locked *engine.StateLockedError
+		if errors.As(err, &locked) {
+			locked.Hint = a.lockHint(locked.Hint)
+		}
 		return nil, badInput(err)
+	}
+	if err := a.checkRegion(e.Region()); err != nil {
+		_ = e.Close()
+		return nil, err
 	}
 	return e, nil
 }
@@ -82,6 +123,7 @@ type session struct {
 	e       *engine.Engine
 	path    string
 	existed bool // the state file existed when opened
+	stderr  io.Writer
 }
 
 // openWrite opens the state for a command that changes it: the file is
@@ -102,7 +144,8 @@ func (a *app) openWrite() (*session, error) {
 		OnWait: func(h engine.StateLockHolder) {
 			fmt.Fprintf(a.stderr, "stacksim: state file %s is in use by %s; waiting up to %s for it (--lock-timeout)\n", a.statePath, h, a.lockTimeout)
 		}}
-	s := &session{path: a.statePath}
+	a.useState(true)
+	s := &session{path: a.statePath, stderr: a.stderr}
 	_, statErr := os.Stat(a.statePath)
 	s.existed = statErr == nil
 	if err := os.MkdirAll(filepath.Dir(a.statePath), 0o755); err != nil {
@@ -117,6 +160,10 @@ func (a *app) openWrite() (*session, error) {
 		return nil, badInput(err)
 	}
 	s.e = e
+	if err := a.checkRegion(e.Region()); err != nil {
+		s.close()
+		return nil, err
+	}
 	if a.root.PersistentFlags().Changed("seed") && s.existed && e.Seed() != a.seed {
 		fmt.Fprintf(a.stderr, "stacksim: --seed %d ignored: the state file %s was made with seed %d, which it keeps\n", a.seed, a.statePath, e.Seed())
 	}
@@ -136,8 +183,12 @@ func (a *app) lockHint(engineHint string) string {
 
 // save writes the state file (atomically).
 func (s *session) save() error {
+	had := s.e.UpgradedFrom()
 	if err := s.e.Save(); err != nil {
 		return fmt.Errorf("saving the state: %w", err)
+	}
+	if copy := s.e.UpgradedFrom(); copy != "" && had == "" {
+		fmt.Fprintf(s.stderr, "stacksim: upgraded the state file %s to format 2 (a database, read by need); the JSON it held is kept as %s ('stacksim state export' writes it again)\n", s.path, copy)
 	}
 	s.existed = true
 	return nil

@@ -21,19 +21,19 @@ func (a *app) statesCommand() *cobra.Command {
 one physical resource: every status, every event that moves it, and for the
 stack the API operations accepted in each status.
 
-Formats: table (the default), mermaid (stateDiagram-v2), dot (Graphviz), json,
+Formats (--output): table (the default), mermaid (stateDiagram-v2), dot (Graphviz), json,
 and markdown (both machines with all their documentation: docs/states.md).`,
 		Example: `  stacksim states
-  stacksim states --resource --format mermaid
-  stacksim states --format dot | dot -Tsvg > stack.svg`,
+  stacksim states --resource --output mermaid
+  stacksim states --output dot | dot -Tsvg > stack.svg`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f := statemachine.Format(format)
 			if !validFormat(f) {
-				return badInput(fmt.Errorf("--format %q: want %s", format, formatNames()))
+				return badInput(fmt.Errorf("--output %q: want %s", format, formatNames()))
 			}
 			if f == statemachine.FormatMarkdown && resource {
-				return badInput(fmt.Errorf("--format markdown renders both machines: drop --resource"))
+				return badInput(fmt.Errorf("--output markdown renders both machines: drop --resource"))
 			}
 			m := statemachine.StackMachine
 			if resource {
@@ -43,7 +43,11 @@ and markdown (both machines with all their documentation: docs/states.md).`,
 		},
 	}
 	cmd.Flags().BoolVar(&resource, "resource", false, "the resource machine instead of the stack's")
-	cmd.Flags().StringVar(&format, "format", string(statemachine.FormatTable), "output format: "+formatNames())
+	// --output, as every command names its output format; --format, its
+	// name before, still works.
+	cmd.Flags().StringVar(&format, "output", string(statemachine.FormatTable), "output format: "+formatNames())
+	cmd.Flags().StringVar(&format, "format", string(statemachine.FormatTable), "the same as --output")
+	_ = cmd.Flags().MarkHidden("format")
 	return cmd
 }
 

@@ -15,13 +15,13 @@ func TestStatesGolden(t *testing.T) {
 		args []string
 	}{
 		{"states-table", []string{"states"}},
-		{"states-mermaid", []string{"states", "--format", "mermaid"}},
-		{"states-dot", []string{"states", "--format", "dot"}},
-		{"states-json", []string{"states", "--format", "json"}},
+		{"states-mermaid", []string{"states", "--output", "mermaid"}},
+		{"states-dot", []string{"states", "--output", "dot"}},
+		{"states-json", []string{"states", "--output", "json"}},
 		{"states-resource-table", []string{"states", "--resource"}},
-		{"states-resource-mermaid", []string{"states", "--resource", "--format", "mermaid"}},
-		{"states-resource-dot", []string{"states", "--resource", "--format", "dot"}},
-		{"states-resource-json", []string{"states", "--resource", "--format", "json"}},
+		{"states-resource-mermaid", []string{"states", "--resource", "--output", "mermaid"}},
+		{"states-resource-dot", []string{"states", "--resource", "--output", "dot"}},
+		{"states-resource-json", []string{"states", "--resource", "--output", "json"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -35,7 +35,7 @@ func TestStatesGolden(t *testing.T) {
 }
 
 func TestStatesJSONIsValid(t *testing.T) {
-	for _, args := range [][]string{{"states", "--format", "json"}, {"states", "--resource", "--format", "json"}} {
+	for _, args := range [][]string{{"states", "--output", "json"}, {"states", "--resource", "--output", "json"}} {
 		stdout, _, _ := runCLI(t, args...)
 		var doc struct {
 			Machine  string
@@ -54,7 +54,7 @@ func TestStatesJSONIsValid(t *testing.T) {
 // The markdown format is docs/states.md: `make docs` writes it with this
 // command, and `make docs-check` compares. The test says so early.
 func TestStatesMarkdownIsTheDoc(t *testing.T) {
-	stdout, _, code := runCLI(t, "states", "--format", "markdown")
+	stdout, _, code := runCLI(t, "states", "--output", "markdown")
 	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
@@ -72,8 +72,8 @@ func TestStatesBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"states", "--format", "svg"}, `stacksim: --format "svg": want mermaid, dot, table, json, markdown` + "\n"},
-		{[]string{"states", "--resource", "--format", "markdown"}, "stacksim: --format markdown renders both machines: drop --resource\n"},
+		{[]string{"states", "--output", "svg"}, `stacksim: --output "svg": want mermaid, dot, table, json, markdown` + "\n"},
+		{[]string{"states", "--resource", "--output", "markdown"}, "stacksim: --output markdown renders both machines: drop --resource\n"},
 		{[]string{"states", "extra"}, "stacksim: unknown command \"extra\" for \"stacksim states\"\nRun 'stacksim states --help' for usage.\n"},
 	}
 	for _, c := range cases {

@@ -1,21 +1,29 @@
-// Package statefile is the state file: the whole store as versioned JSON
-// on disk.
+// Package statefile is the state file: the store on disk, read by need
+// and saved by change (docs/state-format.md).
 //
 // It owns:
 //
-//   - the format (format.go: one row per line, tables in a fixed order,
-//     rows in key order; events as rows of strings, parsed by hand in
-//     events.go), Encode and Decode;
-//   - the checks a file must pass before it becomes a store (load.go: the
-//     header, the JSON; build.go: every row's keys and references, table
-//     by table); a file that fails
-//     them is refused with an *Error saying what, where and what to do, and
-//     is never written to;
+//   - format 2, a bbolt database holding the store row by row (db.go: the
+//     buckets, the Backing the store reads through, the save of the rows
+//     that changed in one transaction; codec.go: a row's value — a
+//     checksum, its index keys, its JSON; dbcheck.go: a truncated file
+//     refused before it is mapped);
+//   - format 1, the whole store as versioned JSON (format.go: one row per
+//     line, tables in a fixed order, rows in key order; events as rows of
+//     strings, parsed by hand in events.go), Encode and Decode: what state
+//     export and import move, and the files of earlier versions, which the
+//     first save upgrades;
+//   - the checks a JSON state must pass before it becomes a store (load.go:
+//     the header, the JSON; build.go: every row's keys and references,
+//     table by table); a file that fails them is refused with an *Error
+//     saying what, where and what to do, and is never written to (the
+//     engine then checks its invariants: Inconsistent);
 //   - the file on disk (file.go): Open(path, Options) takes the lock and
-//     reads the file (at most MaxFileBytes, 256 MiB, through
-//     internal/readfile; a path that is not a regular file is refused before
-//     anything is locked or read), Write saves atomically (a temporary file
-//     beside it, fsynced, renamed over it, the directory fsynced);
+//     opens the database (or reads the JSON: at most MaxFileBytes, 256 MiB,
+//     through internal/readfile; a path that is not a regular file is
+//     refused before anything is locked or read); Save writes what changed,
+//     or — for a new state, or one of format 1 — the whole database beside
+//     the file, renamed over it; Create writes an imported state;
 //   - the lock (lock.go, lock_unix.go: flock on PATH.lock; lock_other.go:
 //     PATH.lock created exclusively where flock does not exist).
 //

@@ -3,21 +3,35 @@ package statefile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/internal/readfile"
 )
 
-// File is a state file an engine was opened from.
+// File is a state file an engine was opened from: a database of format
+// 2 (db), or — until its first save upgrades it — a JSON file of format 1,
+// or no file yet.
 type File struct {
 	Path     string
 	ReadOnly bool
 	lock     *stateLock
 	FS       FileSystem
+	// db is the open database (nil before the first save of a new state,
+	// and for a file of format 1 until it is upgraded).
+	db *DB
+	// Format is the file's format when it was opened: 0 (no file yet), 1
+	// or 2.
+	Format int
+	// Upgraded names the copy of the file of format 1 that its upgrade
+	// kept ("" when no upgrade happened).
+	Upgraded string
+	wait     time.Duration
 }
 
 // Options say how Open opens a state file.
@@ -55,7 +69,7 @@ func Open(path string, opts Options) (*File, *store.Store, error) {
 		return nil, nil, &Error{Path: path, Problem: "it is not a regular file (" + fileKind(fi.Mode()) + ")",
 			Hint: "it was left as it is: give the path of a state file, or a path where none exists yet"}
 	}
-	sf := &File{Path: path, ReadOnly: opts.ReadOnly, FS: opts.FS}
+	sf := &File{Path: path, ReadOnly: opts.ReadOnly, FS: opts.FS, wait: opts.Lock.Wait}
 	if !opts.ReadOnly {
 		lock, err := acquireLock(path, opts.Lock)
 		if err != nil {
@@ -73,6 +87,28 @@ func Open(path string, opts Options) (*File, *store.Store, error) {
 }
 
 func (sf *File) read() (*store.Store, error) {
+	switch head, err := readHead(sf.Path); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err == nil && isDB(head):
+		db, err := openDB(sf.Path, sf.wait)
+		if err != nil {
+			var le *LockedError
+			if errors.As(err, &le) {
+				le.LockPath, le.Holder, le.Waited = sf.Path+".lock", holderOf(sf.Path+".lock"), sf.wait
+				le.PID = le.Holder.PID
+			}
+			return nil, err
+		}
+		st, err := db.load()
+		if err != nil {
+			_ = db.Close()
+			return nil, err
+		}
+		sf.db, sf.Format = db, dbVersion
+		return st, nil
+	}
+	sf.Format = stateVersion
 	data, err := readfile.Read(sf.Path, stateLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -108,14 +144,119 @@ func fileKind(m fs.FileMode) string {
 	return "mode " + m.String()
 }
 
-// Close releases the lock (a no-op for a file opened read-only).
+// readHead reads the first bytes of a file: enough to tell a database
+// from JSON.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return head[:n], nil
+}
+
+// Close closes the database and releases the lock (no lock is held by a
+// file opened read-only).
 func (sf *File) Close() error {
-	if sf.lock == nil {
+	var err error
+	if sf.db != nil {
+		err = sf.db.Close()
+		sf.db = nil
+	}
+	if sf.lock != nil {
+		err = errors.Join(err, sf.lock.release())
+		sf.lock = nil
+	}
+	return err
+}
+
+// Save writes what changed in s since it was loaded or last saved: into
+// the database, in one transaction. The first save of a new state, and of
+// a state read from a file of format 1, writes the whole store as a new
+// database beside the file and renames it over the file (a file of format
+// 1 is kept as PATH.v1.json). A save that fails at any point leaves the
+// file as it was.
+func (sf *File) Save(s *store.Store) error {
+	if sf.ReadOnly {
+		return fmt.Errorf("state file %s: opened read-only: open it for writing to save", sf.Path)
+	}
+	if err := s.Err(); err != nil {
+		return err
+	}
+	if sf.db != nil {
+		if err := sf.db.save(s); err != nil {
+			return fmt.Errorf("state file %s: save failed, the previous state is intact: %w", sf.Path, err)
+		}
 		return nil
 	}
-	err := sf.lock.release()
-	sf.lock = nil
-	return err
+	return sf.writeWhole(s)
+}
+
+// writeWhole writes the whole store as a new database at the file's path,
+// atomically, and lays the store over it: the next saves write only what
+// changes.
+func (sf *File) writeWhole(s *store.Store) (err error) {
+	dir := filepath.Dir(sf.Path)
+	f, err := sf.FS.createTemp(dir, sf.tempPattern())
+	if err != nil {
+		return fmt.Errorf("state file %s: cannot create a temporary file beside it: %w", sf.Path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp)
+			err = fmt.Errorf("state file %s: save failed, the previous state is intact: %w", sf.Path, err)
+		}
+	}()
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := writeNew(tmp, s); err != nil {
+		return err
+	}
+	if sf.Format == stateVersion && sf.Upgraded == "" {
+		backup, err := keepCopy(sf.Path)
+		if err != nil {
+			return fmt.Errorf("cannot keep a copy of the file of format 1 before upgrading it: %w", err)
+		}
+		sf.Upgraded = backup
+	}
+	if err := sf.FS.Rename(tmp, sf.Path); err != nil {
+		return err
+	}
+	if err := sf.FS.syncDir(dir); err != nil {
+		return err
+	}
+	db, err := openDB(sf.Path, sf.wait)
+	if err != nil {
+		return err
+	}
+	sf.db, sf.Format = db, dbVersion
+	s.AttachSaved(db)
+	return nil
+}
+
+// keepCopy links a file of format 1 to PATH.v1.json (PATH.v1-2.json... if
+// that is taken), before its upgrade replaces it.
+func keepCopy(path string) (string, error) {
+	for i := 1; ; i++ {
+		name := path + ".v1.json"
+		if i > 1 {
+			name = fmt.Sprintf("%s.v1-%d.json", path, i)
+		}
+		err := os.Link(path, name)
+		if err == nil {
+			return name, nil
+		}
+		if !errors.Is(err, fs.ErrExist) || i > 100 {
+			return "", err
+		}
+	}
 }
 
 // tempPattern is the name of the temporary files of saves.
@@ -129,40 +270,6 @@ func (sf *File) removeStaleTemps() {
 	for _, m := range matches {
 		_ = os.Remove(m)
 	}
-}
-
-// Write writes data as the state file, atomically: a temporary file in the
-// same directory is written, flushed to disk and renamed over the state
-// file, and the directory is flushed. A write that fails at any point
-// leaves the previous state file as it was.
-func (sf *File) Write(data []byte) (err error) {
-	dir := filepath.Dir(sf.Path)
-	f, err := sf.FS.createTemp(dir, sf.tempPattern())
-	if err != nil {
-		return fmt.Errorf("state file %s: cannot create a temporary file beside it: %w", sf.Path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp)
-			err = fmt.Errorf("state file %s: save failed, the previous state is intact: %w", sf.Path, err)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		_ = f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := sf.FS.Rename(tmp, sf.Path); err != nil {
-		return err
-	}
-	return sf.FS.syncDir(dir)
 }
 
 // FileSystem is what a save does to the disk, replaceable in tests to make
@@ -195,4 +302,26 @@ func syncDir(dir string) error {
 func isUnsupportedSync(err error) bool {
 	return errors.Is(err, os.ErrInvalid) || strings.Contains(err.Error(), "not supported") ||
 		strings.Contains(err.Error(), "invalid argument")
+}
+
+// Create writes the store s (held whole in memory: a state read from JSON)
+// as a new state file at path, under the file's lock. A file there already
+// is refused unless replace; the file is written whole beside the path and
+// renamed over it, so a failure leaves what was there as it was.
+func Create(path string, s *store.Store, replace bool, opts Options) error {
+	if opts.FS.createTemp == nil {
+		opts.FS = OSFS()
+	}
+	lock, err := acquireLock(path, opts.Lock)
+	if err != nil {
+		return err
+	}
+	sf := &File{Path: path, FS: opts.FS, lock: lock, wait: opts.Lock.Wait}
+	defer sf.Close()
+	sf.removeStaleTemps()
+	if _, err := os.Lstat(path); err == nil && !replace {
+		return &Error{Path: path, Problem: "it exists already",
+			Hint: "it was left as it is: give the path of a state file that does not exist yet, or replace it (--force)"}
+	}
+	return sf.writeWhole(s)
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/stacksim/stacksim/internal/readfile"
 )
 
 // LockOptions say how Open takes the lock of a state file.
@@ -186,4 +188,14 @@ func isOurs(data []byte) bool {
 func notOurs(path, lockPath, what string) error {
 	return &Error{Path: path, Problem: fmt.Sprintf("its lock file %s %s", lockPath, what),
 		Hint: "stacksim writes only a lock file of its own there, and leaves this one as it is: move it away, or use another state file"}
+}
+
+// holderOf reads who holds a lock from its lock file (an unknown holder
+// when it cannot be read).
+func holderOf(lockPath string) Holder {
+	data, err := readfile.Read(lockPath, readfile.Limit{Max: maxRecordBytes, What: "a lock file"})
+	if err != nil {
+		return Holder{}
+	}
+	return parseRecord(data)
 }

@@ -15,6 +15,8 @@
 //     sequence numbers, the bookkeeping that keeps event ids unique), the
 //     task queue (queue.go) and the virtual clock and counters (Meta);
 //   - the simulated cloud on the store (cloud.go: resources.Cloud);
+//   - reading rows by need from a Backing (backing.go: the state file is
+//     one), and remembering the rows commits change until they are saved;
 //   - the shapes of the API that rows keep as they are (types.go: Tag,
 //     Output, Parameter...; the engine shows them under its own names).
 //

@@ -32,6 +32,7 @@ func (tx *Txn) AppendEvent(num uint32, rec EventRecord) uint64 {
 	}
 	c := tx.chunks[num]
 	if c == nil {
+		tx.faultEvents(num)
 		if last := tx.lastChunk(num); last != nil {
 			c = &EventChunk{Num: num, Chunk: last.Chunk, Events: last.Events}
 		} else {
@@ -61,15 +62,28 @@ func (tx *Txn) useChunk(c *EventChunk) {
 	tx.Put(c)
 }
 
+// faultEvents reads, once, what a store over a backing needs before it
+// appends a stack's events: its last chunk and the event-id bookkeeping of
+// its latest instant. It runs before the transaction appends any event of
+// the stack, so that both are counted from committed events only.
+func (tx *Txn) faultEvents(num uint32) {
+	if tx.Store.lz == nil || tx.chunks[num] != nil {
+		return
+	}
+	tx.Store.faultTail(num)
+	tx.Store.faultDups(tx, num)
+}
+
 // lastChunk returns the stack's last event chunk, or nil.
 func (tx *Txn) lastChunk(num uint32) *EventChunk {
 	if c := tx.chunks[num]; c != nil {
 		return c
 	}
+	tx.Store.faultTail(num)
 	if c := tx.Store.tails[num]; c != nil {
 		return c
 	}
-	it, err := tx.Snap.ReverseLowerBound(tEvents.String(), IxID, []byte(chunkKey(num, math.MaxUint32)))
+	it, err := tx.Snap.ReverseLowerBound(TEvents.String(), IxID, []byte(chunkKey(num, math.MaxUint32)))
 	if err != nil {
 		panic("events: " + err.Error())
 	}
@@ -101,7 +115,7 @@ func (tx *Txn) EventsBackward(num uint32, from uint64, fn func(seq uint64, rec *
 	}
 	for seq := from; seq > 0; {
 		chunk := uint32((seq - 1) / EventChunkSize)
-		r := tx.get(tEvents, chunkKey(num, chunk))
+		r := tx.get(TEvents, chunkKey(num, chunk))
 		if r == nil {
 			return
 		}
@@ -120,7 +134,7 @@ func (tx *Txn) EventsBackward(num uint32, from uint64, fn func(seq uint64, rec *
 
 // EventsForward calls fn with every event of the stack, oldest first.
 func (tx *Txn) EventsForward(num uint32, fn func(seq uint64, rec *EventRecord) bool) {
-	tx.Scan(tEvents, IxID, NumKey(num), func(r Record) bool {
+	tx.Scan(TEvents, IxID, NumKey(num), func(r Record) bool {
 		c := r.(*EventChunk)
 		for i := range c.Events {
 			if !fn(uint64(c.Chunk)*EventChunkSize+uint64(i)+1, &c.Events[i]) {
@@ -142,7 +156,7 @@ func (tx *Txn) EventAt(num uint32, seq uint64) *EventRecord {
 		c = cc
 	} else {
 		var buf [8]byte
-		if r := tx.getb(tEvents, appendNum(appendNum(buf[:0], num), chunk)); r != nil {
+		if r := tx.getb(TEvents, appendNum(appendNum(buf[:0], num), chunk)); r != nil {
 			c = r.(*EventChunk)
 		}
 	}
@@ -185,6 +199,7 @@ func DupHash(logical, status string) uint64 {
 // Dup returns how many events the stack already has with this logical id,
 // status and timestamp, and counts this one.
 func (tx *Txn) Dup(num uint32, at int64, logical, status string) uint16 {
+	tx.faultEvents(num)
 	d := tx.Store.Dups[num]
 	if d == nil || d.At != at {
 		u := undo{kind: undoDups, num: num}
@@ -209,7 +224,7 @@ func (tx *Txn) Dup(num uint32, at int64, logical, status string) uint16 {
 func (s *Store) rebuildDups() {
 	tx := s.Read()
 	s.Dups = map[uint32]*DupState{}
-	tx.Scan(tStacks, IxID, "", func(r Record) bool {
+	tx.Scan(TStacks, IxID, "", func(r Record) bool {
 		st := r.(*StackRecord)
 		var d *DupState
 		tx.EventsBackward(st.Num, 0, func(_ uint64, e *EventRecord) bool {

@@ -112,7 +112,7 @@ type StackRecord struct {
 	ResourceOrder []string `json:",omitempty"`
 }
 
-func (s *StackRecord) Table() TableID { return tStacks }
+func (s *StackRecord) Table() TableID { return TStacks }
 func (s *StackRecord) Key() string    { return s.StackId }
 
 // Clone returns a shallow copy (see the note at the top of this file).
@@ -243,7 +243,7 @@ type EventChunk struct {
 	Events []EventRecord
 }
 
-func (c *EventChunk) Table() TableID { return tEvents }
+func (c *EventChunk) Table() TableID { return TEvents }
 func (c *EventChunk) Key() string    { return chunkKey(c.Num, c.Chunk) }
 
 // ExportRecord is an exported output value.

@@ -8,10 +8,10 @@ import (
 type TableID uint8
 
 const (
-	tStacks TableID = iota
+	TStacks TableID = iota
 	TResources
 	TRetired
-	tEvents
+	TEvents
 	TExports
 	TImports
 	TObjects
@@ -24,13 +24,13 @@ const (
 
 func (t TableID) String() string {
 	switch t {
-	case tStacks:
+	case TStacks:
 		return "stacks"
 	case TResources:
 		return "resources"
 	case TRetired:
 		return "retired"
-	case tEvents:
+	case TEvents:
 		return "events"
 	case TExports:
 		return "exports"
@@ -70,14 +70,14 @@ type secondary struct {
 // appends begins: with a fixed-width field or a zero byte.
 func secondaries() []secondary {
 	return []secondary{
-		{tStacks, ixName, func(r Record) (string, bool) {
+		{TStacks, ixName, func(r Record) (string, bool) {
 			s := r.(*StackRecord)
 			if !s.Live() {
 				return "", false
 			}
 			return strKey(s.StackName), true
 		}},
-		{tStacks, ixNum, func(r Record) (string, bool) { return NumKey(r.(*StackRecord).Num), true }},
+		{TStacks, ixNum, func(r Record) (string, bool) { return NumKey(r.(*StackRecord).Num), true }},
 		{TExports, ixStack, func(r Record) (string, bool) { return strKey(r.(*ExportRecord).StackId), true }},
 		{TImports, ixStack, func(r Record) (string, bool) { return strKey(r.(*ImportRecord).StackId), true }},
 		{TObjects, ixStack, func(r Record) (string, bool) { return NumKey(r.(*ObjectRecord).Num), true }},
@@ -104,4 +104,37 @@ func schema() *memdb.DBSchema {
 		}
 	}
 	return s
+}
+
+// IndexKey is a row's key in one secondary index: Key, the index's own
+// part (the primary key follows it in the index's order).
+type IndexKey struct {
+	Index string
+	Key   string
+}
+
+// IndexKeys returns the row's keys in the secondary indexes of its table,
+// in a fixed order (a state file keeps the indexes beside the rows).
+func IndexKeys(r Record) []IndexKey {
+	var out []IndexKey
+	for _, ix := range secondaries() {
+		if ix.table != r.Table() {
+			continue
+		}
+		if k, ok := ix.of(r); ok {
+			out = append(out, IndexKey{Index: ix.name, Key: k})
+		}
+	}
+	return out
+}
+
+// Indexes returns the names of the secondary indexes of table t.
+func Indexes(t TableID) []string {
+	var out []string
+	for _, ix := range secondaries() {
+		if ix.table == t {
+			out = append(out, ix.name)
+		}
+	}
+	return out
 }

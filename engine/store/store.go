@@ -66,6 +66,11 @@ type Store struct {
 	// tails is, per stack Num, the last event chunk committed (chunks are
 	// never deleted, and a stack's next chunk is always a later one).
 	tails map[uint32]*EventChunk
+	// lz is the bookkeeping of a store over a backing (backing.go), nil
+	// for a store held whole in memory; dirty the rows changed since the
+	// last save (nil without a backing).
+	lz    *lazy
+	dirty *dirtyRows
 }
 
 // maxBuffered is how many committed rows the store keeps out of memdb
@@ -176,7 +181,8 @@ func (tx *Txn) Commit() error {
 		if len(ov) == 0 {
 			continue
 		}
-		if t == tEvents {
+		s.markDirty(t, ov)
+		if t == TEvents {
 			for _, r := range ov {
 				if c, ok := r.(*EventChunk); ok {
 					if tail := s.tails[c.Num]; tail == nil || c.Chunk >= tail.Chunk {
@@ -428,7 +434,7 @@ func (tx *Txn) getb(t TableID, k []byte) Record {
 	// memdb's lookup takes its key as an interface and so makes it escape:
 	// copy it here, on the miss path only, so that the caller's buffer can
 	// stay on its stack (a hit in the overlay allocates nothing).
-	if !tx.Store.dbHas[t] {
+	if !tx.Store.dbHas[t] && tx.Store.lz == nil {
 		return nil
 	}
 	return tx.first(t, append(make([]byte, 0, len(k)), k...))
@@ -437,9 +443,17 @@ func (tx *Txn) getb(t TableID, k []byte) Record {
 // first reads a row from the snapshot. Stacks, read on every step, are
 // remembered for the rest of a write transaction.
 func (tx *Txn) first(t TableID, k []byte) Record {
-	if t == tStacks && tx.stackCache != nil {
+	if t == TStacks && tx.stackCache != nil {
 		if r, ok := tx.stackCache[string(k)]; ok {
 			return r
+		}
+	}
+	if lz := tx.Store.lz; lz != nil {
+		if _, ok := lz.known[t][string(k)]; !ok {
+			tx.Store.fault(t, string(k))
+			if r, ok := tx.Store.Buf[t][string(k)]; ok {
+				return r
+			}
 		}
 	}
 	if !tx.Store.dbHas[t] {
@@ -453,7 +467,7 @@ func (tx *Txn) first(t TableID, k []byte) Record {
 	if raw != nil {
 		r = raw.(Record)
 	}
-	if t == tStacks && tx.write {
+	if t == TStacks && tx.write {
 		if tx.stackCache == nil {
 			tx.stackCache = map[string]Record{}
 		}
@@ -504,6 +518,7 @@ func (tx *Txn) ScanFrom(t TableID, ix string, prefix, from string, fn func(r Rec
 	if from != "" && ix != IxID {
 		panic("store: scanFrom works on the primary index")
 	}
+	tx.Store.faultRange(t, ix, prefix)
 	var it memdb.ResultIterator = emptyIterator{}
 	if tx.Store.dbHas[t] {
 		var err error

@@ -16,7 +16,7 @@ import (
 // StackByID returns the stack with this ARN (deleted stacks included), or
 // nil.
 func (tx *Txn) StackByID(id string) *StackRecord {
-	if r := tx.get(tStacks, id); r != nil {
+	if r := tx.get(TStacks, id); r != nil {
 		return r.(*StackRecord)
 	}
 	return nil
@@ -26,7 +26,7 @@ func (tx *Txn) StackByID(id string) *StackRecord {
 // or nil.
 func (tx *Txn) StackByName(name string) *StackRecord {
 	var out *StackRecord
-	tx.Scan(tStacks, ixName, strKey(name), func(r Record) bool {
+	tx.Scan(TStacks, ixName, strKey(name), func(r Record) bool {
 		out = r.(*StackRecord)
 		return false
 	})
@@ -36,7 +36,7 @@ func (tx *Txn) StackByName(name string) *StackRecord {
 // StackByNum returns the stack with this Num, or nil.
 func (tx *Txn) StackByNum(num uint32) *StackRecord {
 	var out *StackRecord
-	tx.Scan(tStacks, ixNum, NumKey(num), func(r Record) bool {
+	tx.Scan(TStacks, ixNum, NumKey(num), func(r Record) bool {
 		out = r.(*StackRecord)
 		return false
 	})
@@ -94,7 +94,7 @@ func (tx *Txn) PutStack(st *StackRecord) error {
 // AllStacks returns every stack, deleted ones included, in creation order.
 func (tx *Txn) AllStacks() []*StackRecord {
 	var out []*StackRecord
-	tx.Scan(tStacks, ixNum, "", func(r Record) bool {
+	tx.Scan(TStacks, ixNum, "", func(r Record) bool {
 		out = append(out, r.(*StackRecord))
 		return true
 	})

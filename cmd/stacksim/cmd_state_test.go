@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// state export writes the whole account as stable JSON; state import makes
+// a state file from it, checked in full; the two round trip byte for byte.
+func TestStateExportImport(t *testing.T) {
+	c := newCLI(t)
+	dir := fixtures + "/update-rollback-failed/"
+	c.must(0, "create-stack", "--stack-name", "orders", "--template-body", "file://"+dir+"template-v1.yaml", "--quiet")
+	c.must(1, "update-stack", "--stack-name", "orders", "--template-body", "file://"+dir+"template-v2.yaml", "--faults", dir+"faults.yaml", "--quiet")
+	exported, _ := c.must(0, "state", "export")
+	if !strings.HasPrefix(exported, `{"format":"stacksim-state","version":1,`) || !strings.Contains(exported, "UPDATE_ROLLBACK_FAILED") {
+		t.Fatalf("export:\n%.300s", exported)
+	}
+	again, _ := c.must(0, "state", "export")
+	if again != exported {
+		t.Fatal("two exports of one state differ")
+	}
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "account.json")
+	c.must(0, "state", "export", "--output-file", file)
+	if b, _ := os.ReadFile(file); string(b) != exported {
+		t.Fatal("--output-file wrote other bytes than stdout")
+	}
+	if fi, _ := os.Stat(file); fi.Mode().Perm() != 0o600 {
+		t.Errorf("--output-file mode %v, want 0600", fi.Mode().Perm())
+	}
+
+	other := &cli{t: t, state: filepath.Join(tmp, "other.db")}
+	_, errOut := other.must(0, "state", "import", file)
+	if !strings.Contains(errOut, "imported "+file+" into the state file "+other.state) {
+		t.Errorf("import says: %s", errOut)
+	}
+	if out, _ := other.must(0, "state", "export"); out != exported {
+		t.Fatal("export of the imported state differs from what was imported")
+	}
+	// The imported state works: the rollback continues.
+	other.must(0, "continue-update-rollback", "--stack-name", "orders", "--quiet")
+
+	// An existing state file is not replaced without --force.
+	before, _ := os.ReadFile(other.state)
+	_, errOut, code := other.run("state", "import", file)
+	if code != exitBadInput || !strings.Contains(errOut, "it exists already") || !strings.Contains(errOut, "--force") {
+		t.Errorf("import over a state: exit %d\n%s", code, errOut)
+	}
+	if after, _ := os.ReadFile(other.state); !bytes.Equal(before, after) {
+		t.Fatal("a refused import changed the state file")
+	}
+	other.must(0, "state", "import", file, "--force")
+	if out, _ := other.must(0, "state", "export"); out != exported {
+		t.Fatal("--force did not replace the state")
+	}
+
+	// JSON that is not a consistent state is refused, and nothing written.
+	bad := filepath.Join(tmp, "bad.json")
+	edited := strings.Replace(exported, `"StackStatus":"UPDATE_ROLLBACK_FAILED"`, `"StackStatus":"UPDATE_COMPLETE"`, 1)
+	if err := os.WriteFile(bad, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fresh := &cli{t: t, state: filepath.Join(tmp, "fresh.db")}
+	_, errOut, code = fresh.run("state", "import", bad)
+	if code != exitBadInput || !strings.Contains(errOut, "is inconsistent") || !strings.Contains(errOut, "stacks/orders: its last event says UPDATE_ROLLBACK_FAILED, its record UPDATE_COMPLETE") {
+		t.Errorf("import of an inconsistent state: exit %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(fresh.state); !os.IsNotExist(err) {
+		t.Error("a refused import wrote a state file")
+	}
+	_, errOut, code = fresh.run("state", "import", filepath.Join(tmp, "nope.json"))
+	if code != exitBadInput || !strings.Contains(errOut, "no such file") {
+		t.Errorf("import of a missing file: exit %d\n%s", code, errOut)
+	}
+}
+
+// A state of an earlier version (JSON, format 1) is read as it is, and the
+// first command that writes upgrades it, keeping the JSON beside it.
+func TestStateUpgradeFromFormat1(t *testing.T) {
+	c := newCLI(t)
+	dir := fixtures + "/update-rollback-failed/"
+	c.must(0, "create-stack", "--stack-name", "orders", "--template-body", "file://"+dir+"template-v1.yaml", "--quiet")
+	exported, _ := c.must(0, "state", "export")
+	v1 := &cli{t: t, state: filepath.Join(t.TempDir(), "state.json")}
+	if err := os.WriteFile(v1.state, []byte(exported), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := v1.must(0, "describe-stacks", "--stack-name", "orders", "--output", "text")
+	if !strings.Contains(out, "CREATE_COMPLETE") {
+		t.Fatalf("describe-stacks of a file of format 1:\n%s", out)
+	}
+	if b, _ := os.ReadFile(v1.state); string(b) != exported {
+		t.Fatal("a read changed the file of format 1")
+	}
+	_, errOut := v1.must(0, "update-stack", "--stack-name", "orders", "--template-body", "file://"+dir+"template-v2.yaml", "--quiet")
+	if !strings.Contains(errOut, "upgraded the state file "+v1.state+" to format 2") || !strings.Contains(errOut, v1.state+".v1.json") {
+		t.Errorf("the upgrade is not reported:\n%s", errOut)
+	}
+	if b, _ := os.ReadFile(v1.state + ".v1.json"); string(b) != exported {
+		t.Error("the JSON of format 1 was not kept")
+	}
+	out, _ = v1.must(0, "describe-stacks", "--stack-name", "orders", "--output", "text")
+	if !strings.Contains(out, "UPDATE_COMPLETE") {
+		t.Fatalf("after the upgrade:\n%s", out)
+	}
+}

@@ -1,0 +1,251 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// parseOrdered reads JSON that json.Marshal wrote (so known to be valid)
+// into the values the renderers take — object (members in order), []any,
+// string, json.Number, bool, nil — with timestamps (timestampKeys) in the
+// AWS CLI's form. It is decodeOrdered without encoding/json's tokenizer,
+// which costs most of the time of printing a long answer (the events of a
+// 500-resource stack); TestParseOrderedMatchesDecoder holds the two to the
+// same results.
+func parseOrdered(data []byte) (any, error) {
+	p := &orderedParser{b: data}
+	v, err := p.value("")
+	if err != nil {
+		return nil, err
+	}
+	p.space()
+	if p.i != len(p.b) {
+		return nil, p.fail("the end")
+	}
+	return v, nil
+}
+
+type orderedParser struct {
+	b   []byte
+	i   int
+	buf []byte
+}
+
+func (p *orderedParser) fail(want string) error {
+	return fmt.Errorf("JSON at byte %d: want %s", p.i, want)
+}
+
+func (p *orderedParser) space() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *orderedParser) value(key string) (any, error) {
+	p.space()
+	if p.i >= len(p.b) {
+		return nil, p.fail("a value")
+	}
+	switch c := p.b[p.i]; {
+	case c == '{':
+		p.i++
+		o := object{}
+		p.space()
+		if p.i < len(p.b) && p.b[p.i] == '}' {
+			p.i++
+			return o, nil
+		}
+		for {
+			p.space()
+			k, err := p.str()
+			if err != nil {
+				return nil, err
+			}
+			p.space()
+			if p.i >= len(p.b) || p.b[p.i] != ':' {
+				return nil, p.fail("':'")
+			}
+			p.i++
+			v, err := p.value(k)
+			if err != nil {
+				return nil, err
+			}
+			o = append(o, member{k, v})
+			p.space()
+			if p.i < len(p.b) && p.b[p.i] == ',' {
+				p.i++
+				continue
+			}
+			if p.i < len(p.b) && p.b[p.i] == '}' {
+				p.i++
+				return o, nil
+			}
+			return nil, p.fail("',' or '}'")
+		}
+	case c == '[':
+		p.i++
+		list := []any{}
+		p.space()
+		if p.i < len(p.b) && p.b[p.i] == ']' {
+			p.i++
+			return list, nil
+		}
+		for {
+			v, err := p.value(key)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, v)
+			p.space()
+			if p.i < len(p.b) && p.b[p.i] == ',' {
+				p.i++
+				continue
+			}
+			if p.i < len(p.b) && p.b[p.i] == ']' {
+				p.i++
+				return list, nil
+			}
+			return nil, p.fail("',' or ']'")
+		}
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		if timestampKeys[key] {
+			if ts, err := time.Parse(time.RFC3339Nano, s); err == nil {
+				return pyISOTime(ts), nil
+			}
+		}
+		return s, nil
+	case c == 't' || c == 'f' || c == 'n':
+		for _, lit := range []struct {
+			s string
+			v any
+		}{{"true", true}, {"false", false}, {"null", nil}} {
+			if len(p.b)-p.i >= len(lit.s) && string(p.b[p.i:p.i+len(lit.s)]) == lit.s {
+				p.i += len(lit.s)
+				return lit.v, nil
+			}
+		}
+		return nil, p.fail("a value")
+	default:
+		start := p.i
+		for p.i < len(p.b) {
+			switch c := p.b[p.i]; {
+			case c >= '0' && c <= '9', c == '-', c == '+', c == '.', c == 'e', c == 'E':
+				p.i++
+				continue
+			}
+			break
+		}
+		if p.i == start {
+			return nil, p.fail("a value")
+		}
+		return json.Number(p.b[start:p.i]), nil
+	}
+}
+
+// str reads a JSON string.
+func (p *orderedParser) str() (string, error) {
+	if p.i >= len(p.b) || p.b[p.i] != '"' {
+		return "", p.fail("a string")
+	}
+	p.i++
+	start := p.i
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		if c == '"' {
+			s := string(p.b[start:p.i])
+			p.i++
+			return s, nil
+		}
+		if c == '\\' {
+			return p.escaped(start)
+		}
+		p.i++
+	}
+	return "", p.fail("the end of a string")
+}
+
+// escaped reads the rest of a string that holds escapes.
+func (p *orderedParser) escaped(start int) (string, error) {
+	p.buf = append(p.buf[:0], p.b[start:p.i]...)
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return string(p.buf), nil
+		case c != '\\':
+			p.buf = append(p.buf, c)
+			p.i++
+			continue
+		}
+		if p.i+1 >= len(p.b) {
+			break
+		}
+		e := p.b[p.i+1]
+		p.i += 2
+		switch e {
+		case '"', '\\', '/':
+			p.buf = append(p.buf, e)
+		case 'b':
+			p.buf = append(p.buf, '\b')
+		case 'f':
+			p.buf = append(p.buf, '\f')
+		case 'n':
+			p.buf = append(p.buf, '\n')
+		case 'r':
+			p.buf = append(p.buf, '\r')
+		case 't':
+			p.buf = append(p.buf, '\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return "", p.fail("4 hex digits")
+			}
+			if utf16.IsSurrogate(r) {
+				// A pair makes one rune; a lone half is U+FFFD, and what
+				// follows it is read as itself (as encoding/json does).
+				d := utf8.RuneError
+				if p.i+1 < len(p.b) && p.b[p.i] == '\\' && p.b[p.i+1] == 'u' {
+					save := p.i
+					p.i += 2
+					if r2, ok := p.hex4(); ok {
+						d = utf16.DecodeRune(r, r2)
+					}
+					if d == utf8.RuneError {
+						p.i = save
+					}
+				}
+				r = d
+			}
+			p.buf = utf8.AppendRune(p.buf, r)
+		default:
+			return "", p.fail("an escape")
+		}
+	}
+	return "", p.fail("the end of a string")
+}
+
+func (p *orderedParser) hex4() (rune, bool) {
+	if p.i+4 > len(p.b) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(p.b[p.i:p.i+4]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	p.i += 4
+	return rune(n), true
+}

@@ -1,0 +1,357 @@
+package store
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// A store may lie over a Backing: rows that are not in memory are read
+// from it when a transaction first needs them (a state file read by need),
+// and the rows commits change are remembered (dirty) until the owner of
+// the backing writes them to it and calls MarkSaved.
+//
+// What the store keeps in memory stays authoritative: a row is read from
+// the backing only when memory cannot answer — the key was never read,
+// written or covered by a range read before. Rows read are laid in the
+// committed buffer as they are, clean; a scan first reads every row of its
+// range that memory does not know (and remembers the range), then scans
+// memory as it always did. So a store over a backing answers every read
+// exactly as the same store loaded whole would.
+
+// Backing is where the rows not in memory are. Its methods return the rows
+// decoded; an error (a damaged row) stops the transaction: see Err.
+type Backing interface {
+	// Get returns the row of table t with primary key k, or nil.
+	Get(t TableID, k string) (Record, error)
+	// Scan calls fn with every row of table t whose key in index ix (IxID
+	// or a secondary index) starts with prefix, in that index's order,
+	// until fn returns false.
+	Scan(t TableID, ix, prefix string, fn func(r Record) bool) error
+	// LastChunk returns the stack's last event chunk, or nil.
+	LastChunk(num uint32) (*EventChunk, error)
+}
+
+// lazy is the bookkeeping of a store over a backing.
+type lazy struct {
+	b Backing
+	// known holds, per table, the keys memory answers for: read from the
+	// backing (present or not), or written by a commit.
+	known [numTables]map[string]struct{}
+	// ranges holds, per table, the ranges read whole: "ix\x00prefix".
+	ranges [numTables]map[string]struct{}
+	// tails and dups say which stacks' last event chunk and event-id
+	// bookkeeping were read.
+	tails map[uint32]bool
+	dups  map[uint32]bool
+	// maxNum: stacks with a larger Num were made since the backing was
+	// opened, and have no rows in it.
+	maxNum uint32
+	// allEvents: memory holds every event (AttachSaved).
+	allEvents bool
+	// err is the first error of the backing: every transaction after it
+	// fails (the engine checks Err).
+	err error
+}
+
+// SetBacking lays the store over b. The store must hold no rows yet; its
+// Meta and queue are the backing's (the caller fills them).
+func (s *Store) SetBacking(b Backing) {
+	s.lz = &lazy{b: b, tails: map[uint32]bool{}, dups: map[uint32]bool{}, maxNum: s.Meta.Stacks}
+	for t := range s.lz.known {
+		s.lz.known[t] = map[string]struct{}{}
+		s.lz.ranges[t] = map[string]struct{}{}
+	}
+	s.dirty = &dirtyRows{}
+}
+
+// AttachSaved lays a store held whole in memory over b, a backing that
+// holds the same rows (it was just written from the store): nothing is
+// ever read from it, and from now on commits are remembered as dirty for
+// the next save.
+func (s *Store) AttachSaved(b Backing) {
+	s.SetBacking(b)
+	for t := range s.lz.ranges {
+		s.lz.ranges[t][rangeKey(IxID, "")] = struct{}{}
+	}
+	s.lz.maxNum = math.MaxUint32
+	s.lz.allEvents = true
+}
+
+// Err is the first error the backing returned (a damaged row): the store
+// cannot be trusted after it, and nothing should be saved.
+func (s *Store) Err() error {
+	if s.lz == nil {
+		return nil
+	}
+	return s.lz.err
+}
+
+// fail records the backing's first error.
+func (s *Store) fail(err error) {
+	if s.lz.err == nil {
+		s.lz.err = err
+	}
+}
+
+// partition is the prefix of a key that ranges of its table are read by:
+// the stack Num of a stack's rows, the first part of a two-part key. ""
+// when the table is read by key only.
+func partition(t TableID, k string) string {
+	switch t {
+	case TResources, TRetired, TEvents:
+		if len(k) >= 4 {
+			return k[:4]
+		}
+	case TSteps, TObjects, TImports:
+		if i := strings.IndexByte(k, 0); i >= 0 {
+			return k[:i+1]
+		}
+	}
+	return ""
+}
+
+// newStack reports whether a key of a stack-partitioned table belongs to a
+// stack made since the backing was opened (it has no rows there).
+func (lz *lazy) newStack(t TableID, k string) bool {
+	switch t {
+	case TResources, TRetired, TEvents:
+		return len(k) >= 4 && uint32(k[0])<<24|uint32(k[1])<<16|uint32(k[2])<<8|uint32(k[3]) > lz.maxNum
+	}
+	return false
+}
+
+func rangeKey(ix, prefix string) string { return ix + "\x00" + prefix }
+
+// covered reports whether memory answers for every row of table t whose
+// key in index ix starts with prefix: that range, or one holding it, was
+// read whole.
+func (lz *lazy) covered(t TableID, ix, prefix string) bool {
+	r := lz.ranges[t]
+	if _, ok := r[rangeKey(IxID, "")]; ok {
+		return true
+	}
+	if _, ok := r[rangeKey(ix, prefix)]; ok {
+		return true
+	}
+	if _, ok := r[rangeKey(ix, "")]; ok {
+		return true
+	}
+	return false
+}
+
+// fault reads the row of t with key k from the backing, when memory cannot
+// answer for it, and lays it in the buffer.
+func (s *Store) fault(t TableID, k string) {
+	lz := s.lz
+	if lz == nil || lz.err != nil {
+		return
+	}
+	if _, ok := lz.known[t][k]; ok {
+		return
+	}
+	if lz.newStack(t, k) || lz.covered(t, IxID, partition(t, k)) {
+		lz.known[t][k] = struct{}{}
+		return
+	}
+	r, err := lz.b.Get(t, k)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	lz.known[t][k] = struct{}{}
+	if r != nil {
+		s.lay(t, k, r)
+	}
+}
+
+// lay puts a row read from the backing in the committed buffer, clean.
+func (s *Store) lay(t TableID, k string, r Record) {
+	if s.Buf[t] == nil {
+		s.Buf[t] = map[string]Record{}
+	}
+	s.Buf[t][k] = r
+	s.Buffered++
+}
+
+// faultRange reads, before a scan of table t in index ix from prefix,
+// every row of the range that memory does not know.
+func (s *Store) faultRange(t TableID, ix, prefix string) {
+	lz := s.lz
+	if lz == nil || lz.err != nil || lz.covered(t, ix, prefix) {
+		return
+	}
+	if ix == IxID && lz.newStack(t, prefix) {
+		lz.ranges[t][rangeKey(ix, prefix)] = struct{}{}
+		return
+	}
+	err := lz.b.Scan(t, ix, prefix, func(r Record) bool {
+		k := r.Key()
+		if _, ok := lz.known[t][k]; !ok {
+			lz.known[t][k] = struct{}{}
+			if !s.inMemory(t, k) {
+				s.lay(t, k, r)
+			}
+		}
+		return true
+	})
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	lz.ranges[t][rangeKey(ix, prefix)] = struct{}{}
+}
+
+// inMemory reports whether memory holds (or hides) a row with this key.
+func (s *Store) inMemory(t TableID, k string) bool {
+	if _, ok := s.Buf[t][k]; ok {
+		return true
+	}
+	if !s.dbHas[t] {
+		return false
+	}
+	raw, err := s.db.Txn(false).First(t.String(), IxID, []byte(k))
+	return err == nil && raw != nil
+}
+
+// faultTail reads the stack's last event chunk from the backing, once.
+func (s *Store) faultTail(num uint32) {
+	lz := s.lz
+	if lz == nil || lz.err != nil || lz.tails[num] || lz.allEvents {
+		return
+	}
+	lz.tails[num] = true
+	if num > lz.maxNum {
+		return
+	}
+	c, err := lz.b.LastChunk(num)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	if c == nil {
+		return
+	}
+	k := c.Key()
+	if _, ok := lz.known[TEvents][k]; !ok {
+		lz.known[TEvents][k] = struct{}{}
+		if !s.inMemory(TEvents, k) {
+			s.lay(TEvents, k, c)
+		}
+	}
+	if cur := s.tails[num]; cur == nil || c.Chunk > cur.Chunk {
+		// The chunk memory holds under that key (this one, unless memory
+		// had it already); when memdb has it, lastChunk finds it there.
+		if r, _ := s.Buf[TEvents][k].(*EventChunk); r != nil {
+			s.tails[num] = r
+		}
+	}
+}
+
+// faultDups counts again, once, the event-id bookkeeping of a stack read
+// from the backing: the events of its latest instant.
+func (s *Store) faultDups(tx *Txn, num uint32) {
+	lz := s.lz
+	if lz == nil || lz.dups[num] || lz.allEvents {
+		return
+	}
+	lz.dups[num] = true
+	if num > lz.maxNum || s.Dups[num] != nil {
+		return
+	}
+	var d *DupState
+	tx.EventsBackward(num, 0, func(_ uint64, e *EventRecord) bool {
+		if d == nil {
+			d = &DupState{At: e.Time, N: map[uint64]uint16{}}
+		}
+		if e.Time != d.At {
+			return false
+		}
+		if !e.OfStack {
+			if c := d.N[DupHash(e.Logical, e.Status)]; c < math.MaxUint16 {
+				d.N[DupHash(e.Logical, e.Status)] = c + 1
+			}
+		}
+		return true
+	})
+	if d != nil {
+		s.Dups[num] = d
+	}
+}
+
+// dirtyRows are the keys commits changed since the last save, by table.
+type dirtyRows struct {
+	keys [numTables]map[string]struct{}
+}
+
+// markDirty records what a commit changed.
+func (s *Store) markDirty(t TableID, ov map[string]Record) {
+	if s.dirty == nil {
+		return
+	}
+	d := s.dirty.keys[t]
+	if d == nil {
+		d = make(map[string]struct{}, len(ov))
+		s.dirty.keys[t] = d
+	}
+	known := s.lz.known[t]
+	for k := range ov {
+		d[k] = struct{}{}
+		known[k] = struct{}{}
+	}
+}
+
+// Dirty calls fn with every row changed since the last save, by table and
+// key order: r is nil for a row deleted.
+func (s *Store) Dirty(fn func(t TableID, k string, r Record) error) error {
+	if s.dirty == nil {
+		return nil
+	}
+	tx := s.Read()
+	for t := TableID(0); t < numTables; t++ {
+		keys := make([]string, 0, len(s.dirty.keys[t]))
+		for k := range s.dirty.keys[t] {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if err := fn(t, k, tx.get(t, k)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// MarkSaved forgets the dirty rows: they are in the backing now.
+func (s *Store) MarkSaved() {
+	if s.dirty != nil {
+		s.dirty = &dirtyRows{}
+	}
+}
+
+// LoadAll reads every row of the backing into memory (an export, a check
+// of the whole state).
+func (s *Store) LoadAll() error {
+	if s.lz == nil {
+		return nil
+	}
+	for t := TableID(0); t < numTables; t++ {
+		s.faultRange(t, IxID, "")
+	}
+	tx := s.Read()
+	for _, st := range tx.AllStacks() {
+		s.faultTail(st.Num)
+		s.faultDups(tx, st.Num)
+	}
+	return s.lz.err
+}
+
+// Tables lists the store's tables, in the order of their numbers.
+func Tables() []TableID {
+	out := make([]TableID, numTables)
+	for t := range out {
+		out[t] = TableID(t)
+	}
+	return out
+}
