@@ -9,7 +9,7 @@ SOAK_WORLDS ?= 30000
 SOAK_FROM   ?= 1
 SOAK_PROCS  ?= 1
 
-.PHONY: help build test vet fmt-check bench bench-scale bench-serve soak docs docs-check corpus fixtures registry clean
+.PHONY: help build test vet fmt-check bench bench-scale bench-serve soak docs docs-check corpus corpus-create fixtures registry clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -57,6 +57,9 @@ registry: ## regenerate resources/registry/us-east-1.pack from the registry sche
 
 corpus: ## validate every template of the corpus (CORPUS=dir)
 	$(GO) run ./template/internal/corpus -dir $(CORPUS)
+
+corpus-create: ## create and delete a stack of every template of the corpus (CORPUS=dir, SCHEMAS=dir)
+	$(GO) run ./cmd/internal/corpuscreate -dir $(CORPUS) $(if $(SCHEMAS),-schemas $(SCHEMAS))
 
 clean: ## remove build output
 	rm -rf bin

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -43,13 +44,14 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			return nil, err
 		}
 	}
-	if err := checkTemplateBody(in.TemplateBody, in.UsePreviousTemplate, in.TemplateFile); err != nil {
+	body, file, err := e.templateSource(in.TemplateBody, in.TemplateURL, in.TemplateFile, in.UsePreviousTemplate)
+	if err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out *CreateChangeSetOutput
-	err := e.update(func(tx *txn) error {
+	err = e.update(func(tx *txn) error {
 		st := tx.FindStack(in.StackName)
 		info := statemachine.StackInfo{StackName: in.StackName, ChangeSetType: statemachine.ChangeSetType(csType), ChangeSetName: in.ChangeSetName}
 		if st != nil {
@@ -76,9 +78,13 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				st = &store.StackRecord{StackId: tx.newStackID(in.StackName), StackName: in.StackName, CreationTime: tx.now(),
 					NotificationARNs: in.NotificationARNs, Tags: in.Tags, Capabilities: in.Capabilities, RoleARN: in.RoleARN}
 				var err error
-				if _, p, err = e.prepareCreate(tx, st, in.TemplateBody, in.TemplateFile, in.Parameters, in.Capabilities); err != nil {
-					return err
+				if _, p, err = e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true}); err != nil {
+					if !failTransformed(cs, err) {
+						return err
+					}
+					st.TemplateBody, st.TemplateFile = body, file
 				}
+				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = st.TemplateBody, st.ProcessedTemplateBody, st.TemplateFile, st.Parameters
 				to, err := statemachine.FireStack(st.StackName, statemachine.NotExist, statemachine.StackReview)
 				if err != nil {
 					return internalf("%w", err)
@@ -86,6 +92,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				st.StackStatus, st.StackStatusReason = to, reasonUserInitiated
 				st.ClientRequestToken = in.ClientToken
 				st.Parameters, st.ResourceOrder = nil, nil
+				st.TemplateBody, st.ProcessedTemplateBody, st.TemplateFile = "", "", "" // the change set's, until it runs
 				if err := tx.PutStack(st); err != nil {
 					return err
 				}
@@ -93,25 +100,37 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			} else {
 				probe := st.Clone()
 				var err error
-				if _, p, err = e.prepareCreate(tx, probe, in.TemplateBody, in.TemplateFile, in.Parameters, in.Capabilities); err != nil {
-					return err
+				if _, p, err = e.prepareCreate(tx, probe, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true}); err != nil {
+					if !failTransformed(cs, err) {
+						return err
+					}
+					probe.TemplateBody, probe.TemplateFile = body, file
 				}
+				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = probe.TemplateBody, probe.ProcessedTemplateBody, probe.TemplateFile, probe.Parameters
 			}
-			cs.TemplateBody, cs.TemplateFile = in.TemplateBody, in.TemplateFile
 		} else {
-			u := updateRequest{Body: in.TemplateBody, File: in.TemplateFile, UsePrevious: in.UsePreviousTemplate,
+			u := updateRequest{Sub: submission{File: file, Original: body}, How: prepareHow{changeSet: true}, UsePrevious: in.UsePreviousTemplate,
 				Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
 			c, up, err := e.prepareUpdate(tx, st, u, false)
-			if err != nil {
+			switch {
+			case err == nil:
+				p = up
+				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile, c.Parameters
+				if !p.HasChanges() && sameTags(c.Tags, st.Tags) {
+					cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, noChangesReason, ExecutionStatusUnavailable
+				}
+			case failTransformed(cs, err):
+				cs.TemplateBody, cs.TemplateFile = body, file
+				if in.UsePreviousTemplate {
+					cs.TemplateBody, cs.TemplateFile = st.TemplateBody, st.TemplateFile
+				}
+			default:
 				return err
 			}
-			p = up
-			cs.TemplateBody, cs.TemplateFile, cs.Parameters = c.TemplateBody, c.TemplateFile, c.Parameters
-			if !p.HasChanges() && sameTags(c.Tags, st.Tags) {
-				cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, noChangesReason, ExecutionStatusUnavailable
-			}
 		}
-		cs.Changes = plan.Changes(p)
+		if p != nil {
+			cs.Changes = plan.Changes(p)
+		}
 		cs.StackId, cs.StackName = st.StackId, st.StackName
 		cs.Id = tx.newChangeSetID(st.StackName, in.ChangeSetName)
 		tx.Meta.IDs++
@@ -124,6 +143,25 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 		return nil, err
 	}
 	return out, nil
+}
+
+// failTransformed makes a change set whose template's transforms failed
+// FAILED, with the transform's message as its reason, as CloudFormation
+// does ("Transform 123456789012::Count failed with: ..."): the call is
+// accepted, the change set cannot be executed. It tells whether err was
+// such a failure.
+func failTransformed(cs *store.ChangeSetRecord, err error) bool {
+	var api *APIError
+	if !errors.As(err, &api) || !api.transform {
+		return false
+	}
+	cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, api.Message, ExecutionStatusUnavailable
+	return true
+}
+
+// csSubmission is the template a change set processed.
+func csSubmission(cs *store.ChangeSetRecord) submission {
+	return submission{File: cs.TemplateFile, Original: cs.TemplateBody, Processed: cs.ProcessedTemplateBody, Expanded: cs.ProcessedTemplateBody != ""}
 }
 
 // findChangeSet finds a change set by ARN, or by name within a stack.
@@ -237,7 +275,8 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 		var op *store.OperationRecord
 		c := st.Clone()
 		if cs.Type == ChangeSetTypeCreate {
-			_, p, err := e.prepareCreate(tx, c, cs.TemplateBody, cs.TemplateFile, cs.Given, cs.Capabilities)
+			_, p, err := e.prepareCreate(tx, c, csSubmission(cs), cs.Given, cs.Capabilities,
+				prepareHow{processed: true, changeSet: true, ssm: storedSSM(cs.Parameters)})
 			if err != nil {
 				return err
 			}
@@ -245,7 +284,6 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			if err != nil {
 				return internalf("%w", err)
 			}
-			c.TemplateBody, c.TemplateFile = cs.TemplateBody, cs.TemplateFile
 			c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, token
 			c.OnFailure = OnFailureRollback
 			switch cs.OnStackFailure {
@@ -262,8 +300,8 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			op.OnFailure = c.OnFailure
 			op.DisableRollback = in.DisableRollback
 		} else {
-			u := updateRequest{Body: cs.TemplateBody, File: cs.TemplateFile, Params: cs.Given, Caps: cs.Capabilities,
-				Tags: cs.Tags, NotificationARNs: cs.NotificationARNs}
+			u := updateRequest{Sub: csSubmission(cs), How: prepareHow{processed: true, changeSet: true, ssm: storedSSM(cs.Parameters)},
+				Params: cs.Given, Caps: cs.Capabilities, Tags: cs.Tags, NotificationARNs: cs.NotificationARNs}
 			c, p, err := e.prepareUpdate(tx, st, u, false)
 			if err != nil {
 				return err

@@ -36,9 +36,12 @@ const (
 
 // CreateStackInput is CreateStack's request.
 type CreateStackInput struct {
-	StackName    string      `json:"StackName"`
-	TemplateBody string      `json:"TemplateBody,omitempty"`
-	Parameters   []Parameter `json:"Parameters,omitempty"`
+	StackName    string `json:"StackName"`
+	TemplateBody string `json:"TemplateBody,omitempty"`
+	// TemplateURL names the template instead of TemplateBody: an S3 URL
+	// (read from Options.S3Dir) or file://PATH (template_url.go).
+	TemplateURL string      `json:"TemplateURL,omitempty"`
+	Parameters  []Parameter `json:"Parameters,omitempty"`
 	// DisableRollback leaves the stack in CREATE_FAILED when the create
 	// fails. It may not be given with OnFailure.
 	DisableRollback bool `json:"DisableRollback,omitempty"`
@@ -70,6 +73,7 @@ type CreateStackOutput struct {
 type UpdateStackInput struct {
 	StackName           string      `json:"StackName"`
 	TemplateBody        string      `json:"TemplateBody,omitempty"`
+	TemplateURL         string      `json:"TemplateURL,omitempty"`
 	UsePreviousTemplate bool        `json:"UsePreviousTemplate,omitempty"`
 	Parameters          []Parameter `json:"Parameters,omitempty"`
 	Capabilities        []string    `json:"Capabilities,omitempty"`
@@ -175,6 +179,7 @@ type CreateChangeSetInput struct {
 	StackName           string      `json:"StackName"`
 	ChangeSetName       string      `json:"ChangeSetName"`
 	TemplateBody        string      `json:"TemplateBody,omitempty"`
+	TemplateURL         string      `json:"TemplateURL,omitempty"`
 	UsePreviousTemplate bool        `json:"UsePreviousTemplate,omitempty"`
 	Parameters          []Parameter `json:"Parameters,omitempty"`
 	Capabilities        []string    `json:"Capabilities,omitempty"`
@@ -287,7 +292,8 @@ type ListChangeSetsOutput struct {
 
 // ValidateTemplateInput is ValidateTemplate's request.
 type ValidateTemplateInput struct {
-	TemplateBody string `json:"TemplateBody"`
+	TemplateBody string `json:"TemplateBody,omitempty"`
+	TemplateURL  string `json:"TemplateURL,omitempty"`
 
 	Extensions `json:"-"`
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 
 	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
@@ -33,7 +34,8 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	if err := checkStackName(in.StackName); err != nil {
 		return nil, err
 	}
-	if err := checkTemplateBody(in.TemplateBody, false, in.TemplateFile); err != nil {
+	body, file, err := e.templateSource(in.TemplateBody, in.TemplateURL, in.TemplateFile, false)
+	if err != nil {
 		return nil, err
 	}
 	if err := checkOnFailure(in.OnFailure, in.DisableRollback); err != nil {
@@ -45,7 +47,7 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out *CreateStackOutput
-	err := e.update(func(tx *txn) error {
+	err = e.update(func(tx *txn) error {
 		info := statemachine.StackInfo{StackName: in.StackName}
 		if existing := tx.StackByName(in.StackName); existing != nil {
 			if retry, err := tx.retryOf(KindCreateStack, existing, in.ClientRequestToken); retry || err != nil {
@@ -65,8 +67,8 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 			StackId:                     tx.newStackID(in.StackName),
 			StackName:                   in.StackName,
 			CreationTime:                tx.now(),
-			TemplateBody:                in.TemplateBody,
-			TemplateFile:                in.TemplateFile,
+			TemplateBody:                body,
+			TemplateFile:                file,
 			NotificationARNs:            in.NotificationARNs,
 			Capabilities:                in.Capabilities,
 			Tags:                        in.Tags,
@@ -78,7 +80,7 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 			EnableTerminationProtection: in.EnableTerminationProtection,
 			RetainExceptOnCreate:        in.RetainExceptOnCreate,
 		}
-		b, p, err := e.prepareCreate(tx, st, in.TemplateBody, in.TemplateFile, in.Parameters, in.Capabilities)
+		b, p, err := e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{})
 		if err != nil {
 			return err
 		}
@@ -111,18 +113,31 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	return out, nil
 }
 
-// prepareCreate parses and binds the template of a stack to create, checks
+// prepareCreate binds the submitted template of a stack to create, checks
 // its capabilities and imports, plans the create, and fills the stack's
-// template fields.
-func (e *Engine) prepareCreate(tx *txn, st *store.StackRecord, body, file string, params []Parameter, caps []string) (boundTemplate, *plan.Plan, error) {
-	b, err := e.bind(bindRequest{File: file, Body: body, Params: paramValues(params), Stack: st})
+// template fields. The template is processed first unless sub already is
+// (an executed change set's).
+func (e *Engine) prepareCreate(tx *txn, st *store.StackRecord, sub submission, params []Parameter, caps []string, how prepareHow) (boundTemplate, *plan.Plan, error) {
+	if !how.processed {
+		var err error
+		if sub, err = e.process(tx, st, sub.File, sub.Original, paramValues(params), nil); err != nil {
+			return nil, nil, err
+		}
+	}
+	file, body := sub.runs()
+	req := bindRequest{File: file, Body: body, Params: paramValues(params), Stack: st, SSM: how.ssm}
+	if how.ssm == nil {
+		src := e.ssmSources(tx)
+		req.ssmFrom = &src
+	}
+	b, err := e.bind(req)
 	if err != nil {
 		return nil, nil, templateError(err)
 	}
 	if err := e.unrecognizedTypes(file, b.Resources()); err != nil {
 		return nil, nil, err
 	}
-	if err := checkCapabilities(b.Capabilities(), caps); err != nil {
+	if err := checkCapabilities(requiredCapabilities(b, sub, how.changeSet), caps); err != nil {
 		return nil, nil, err
 	}
 	if err := e.checkTemplate(tx, b, false, true); err != nil {
@@ -132,12 +147,45 @@ func (e *Engine) prepareCreate(tx *txn, st *store.StackRecord, body, file string
 	if err != nil {
 		return nil, nil, planError(err)
 	}
+	st.TemplateBody, st.ProcessedTemplateBody, st.TemplateFile = sub.Original, sub.Processed, sub.File
 	st.Parameters = boundParams(b)
 	st.ResourceOrder = resourceOrder(b, nil)
 	if t := b.Template(); t != nil {
 		st.Description = t.Description
 	}
 	return b, p, nil
+}
+
+// prepareHow says how a call's template is prepared.
+type prepareHow struct {
+	// processed: the submission's transforms have run (a change set's).
+	processed bool
+	// changeSet: a change set is made or executed, which needs no
+	// CAPABILITY_AUTO_EXPAND ("If you are comfortable creating or updating
+	// a stack directly from a processed template ... specify the
+	// CAPABILITY_AUTO_EXPAND capability": template-macros.html).
+	changeSet bool
+	// ssm are the SSM parameters' values to bind with (a change set's);
+	// nil reads the account's parameter store.
+	ssm map[string]string
+}
+
+// requiredCapabilities is what a call must acknowledge for a bound
+// template: its IAM resources', and CAPABILITY_AUTO_EXPAND for a direct
+// create or update of a template with transforms.
+func requiredCapabilities(b boundTemplate, sub submission, changeSet bool) template.Requirement {
+	req := b.Capabilities()
+	caps := make([]string, 0, len(req.Capabilities)+1)
+	for _, c := range req.Capabilities {
+		if c != template.CapabilityAutoExpand || !changeSet {
+			caps = append(caps, c)
+		}
+	}
+	if sub.Expanded && !changeSet && !slices.Contains(caps, template.CapabilityAutoExpand) {
+		caps = append(caps, template.CapabilityAutoExpand)
+	}
+	req.Capabilities = caps
+	return req
 }
 
 // UpdateStack updates a stack to a new template (or the same one with
@@ -148,13 +196,14 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 	if in.StackName == "" {
 		return nil, requiredError("stackName")
 	}
-	if err := checkTemplateBody(in.TemplateBody, in.UsePreviousTemplate, in.TemplateFile); err != nil {
+	body, file, err := e.templateSource(in.TemplateBody, in.TemplateURL, in.TemplateFile, in.UsePreviousTemplate)
+	if err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out *UpdateStackOutput
-	err := e.update(func(tx *txn) error {
+	err = e.update(func(tx *txn) error {
 		if st := tx.FindStack(in.StackName); st != nil {
 			if retry, err := tx.retryOf(KindUpdateStack, st, in.ClientRequestToken); retry || err != nil {
 				out = &UpdateStackOutput{StackId: st.StackId}
@@ -165,7 +214,7 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 		if err != nil {
 			return apiError(err)
 		}
-		u := updateRequest{Body: in.TemplateBody, File: in.TemplateFile, UsePrevious: in.UsePreviousTemplate,
+		u := updateRequest{Sub: submission{File: file, Original: body}, UsePrevious: in.UsePreviousTemplate,
 			Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
 		c, p, err := e.prepareUpdate(tx, st, u, true)
 		if err != nil {
@@ -200,7 +249,9 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 // updateRequest is what an update (UpdateStack, an UPDATE change set)
 // asks for.
 type updateRequest struct {
-	Body, File       string
+	// Sub is the submitted template (unless UsePrevious).
+	Sub              submission
+	How              prepareHow
 	UsePrevious      bool
 	Params           []Parameter
 	Caps             []string
@@ -214,18 +265,31 @@ type updateRequest struct {
 // With refuseNoChange, an update that changes nothing is "No updates are
 // to be performed.".
 func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, refuseNoChange bool) (*store.StackRecord, *plan.Plan, error) {
-	body, file := u.Body, u.File
+	sub := u.Sub
 	if u.UsePrevious {
-		body, file = st.TemplateBody, st.TemplateFile
+		// The stack's template, processed again (its macros run again).
+		sub = submission{File: st.TemplateFile, Original: st.TemplateBody}
 	}
-	b, err := e.bind(bindRequest{File: file, Body: body, Params: paramValues(u.Params), Prev: paramMap(st.Parameters), Stack: st})
+	if !u.How.processed {
+		var err error
+		if sub, err = e.process(tx, st, sub.File, sub.Original, paramValues(u.Params), paramMap(st.Parameters)); err != nil {
+			return nil, nil, err
+		}
+	}
+	file, body := sub.runs()
+	req := bindRequest{File: file, Body: body, Params: paramValues(u.Params), Prev: paramMap(st.Parameters), Stack: st, SSM: u.How.ssm}
+	if u.How.ssm == nil {
+		src := e.ssmSources(tx)
+		req.ssmFrom = &src
+	}
+	b, err := e.bind(req)
 	if err != nil {
 		return nil, nil, templateError(err)
 	}
 	if err := e.unrecognizedTypes(file, b.Resources()); err != nil {
 		return nil, nil, err
 	}
-	if err := checkCapabilities(b.Capabilities(), u.Caps); err != nil {
+	if err := checkCapabilities(requiredCapabilities(b, sub, u.How.changeSet), u.Caps); err != nil {
 		return nil, nil, err
 	}
 	if err := e.checkTemplate(tx, b, false, true); err != nil {
@@ -243,13 +307,13 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 	if u.Tags != nil {
 		tags = u.Tags
 	}
-	if refuseNoChange && !p.HasChanges() && sameTags(tags, st.Tags) && !e.outputsChange(b, live, st) {
+	if refuseNoChange && !p.HasChanges() && sameTags(tags, st.Tags) && !e.outputsChange(tx, b, live, st) {
 		return nil, nil, ValidationError("No updates are to be performed.")
 	}
 	c := st.Clone()
 	c.PreviousTemplateBody, c.PreviousProcessedTemplateBody = st.TemplateBody, st.ProcessedTemplateBody
 	c.PreviousParameters, c.PreviousTemplateFile = st.Parameters, st.TemplateFile
-	c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile = body, "", file
+	c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile = sub.Original, sub.Processed, sub.File
 	c.Parameters = boundParams(b)
 	c.Capabilities = u.Caps
 	c.Tags = tags
@@ -265,7 +329,7 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 
 // outputsChange tells whether an update would change the stack's outputs
 // (which AWS counts as an update).
-func (e *Engine) outputsChange(b boundTemplate, live template.Resolver, st *store.StackRecord) bool {
+func (e *Engine) outputsChange(tx *txn, b boundTemplate, live template.Resolver, st *store.StackRecord) bool {
 	outs := b.Outputs()
 	if len(outs) != len(st.Outputs) {
 		return true
@@ -276,6 +340,9 @@ func (e *Engine) outputsChange(b boundTemplate, live template.Resolver, st *stor
 	}
 	for _, o := range outs {
 		v, err := b.OutputValue(o.Name, live)
+		if err == nil && hasDynamicRef(v) {
+			v, err = e.resolveRefs(tx, v, false) // as settleOutputs writes it
+		}
 		if err != nil || !template.IsKnown(v) {
 			return true
 		}

@@ -2,6 +2,11 @@ package engine
 
 import (
 	"context"
+	"slices"
+	"strings"
+
+	"github.com/stacksim/stacksim/template"
+	"github.com/stacksim/stacksim/transforms"
 )
 
 // Template stages (GetTemplate's TemplateStage).
@@ -52,8 +57,12 @@ func (e *Engine) GetTemplate(ctx context.Context, in GetTemplateInput) (*GetTemp
 			if err != nil {
 				return err
 			}
+			body := cs.TemplateBody
+			if stage == TemplateStageProcessed && cs.ProcessedTemplateBody != "" {
+				body = cs.ProcessedTemplateBody
+			}
 			out = &GetTemplateOutput{
-				TemplateBody:    cs.TemplateBody,
+				TemplateBody:    body,
 				StagesAvailable: []string{TemplateStageOriginal, TemplateStageProcessed},
 			}
 			return nil
@@ -84,28 +93,99 @@ func (e *Engine) GetTemplate(ctx context.Context, in GetTemplateInput) (*GetTemp
 // message, wrapping the positioned *template.Error (or template.Errors)
 // for FILE:LINE:COL.
 func (e *Engine) ValidateTemplate(ctx context.Context, in ValidateTemplateInput) (*ValidateTemplateOutput, error) {
-	if err := checkTemplateBody(in.TemplateBody, false, in.TemplateFile); err != nil {
+	body, file, err := e.templateSource(in.TemplateBody, in.TemplateURL, in.TemplateFile, false)
+	if err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
-	t, err := e.parseTemplate(in.TemplateFile, in.TemplateBody)
-	if err == nil && len(t.Transform) == 0 {
-		err = e.unrecognizedTypes(in.TemplateFile, t.Resources)
+	defer e.mu.Unlock()
+	if out, done, err := e.validateTransformed(file, body); done {
+		return out, err
 	}
-	e.mu.Unlock()
+	t, err := e.parseTemplate(file, body)
+	if err == nil && len(t.Transform) == 0 {
+		err = e.unrecognizedTypes(file, t.Resources)
+	}
 	if err != nil {
 		return nil, templateError(err)
 	}
-	out := &ValidateTemplateOutput{Parameters: []TemplateParameter{}, Description: t.Description}
-	for _, p := range t.Parameters {
-		tp := TemplateParameter{ParameterKey: p.Name, NoEcho: p.NoEcho, Description: p.Description}
-		if p.HasDefault {
-			tp.DefaultValue = p.Default
-		}
-		out.Parameters = append(out.Parameters, tp)
-	}
+	out := &ValidateTemplateOutput{Parameters: templateParameters(t.Parameters), Description: t.Description}
 	req := t.Capabilities()
 	out.Capabilities, out.CapabilitiesReason = req.Capabilities, req.Reason
 	out.DeclaredTransforms = t.Transform
 	return out, nil
+}
+
+// templateParameters describes parameters as ValidateTemplate does.
+func templateParameters(ps []*template.Parameter) []TemplateParameter {
+	out := []TemplateParameter{}
+	for _, p := range ps {
+		tp := TemplateParameter{ParameterKey: p.Name, NoEcho: p.NoEcho, Description: p.Description}
+		if p.HasDefault {
+			tp.DefaultValue = p.Default
+		}
+		out = append(out, tp)
+	}
+	return out
+}
+
+// validateTransformed validates a template whose transforms must run
+// first (done is false for any other): they run with the parameters'
+// defaults, the processed template is checked, and the answer describes
+// the template as submitted (its parameters, description, transforms) with
+// the capabilities the processed one needs. The caller holds e.mu.
+func (e *Engine) validateTransformed(file, body string) (out *ValidateTemplateOutput, done bool, err error) {
+	if !strings.Contains(body, "Transform") {
+		return nil, false, nil
+	}
+	name := templateFile(file)
+	root, err := template.ParseTree(name, []byte(body))
+	if err != nil {
+		return nil, false, nil
+	}
+	needed, err := transforms.Needed(name, root)
+	if err != nil {
+		return nil, true, templateError(err)
+	}
+	if !needed {
+		return nil, false, nil
+	}
+	params, err := template.DeclaredParameters(name, root)
+	if err != nil {
+		return nil, true, templateError(err)
+	}
+	values := map[string]any{}
+	for _, p := range params {
+		if v, ok := p.DefaultValue(); ok && !p.IsSSM() {
+			values[p.Name] = v
+		}
+	}
+	declared, _ := template.DeclaredTransforms(name, root)
+	err = e.view(func(tx *txn) error {
+		processed, err := e.runTransforms(tx, name, root, values, template.Pseudo{AccountID: e.opts.AccountID,
+			Region: e.opts.Region, Partition: e.opts.Partition, StackName: "validate-template",
+			StackID: tx.arn("stack/validate-template/00000000-0000-0000-0000-000000000000")})
+		if err != nil {
+			return err
+		}
+		t, err := e.parseTemplate(name+" (processed)", processed)
+		if err != nil {
+			return templateError(err)
+		}
+		desc, _ := root.Get("Description").Literal().(string)
+		out = &ValidateTemplateOutput{Parameters: templateParameters(params), Description: desc}
+		req := t.Capabilities()
+		out.Capabilities, out.CapabilitiesReason = req.Capabilities, req.Reason
+		if !slices.Contains(out.Capabilities, template.CapabilityAutoExpand) {
+			out.Capabilities = append(out.Capabilities, template.CapabilityAutoExpand)
+		}
+		for _, m := range declared {
+			out.DeclaredTransforms = append(out.DeclaredTransforms, m.Name)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, true, err
+	}
+	return out, true, nil
 }

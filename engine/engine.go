@@ -69,6 +69,27 @@ type Options struct {
 	// resource's response (see resources.RegistryOptions).
 	CustomResponseWait time.Duration
 
+	// SSMParameters are parameters the account holds outside any stack
+	// (--ssm-parameter NAME=VALUE), by name: AWS::SSM::Parameter::Value<>
+	// parameters and {{resolve:ssm:...}} and {{resolve:ssm-secure:...}}
+	// references read them after the AWS::SSM::Parameter objects of the
+	// simulated account and before AWS's public parameters
+	// (paramstore.Sources).
+	SSMParameters map[string]string
+	// Secrets are Secrets Manager secrets the account holds outside any
+	// stack (--secret NAME=SECRETSTRING), by name or ARN, for
+	// {{resolve:secretsmanager:...}} references (after the account's
+	// AWS::SecretsManager::Secret objects).
+	Secrets map[string]string
+	// S3Dir stands for S3 (--s3-dir DIR): the object KEY of bucket BUCKET
+	// is the file DIR/BUCKET/KEY. TemplateURL and AWS::Include read from
+	// it; without it only file:// URLs can be read.
+	S3Dir string
+	// Python is the Python interpreter that runs AWS's SAM translator
+	// (aws-sam-translator) for the AWS::Serverless-2016-10-31 transform:
+	// "python3" (found in PATH) when empty.
+	Python string
+
 	// PageSize is how many items a page of the paginated read calls holds
 	// (DescribeStackEvents, ListStackResources, ListStacks, ListExports,
 	// ListImports, DescribeStacks). 0: AWS's page sizes.

@@ -29,6 +29,9 @@ type APIError struct {
 	// the positioned *template.Error (or template.Errors) of a template
 	// fault, which a caller reaches with errors.As to print FILE:LINE:COL.
 	cause error
+	// transform: a template's transform failed (a change set is made
+	// FAILED with the message rather than refused).
+	transform bool
 }
 
 // Error returns "Code: Message".

@@ -111,3 +111,23 @@ func whereResource(st *store.StackRecord, r *store.ResourceRecord) string {
 	}
 	return "resources/" + st.StackName + "/" + r.LogicalResourceId
 }
+
+// weakUnchecked resolves as the live stack does, except Fn::GetStackOutput,
+// whose value is weakMarker.
+type weakUnchecked struct{ liveResolver }
+
+// weakMarker stands for a value read by Fn::GetStackOutput.
+const weakMarker = "\x00stacksim:weak-reference\x00"
+
+func (weakUnchecked) GetStackOutput(_, _, _, _ string) (any, error) { return weakMarker, nil }
+
+// holdsWeak tells whether a value holds what Fn::GetStackOutput read.
+func holdsWeak(v any) bool {
+	found := false
+	walkStrings(v, nil, func(_ []string, s string) {
+		if strings.Contains(s, weakMarker) {
+			found = true
+		}
+	})
+	return found
+}

@@ -319,7 +319,7 @@ func (h *harness) deleteStack(in DeleteStackInput) error {
 func (h *harness) mustDo(fn func() error) {
 	h.t.Helper()
 	if err := fn(); err != nil {
-		h.t.Fatalf("refused: %v", err)
+		h.t.Fatalf("refused: %v\n%s", err, h.out.String())
 	}
 }
 

@@ -550,7 +550,14 @@ func (r *run) oldDeleted(row *store.StepRecord, s *plan.Step) error {
 	row.Entry.OldDeleted = true
 	row.PhysicalID = ""
 	row.Model = nil
-	row.Desired = resources.StringifyModel(row.Props)
+	desired, reason := r.handlerState(s.ResourceType, row.Props)
+	if reason != "" {
+		if rec := r.current(s.LogicalID); rec != nil {
+			return r.createFailedAt(row, rec, reason)
+		}
+		desired = resources.StringifyModel(row.Props)
+	}
+	row.Desired = desired
 	row.Previous = nil
 	r.launch(row, s, partCreate, r.timeoutOf(s.ResourceType, resources.ActionCreate, row.Props))
 	return nil

@@ -36,6 +36,10 @@ func (r *run) settleOutputs(mode outputsMode) (string, error) {
 	exports := map[string]string{}
 	for _, o := range b.Outputs() {
 		v, err := b.OutputValue(o.Name, live)
+		if err == nil && hasDynamicRef(v) {
+			// ssm references read; secret ones stay as written (dynref.go).
+			v, err = r.e.resolveRefs(r.tx, v, false)
+		}
 		if err != nil {
 			if mode == outputsRestore {
 				continue

@@ -131,6 +131,11 @@ func (e *Engine) checkTemplate(tx *txn, b boundTemplate, attrs, imports bool) er
 	for _, res := range b.Resources() {
 		c.types[res.LogicalID] = res.Type
 	}
+	if imports && !attrs {
+		if err := e.checkDynamicRefs(tx, b, c); err != nil {
+			return err
+		}
+	}
 	if imports && !attrs && !hasImports(b) {
 		return nil
 	}
@@ -181,7 +186,8 @@ func runtimeErrorReason(err error) string {
 	return "[Error] " + path + ": " + msg
 }
 
-// hasImports tells whether a bound template holds an Fn::ImportValue.
+// hasImports tells whether a bound template holds an Fn::ImportValue or an
+// Fn::GetStackOutput (which a submitted template's check reads).
 func hasImports(b boundTemplate) bool {
 	t := b.Template()
 	if t == nil || t.Root == nil {
@@ -189,7 +195,7 @@ func hasImports(b boundTemplate) bool {
 	}
 	found := false
 	walkNodes(t.Root, func(n *template.Node) bool {
-		if n.Func() == "Fn::ImportValue" {
+		if f := n.Func(); f == "Fn::ImportValue" || f == "Fn::GetStackOutput" {
 			found = true
 		}
 		return !found

@@ -274,10 +274,14 @@ func (r *run) startCreate(row *store.StepRecord, s *plan.Step) error {
 	r.event(rec, "", props)
 	r.put(rec)
 	row.Props = props
+	var desired map[string]any
+	if reason == "" {
+		desired, reason = r.handlerState(s.ResourceType, props)
+	}
 	if reason != "" {
 		return r.createFailedAt(row, rec, reason)
 	}
-	row.Desired = resources.StringifyModel(props)
+	row.Desired = desired
 	r.launch(row, s, partCreate, r.timeoutOf(s.ResourceType, resources.ActionCreate, props))
 	return nil
 }
@@ -394,6 +398,13 @@ func (r *run) startUpdate(row *store.StepRecord, s *plan.Step) error {
 	row.Props = props
 	row.Entry.OldPhysicalID = cur.PhysicalResourceId
 	row.PhysicalID = cur.PhysicalResourceId
+	var desired, previous map[string]any
+	if reason == "" {
+		desired, reason = r.handlerState(s.ResourceType, props)
+	}
+	if reason == "" {
+		previous, reason = r.handlerState(s.ResourceType, cur.Properties)
+	}
 	if reason != "" {
 		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, props); err != nil {
 			return err
@@ -401,8 +412,8 @@ func (r *run) startUpdate(row *store.StepRecord, s *plan.Step) error {
 		return r.fail(row, "update")
 	}
 	p, _ := r.e.providerOf(s.ResourceType)
-	row.Desired = withIdentifiers(p, resources.StringifyModel(props), cur.Model)
-	row.Previous = withIdentifiers(p, resources.StringifyModel(cur.Properties), cur.Model)
+	row.Desired = withIdentifiers(p, desired, cur.Model)
+	row.Previous = withIdentifiers(p, previous, cur.Model)
 	r.launch(row, s, partUpdate, r.timeoutOf(s.ResourceType, resources.ActionUpdate, props))
 	return nil
 }
@@ -467,6 +478,12 @@ func (r *run) startReplace(row *store.StepRecord, s *plan.Step, action plan.Acti
 	r.put(rec)
 	row.Props = props
 	row.Entry.OldPhysicalID = oldPhys
+	var desired map[string]any
+	if reason == "" {
+		// Read before anything is deleted: a reference that cannot be
+		// read fails the replacement while the old resource still stands.
+		desired, reason = r.handlerState(s.ResourceType, props)
+	}
 	if reason != "" {
 		return r.createFailedAt(row, rec, reason)
 	}
@@ -479,7 +496,7 @@ func (r *run) startReplace(row *store.StepRecord, s *plan.Step, action plan.Acti
 		r.launch(row, s, partDeleteOld, r.timeoutOf(s.ResourceType, resources.ActionDelete, old.Properties))
 		return nil
 	}
-	row.Desired = resources.StringifyModel(props)
+	row.Desired = desired
 	r.launch(row, s, partCreate, r.timeoutOf(s.ResourceType, resources.ActionCreate, props))
 	return nil
 }
@@ -526,18 +543,25 @@ func (r *run) startRestore(row *store.StepRecord, s *plan.Step) error {
 	row.Props = props
 	row.Entry.OldPhysicalID = s.PhysicalID
 	row.PhysicalID = s.PhysicalID
+	newProps := old.Properties
+	if cur != nil && cur.PhysicalResourceId != s.PhysicalID && cur.Properties != nil {
+		newProps = cur.Properties
+	}
+	var desired, previous map[string]any
+	if reason == "" {
+		desired, reason = r.handlerState(s.ResourceType, props)
+	}
+	if reason == "" {
+		previous, reason = r.handlerState(s.ResourceType, newProps)
+	}
 	if reason != "" {
 		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, props); err != nil {
 			return err
 		}
 		return r.fail(row, "update")
 	}
-	newProps := old.Properties
-	if cur != nil && cur.PhysicalResourceId != s.PhysicalID && cur.Properties != nil {
-		newProps = cur.Properties
-	}
-	row.Desired = resources.StringifyModel(props)
-	row.Previous = resources.StringifyModel(newProps)
+	row.Desired = desired
+	row.Previous = previous
 	r.launch(row, s, partUpdate, r.timeoutOf(s.ResourceType, resources.ActionUpdate, props))
 	return nil
 }
@@ -669,7 +693,13 @@ func (r *run) startRemove(row *store.StepRecord, s *plan.Step) error {
 	row.PhysicalID = c.PhysicalResourceId
 	row.Desired = c.Model
 	if row.Desired == nil {
+		// A resource without a model (a custom resource) is sent its
+		// properties; a reference that cannot be read any more is sent
+		// as written, so that the delete still goes.
 		row.Desired = resources.StringifyModel(c.Properties)
+		if state, reason := r.handlerState(s.ResourceType, c.Properties); reason == "" {
+			row.Desired = state
+		}
 	}
 	r.launch(row, s, partDelete, r.timeoutOf(s.ResourceType, resources.ActionDelete, c.Properties))
 	return nil

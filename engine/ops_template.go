@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/stacksim/stacksim/engine/store"
+	"github.com/stacksim/stacksim/paramstore"
 	"github.com/stacksim/stacksim/plan"
 	"github.com/stacksim/stacksim/template"
 )
@@ -42,6 +43,13 @@ type bindRequest struct {
 	Prev    map[string]string
 	Stack   *store.StackRecord
 	NoCache bool
+	// SSM are the values of the SSM parameters the template's
+	// AWS::SSM::Parameter::Value<...> parameters name (ssmValues; for a
+	// stored binding, the values the stack was given: storedSSM).
+	SSM map[string]string
+	// ssmFrom, when set, is where the SSM parameters of a call are read
+	// (SSM is then made from it).
+	ssmFrom *paramstore.Sources
 	// stored: Body and Params are a stack's stored template and params
 	// (its current or previous template).
 	stored bool
@@ -99,6 +107,16 @@ func (e *Engine) bind(r bindRequest) (boundTemplate, error) {
 			return b, nil
 		}
 	}
+	var t *template.Template
+	if r.ssmFrom != nil {
+		// The SSM parameters the call names are read now, and the values
+		// are part of what the binding is made from.
+		var err error
+		if t, err = e.parseTemplate(r.File, r.Body); err != nil {
+			return nil, err
+		}
+		r.SSM = ssmValues(t, r.Params, r.Prev, *r.ssmFrom)
+	}
 	key := bindKey(r)
 	if !r.NoCache {
 		if b, ok := e.bounds[key]; ok {
@@ -106,14 +124,17 @@ func (e *Engine) bind(r bindRequest) (boundTemplate, error) {
 			return b, nil
 		}
 	}
-	t, err := e.parseTemplate(r.File, r.Body)
-	if err != nil {
-		return nil, err
+	if t == nil {
+		var err error
+		if t, err = e.parseTemplate(r.File, r.Body); err != nil {
+			return nil, err
+		}
 	}
 	st := r.Stack
 	b, err := t.Bind(template.BindInput{
 		Parameters: r.Params,
 		Previous:   r.Prev,
+		SSM:        r.SSM,
 		Pseudo: template.Pseudo{
 			AccountID:        e.opts.AccountID,
 			Region:           e.opts.Region,
@@ -166,14 +187,17 @@ func bindKey(r bindRequest) [32]byte {
 			w("\x01")
 		}
 	}
-	keys := make([]string, 0, len(r.Prev))
-	for k := range r.Prev {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		w(k)
-		w(r.Prev[k])
+	for _, m := range []map[string]string{r.Prev, r.SSM} {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			w(k)
+			w(m[k])
+		}
+		w("\x02")
 	}
 	var out [32]byte
 	h.Sum(out[:0])
@@ -210,13 +234,17 @@ func boundParams(b boundTemplate) []store.ParamValue {
 
 // currentTemplate binds the template the stack is on now.
 func (e *Engine) currentTemplate(st *store.StackRecord) (boundTemplate, error) {
-	return e.bind(bindRequest{File: st.TemplateFile, Body: st.TemplateBody, Params: storedParams(st.Parameters), Stack: st, stored: true, params: st.Parameters})
+	file, body := runTemplate(st.TemplateFile, st.TemplateBody, st.ProcessedTemplateBody)
+	return e.bind(bindRequest{File: file, Body: body, Params: storedParams(st.Parameters),
+		Stack: st, stored: true, params: st.Parameters, SSM: storedSSM(st.Parameters)})
 }
 
 // previousTemplate binds the template the stack had before its last
 // operation (what an update rollback returns to).
 func (e *Engine) previousTemplate(st *store.StackRecord) (boundTemplate, error) {
-	return e.bind(bindRequest{File: st.PreviousTemplateFile, Body: st.PreviousTemplateBody, Params: storedParams(st.PreviousParameters), Stack: st, stored: true, params: st.PreviousParameters})
+	file, body := runTemplate(st.PreviousTemplateFile, st.PreviousTemplateBody, st.PreviousProcessedTemplateBody)
+	return e.bind(bindRequest{File: file, Body: body,
+		Params: storedParams(st.PreviousParameters), Stack: st, stored: true, params: st.PreviousParameters, SSM: storedSSM(st.PreviousParameters)})
 }
 
 // templateError turns an error of the template package into the API's:

@@ -252,6 +252,15 @@ func (u *updater) ImportValue(name string) (any, error) {
 	return u.in.Live.ImportValue(name)
 }
 
+// GetStackOutput reads another stack's output through Live, when it can
+// (template.StackOutputResolver); unknown otherwise.
+func (u *updater) GetStackOutput(stack, output, region, role string) (any, error) {
+	if sr, ok := u.in.Live.(template.StackOutputResolver); ok {
+		return sr.GetStackOutput(stack, output, region, role)
+	}
+	return template.Unknown{Export: stack + "." + output}, nil
+}
+
 // cleanupItem is something the cleanup phase removes.
 type cleanupItem struct {
 	d        *DeployedResource

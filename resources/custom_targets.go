@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -43,27 +44,15 @@ type CommandTarget struct {
 
 // Deliver implements CustomTarget.
 func (t CommandTarget) Deliver(ctx context.Context, req *CustomRequest) (*CustomResponse, error) {
-	if len(t.Argv) == 0 {
-		return nil, fmt.Errorf("the command target has no program")
-	}
 	in, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, t.Argv[0], t.Argv[1:]...)
-	cmd.Dir = t.Dir
-	cmd.Env = append(cmd.Environ(), t.Env...)
-	cmd.Stdin = bytes.NewReader(in)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &limitedBuffer{max: 8192, buf: &stderr}
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ErrNoResponse
-		}
-		return nil, fmt.Errorf("command %s failed: %v%s", quoteArgv(t.Argv), err, stderrTail(stderr.Bytes()))
+	stdout, err := t.run(ctx, in, maxTargetAnswer)
+	if err != nil {
+		return nil, err
 	}
-	out := bytes.TrimSpace(stdout.Bytes())
+	out := bytes.TrimSpace(stdout)
 	if len(out) == 0 {
 		return nil, nil // the response comes to the ResponseURL
 	}
@@ -72,6 +61,35 @@ func (t CommandTarget) Deliver(ctx context.Context, req *CustomRequest) (*Custom
 		return nil, fmt.Errorf("command %s answered on standard output: %w", quoteArgv(t.Argv), err)
 	}
 	return resp, nil
+}
+
+// maxTargetAnswer bounds what a target's command or URL may answer (a
+// Lambda function's synchronous response is at most 6 MB).
+const maxTargetAnswer = 6 << 20
+
+// run runs the command with in on its standard input and returns what it
+// wrote on its standard output (ErrNoResponse when ctx ends first).
+func (t CommandTarget) run(ctx context.Context, in []byte, max int) ([]byte, error) {
+	if len(t.Argv) == 0 {
+		return nil, fmt.Errorf("the command target has no program")
+	}
+	cmd := exec.CommandContext(ctx, t.Argv[0], t.Argv[1:]...)
+	cmd.Dir = t.Dir
+	cmd.Env = append(cmd.Environ(), t.Env...)
+	cmd.Stdin = bytes.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &limitedBuffer{max: max + 1, buf: &stdout}
+	cmd.Stderr = &limitedBuffer{max: 8192, buf: &stderr}
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ErrNoResponse
+		}
+		return nil, fmt.Errorf("command %s failed: %v%s", quoteArgv(t.Argv), err, stderrTail(stderr.Bytes()))
+	}
+	if stdout.Len() > max {
+		return nil, fmt.Errorf("command %s answered more than %d bytes", quoteArgv(t.Argv), max)
+	}
+	return stdout.Bytes(), nil
 }
 
 // URLTarget POSTs the request as JSON to an HTTP URL; the response comes by
@@ -87,6 +105,16 @@ func (t URLTarget) Deliver(ctx context.Context, req *CustomRequest) (*CustomResp
 	if err != nil {
 		return nil, err
 	}
+	if _, err := t.post(ctx, body, 512); err != nil {
+		return nil, err
+	}
+	return nil, nil
+}
+
+// post POSTs body as JSON and returns the response's body, at most max
+// bytes of it (ErrNoResponse when ctx ends first; an error for a status
+// other than 2xx).
+func (t URLTarget) post(ctx context.Context, body []byte, max int) ([]byte, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, t.URL, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("service token URL %q: %w", t.URL, err)
@@ -104,12 +132,21 @@ func (t URLTarget) Deliver(ctx context.Context, req *CustomRequest) (*CustomResp
 		return nil, fmt.Errorf("POST %s: %w", t.URL, err)
 	}
 	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("POST %s: %s: %s", t.URL, resp.Status, strings.TrimSpace(string(msg)))
+	out, err := io.ReadAll(io.LimitReader(resp.Body, int64(max)+1))
+	if err != nil {
+		return nil, fmt.Errorf("POST %s: %w", t.URL, err)
 	}
-	return nil, nil
+	if resp.StatusCode/100 != 2 {
+		return nil, fmt.Errorf("POST %s: %s: %s", t.URL, resp.Status, strings.TrimSpace(string(out[:min(len(out), 512)])))
+	}
+	if len(out) > max {
+		return out[:max], errAnswerTooLarge
+	}
+	return out, nil
 }
+
+// errAnswerTooLarge: a URL answered more than it may.
+var errAnswerTooLarge = errors.New("the answer is too large")
 
 // ParseTarget reads a service token target as the command line writes it:
 // "exec:PROGRAM ARG..." (split on white space) or `exec:["PROGRAM","ARG"]`

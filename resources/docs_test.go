@@ -125,6 +125,16 @@ func TestHandlerDocExamples(t *testing.T) {
 			if err := json.Unmarshal([]byte(b.body), &r); err != nil || r.Action != resources.ActionCreate || r.DesiredResourceState["Name"] != "orders" {
 				t.Errorf("request: %+v %v", r, err)
 			}
+		case strings.Contains(b.body, `"transformId"`):
+			var m resources.MacroRequest
+			if err := json.Unmarshal([]byte(b.body), &m); err != nil || m.TransformID == "" || m.RequestID == "" || len(m.Fragment) == 0 {
+				t.Errorf("macro event: %+v %v", m, err)
+			}
+		case strings.Contains(b.body, `"fragment"`):
+			var a struct{ RequestID, Status string }
+			if err := json.Unmarshal([]byte(b.body), &a); err != nil || a.RequestID == "" || a.Status != "success" {
+				t.Errorf("macro answer: %+v %v", a, err)
+			}
 		case strings.Contains(b.body, `"status"`):
 			var ev resources.ProgressEvent
 			if err := json.Unmarshal([]byte(b.body), &ev); err != nil || !ev.Status.Valid() || ev.CallbackDelaySeconds != 30 {

@@ -45,6 +45,11 @@ func runHelper(mode string, in []byte) int {
 		return "exec-" + fmt.Sprint(creq.ResourceProperties["Name"])
 	}
 	switch mode {
+	case "macro-echo":
+		var m MacroRequest
+		json.Unmarshal(in, &m) //nolint:errcheck
+		b, _ := json.Marshal(map[string]any{"requestId": m.RequestID, "status": "success", "fragment": m.Fragment, "params": m.Params})
+		os.Stdout.Write(b)
 	case "custom-stdout":
 		os.Stdout.Write(respond(CustomResponse{Status: "SUCCESS", PhysicalResourceID: id(), Data: map[string]any{"Echo": creq.ResourceProperties["Name"], "Type": creq.RequestType}}))
 	case "custom-put":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -23,6 +24,11 @@ func TestFixtures(t *testing.T) {
 	for _, path := range paths {
 		dir := filepath.Dir(path)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
+			if filepath.Base(dir) == "serverless" {
+				if err := exec.Command("python3", "-c", "import samtranslator").Run(); err != nil {
+					t.Skipf("python3 cannot import samtranslator (pip install aws-sam-translator): %v", err)
+				}
+			}
 			sc, err := LoadFile(path)
 			if err != nil {
 				t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/internal/yamlkeys"
+	"github.com/stacksim/stacksim/paramstore"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/resources/faults"
 	"github.com/stacksim/stacksim/statemachine"
@@ -106,7 +108,7 @@ func (l *loader) pos(n *yaml.Node) string {
 	return fmt.Sprintf("%s:%d:%d", l.file, n.Line, n.Column)
 }
 
-var topKeys = []string{"name", "description", "seed", "contract", "serviceTokens", "steps"}
+var topKeys = []string{"name", "description", "seed", "contract", "serviceTokens", "ssmParameters", "secrets", "s3Dir", "steps"}
 
 func (l *loader) scenario(root *yaml.Node) *Scenario {
 	sc := &Scenario{Contract: engine.ContractReport, ServiceTokens: map[string]resources.CustomTarget{}}
@@ -141,6 +143,20 @@ func (l *loader) scenario(root *yaml.Node) *Scenario {
 			}
 		case "serviceTokens":
 			l.serviceTokens(v, sc)
+		case "ssmParameters":
+			sc.SSMParameters = l.assignments(v, "ssmParameters", paramstore.CheckUserName)
+		case "secrets":
+			sc.Secrets = l.assignments(v, "secrets", paramstore.CheckSecretName)
+		case "s3Dir":
+			if dir := l.str(v, "s3Dir"); dir != "" {
+				if !filepath.IsAbs(dir) {
+					dir = filepath.Join(l.dir, dir)
+				}
+				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+					l.at(v, "s3Dir %s is not a directory (a directory that stands for S3: BUCKET/KEY under it)", v.Value)
+				}
+				sc.S3Dir = dir
+			}
 		case "steps":
 			steps = v
 		default:
@@ -164,6 +180,29 @@ func (l *loader) scenario(root *yaml.Node) *Scenario {
 		}
 	}
 	return sc
+}
+
+// assignments reads a mapping of names to string values (ssmParameters,
+// secrets).
+func (l *loader) assignments(n *yaml.Node, what string, check func(string) string) map[string]string {
+	if n.Kind != yaml.MappingNode {
+		l.at(n, "%s must be a mapping of names to values, not %s", what, kindName(n))
+		return nil
+	}
+	out := map[string]string{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolveAlias(n.Content[i+1])
+		if msg := check(k.Value); msg != "" {
+			l.at(k, "%s %q: %s", what, k.Value, msg)
+			continue
+		}
+		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+			l.at(v, "%s %s: the value must be a string, not %s", what, k.Value, kindName(v))
+			continue
+		}
+		out[k.Value] = v.Value
+	}
+	return out
 }
 
 func (l *loader) serviceTokens(n *yaml.Node, sc *Scenario) {
@@ -574,12 +613,18 @@ func (l *loader) operation(k, v *yaml.Node) *Operation {
 	rv := reflect.ValueOf(in).Elem()
 	var templateFile string
 	l.decodeInto(v, rv, k.Value, func(field string, n *yaml.Node) (any, bool) {
-		if field != "TemplateBody" {
-			return nil, false
+		switch field {
+		case "TemplateBody":
+			name, body := l.templateBody(n)
+			templateFile = name
+			return body, true
+		case "TemplateURL":
+			// file://PATH is relative to the scenario, as TemplateBody's.
+			if p, ok := strings.CutPrefix(n.Value, "file://"); ok && n.Kind == yaml.ScalarNode && !filepath.IsAbs(p) {
+				return "file://" + filepath.Join(l.dir, p), true
+			}
 		}
-		name, body := l.templateBody(n)
-		templateFile = name
-		return body, true
+		return nil, false
 	})
 	if f := rv.FieldByName("StackName"); f.IsValid() {
 		op.StackName = f.String()

@@ -67,7 +67,8 @@ func Run(ctx context.Context, sc *Scenario, opts Options) (*Result, error) {
 		r.Log = func(line string) { log.line("   %s", line) }
 	}
 	e, err := engine.New(engine.Options{Seed: sc.Seed, Logger: opts.Logger, SchemaDir: opts.SchemaDir, PermissiveTypes: opts.PermissiveTypes,
-		ServiceTokens: sc.ServiceTokens, Contract: sc.Contract})
+		ServiceTokens: sc.ServiceTokens, Contract: sc.Contract,
+		SSMParameters: sc.SSMParameters, Secrets: sc.Secrets, S3Dir: sc.S3Dir})
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,12 @@ type Scenario struct {
 	Contract engine.ContractMode
 	// ServiceTokens maps custom resource ServiceTokens to their targets.
 	ServiceTokens map[string]resources.CustomTarget
+	// SSMParameters and Secrets are what the account's parameter store
+	// and Secrets Manager hold outside any stack; S3Dir stands for S3
+	// (engine.Options).
+	SSMParameters map[string]string
+	Secrets       map[string]string
+	S3Dir         string
 	// responders are the built-in targets, whose requests the log shows.
 	responders []*Responder
 	Steps      []*Step

@@ -36,9 +36,11 @@ type BindInput struct {
 	// name, resolved again), for UsePreviousValue.
 	Previous map[string]string
 	// SSM resolves AWS::SSM::Parameter::Value<...> parameters: the value of
-	// each SSM parameter, by name.
-	SSM    map[string]string
-	Pseudo Pseudo
+	// each SSM parameter, by name; SSMLookup, when set, answers the names
+	// SSM does not hold.
+	SSM       map[string]string
+	SSMLookup func(name string) (string, bool)
+	Pseudo    Pseudo
 	// AZs are the availability zones of Pseudo.Region that Fn::GetAZs
 	// returns; nil means Region followed by a, b and c.
 	AZs []string
@@ -234,6 +236,9 @@ func (b *Bound) bindParameters(c *collector, in BindInput) {
 		value := bp.Value
 		if p.kind.ssm {
 			v, found := in.SSM[bp.Value]
+			if !found && in.SSMLookup != nil {
+				v, found = in.SSMLookup(bp.Value)
+			}
 			if !found {
 				at("Unable to fetch parameters [%s] from parameter store for this account.", bp.Value)
 				continue

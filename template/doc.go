@@ -34,9 +34,18 @@
 //
 // Every fault is an *Error with the file, line, column and JSON path it
 // comes from and AWS's wording ("Template format error: ..."); a pass
-// returns all of its faults at once (Errors, sorted by position). A feature
-// stacksim does not run (transforms other than AWS::LanguageExtensions,
-// Fn::Transform, modules, Hooks) wraps ErrUnsupported.
+// returns all of its faults at once (Errors, sorted by position). What
+// Parse does not run (transforms other than AWS::LanguageExtensions and
+// Fn::Transform, which package transforms runs first; modules; Hooks)
+// wraps ErrUnsupported.
+//
+// # Trees for transforms
+//
+// ParseTree reads a body into a tree without Parse's checks;
+// DeclaredTransforms, SnippetTransforms, DeclaredParameters,
+// ParameterValues and ExpandForEach read and evaluate what transforms need,
+// and (*Node).JSON writes a tree back, in its order, as the processed
+// template Parse then reads.
 //
 // # YAML
 //

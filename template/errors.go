@@ -23,8 +23,9 @@ type Error struct {
 	err error // a wrapped cause: ErrUnsupported, or the Resolver's error
 }
 
-// ErrUnsupported is wrapped by the errors of features stacksim does not
-// implement (transforms other than AWS::LanguageExtensions, Fn::Transform):
+// ErrUnsupported is wrapped by the errors of features Parse does not run
+// (transforms other than AWS::LanguageExtensions and Fn::Transform, which
+// run before it; modules; Hooks):
 // errors.Is(err, ErrUnsupported) tells a template stacksim cannot run from a
 // template that is wrong.
 var ErrUnsupported = errors.New("not supported by stacksim")

@@ -46,6 +46,7 @@ func BodySizeError(file string, size int64) error {
 		File: file, Line: 1, Col: 1,
 		Message: fmt.Sprintf("1 validation error detected: Value at 'templateBody' failed to satisfy constraint: "+
 			"Member must have length less than or equal to %d", MaxBodyBytes),
-		Detail: fmt.Sprintf("%s; a larger template has to come from S3 (TemplateURL, up to %d bytes)", body, MaxURLBodyBytes),
+		Detail: fmt.Sprintf("%s; a larger template, up to %d bytes, is given by URL: "+
+			"--template-url file://PATH, or --template-url https://BUCKET.s3.amazonaws.com/KEY with --s3-dir DIR holding DIR/BUCKET/KEY", body, MaxURLBodyBytes),
 	}
 }

@@ -2,7 +2,6 @@ package template
 
 import (
 	"bytes"
-	"fmt"
 )
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -19,11 +18,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // Parse does not apply MaxBodyBytes (the TemplateBody limit): a template may
 // come from S3. Callers of the TemplateBody form call CheckBodySize first.
 func Parse(name string, body []byte) (*Template, error) {
-	if len(body) > MaxURLBodyBytes {
-		return nil, &Error{File: name, Line: 1, Col: 1, Message: fmt.Sprintf(
-			"Template may not exceed %d bytes in size.", MaxURLBodyBytes)}
-	}
-	root, err := parseBody(name, body)
+	root, err := ParseTree(name, body)
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,14 @@ import (
 	"strings"
 )
 
-// LanguageExtensions is the one transform stacksim runs.
+// LanguageExtensions is the one transform Parse runs itself; the others
+// (AWS::Serverless, AWS::Include, macros) run before (package transforms,
+// which the engine runs when a stack operation is called), and Parse
+// reads what they made.
 const LanguageExtensions = "AWS::LanguageExtensions"
 
-// transforms reads the Transform section; it reports a transform stacksim
-// does not run and returns false then, since the rest of such a template is
+// transforms reads the Transform section; it reports a transform that has
+// not run and returns false then, since the rest of such a template is
 // written for the transform's output.
 func (b *builder) transforms(root *Node) bool {
 	sec := root.Get("Transform")
@@ -45,15 +48,16 @@ func (b *builder) transforms(root *Node) bool {
 		}
 	}
 	if len(unsupported) > 0 {
-		e := b.c.at(at, "Template format error: Transform %s is not supported by stacksim", strings.Join(unsupported, ", "))
-		e.Detail = "stacksim runs AWS::LanguageExtensions only; expand other transforms and macros first (sam build, aws cloudformation package) and give stacksim the processed template"
+		e := b.c.at(at, "Template format error: Transform %s has not run", strings.Join(unsupported, ", "))
+		e.Detail = "transforms run before the template is read: stacksim runs them when a stack operation is called (create-stack, update-stack, create-change-set, validate-template)"
 		e.err = ErrUnsupported
 		return false
 	}
 	return b.noFnTransform(root)
 }
 
-// noFnTransform refuses Fn::Transform (a macro or AWS::Include in place).
+// noFnTransform refuses an Fn::Transform that has not run (a macro or
+// AWS::Include in place).
 func (b *builder) noFnTransform(n *Node) bool {
 	return b.findFnTransform(n)
 }
@@ -105,7 +109,7 @@ func (b *builder) fnTransformError(n *Node) {
 	if nm := arg.Get("Name"); nm != nil {
 		name = nodeText(nm)
 	}
-	e := b.c.at(at, "Template format error: Fn::Transform (%s) is not supported by stacksim", name)
-	e.Detail = "expand the transform first and give stacksim the processed template"
+	e := b.c.at(at, "Template format error: Fn::Transform (%s) has not run", name)
+	e.Detail = "transforms run before the template is read, when a stack operation is called; the output of a transform is not processed again, so it may hold no Fn::Transform"
 	e.err = ErrUnsupported
 }

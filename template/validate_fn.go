@@ -194,7 +194,7 @@ func (w *walker) call(n *Node) {
 		w.errorf(n, "Template Error: Encountered unsupported function: %s Supported functions are: %s", name, supportedFunctions)
 		return
 	case n.fn == fnTransform:
-		e := w.errorf(n, "Template format error: Fn::Transform is not supported by stacksim")
+		e := w.errorf(n, "Template format error: Fn::Transform has not run")
 		e.err = ErrUnsupported
 		return
 	case w.ctx == ctxRule && !ruleFunctions[n.fn]:

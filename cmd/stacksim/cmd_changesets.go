@@ -36,11 +36,11 @@ contain changes..."), and the command exits with status 1.`,
 			if stack == "" || csName == "" {
 				return badInput(fmt.Errorf("the following arguments are required: --stack-name, --change-set-name"))
 			}
-			name, body, parsed, err := t.load(cmd, true)
+			src, err := t.load(cmd, true)
 			if err != nil {
 				return err
 			}
-			in := engine.CreateChangeSetInput{StackName: stack, ChangeSetName: csName, TemplateBody: body, UsePreviousTemplate: t.usePrevious,
+			in := engine.CreateChangeSetInput{StackName: stack, ChangeSetName: csName, TemplateBody: src.body, TemplateURL: src.url, UsePreviousTemplate: t.usePrevious,
 				ChangeSetType: csType, Description: description, RoleARN: roleARN, ClientToken: clientToken,
 				IncludeNestedStacks: nested, OnStackFailure: onStackFailure}
 			if in.Parameters, err = parseParameters(params); err != nil {
@@ -58,7 +58,7 @@ contain changes..."), and the command exits with status 1.`,
 				return badInput(err)
 			}
 			var id string
-			return a.mutate(cmd.Context(), mutation{op: "CreateChangeSet", stack: stack, templateFile: name, template: parsed, noOperation: true,
+			return a.mutate(cmd.Context(), mutation{op: "CreateChangeSet", stack: stack, templateFile: src.name, template: src.parsed, noOperation: true,
 				call: func(ctx context.Context, e *engine.Engine, ext engine.Extensions) (any, error) {
 					in.Extensions = ext
 					out, err := e.CreateChangeSet(ctx, in)

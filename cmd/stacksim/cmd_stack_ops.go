@@ -35,34 +35,57 @@ func (f *opFlags) need(cmd *cobra.Command) error {
 	return nil
 }
 
-// templateFlags read --template-body and --use-previous-template.
+// templateFlags read --template-body, --template-url and
+// --use-previous-template.
 type templateFlags struct {
 	body        string
+	url         string
 	usePrevious bool
+}
+
+// submitted is the template a command submits: a body read from
+// --template-body (with the name its errors carry), or a URL the engine
+// reads (--template-url), or neither (--use-previous-template).
+type submitted struct {
+	name, body, url string
+	// parsed is the body parsed, for the display's columns (nil when it
+	// does not parse, or comes by URL).
+	parsed *template.Template
 }
 
 // load reads the template: file://PATH or the template itself (a missing
 // file is refused before the state is touched), and parses it for the
-// display (nil when it does not parse).
-func (t *templateFlags) load(cmd *cobra.Command, allowPrevious bool) (name, body string, parsed *template.Template, err error) {
+// display (nil when it does not parse). A --template-url is read by the
+// engine (--s3-dir maps S3 URLs to a directory).
+func (t *templateFlags) load(cmd *cobra.Command, allowPrevious bool) (submitted, error) {
 	given := cmd.Flags().Changed("template-body")
+	byURL := cmd.Flags().Changed("template-url")
 	if allowPrevious && t.usePrevious {
-		if given {
-			return "", "", nil, badInput(fmt.Errorf("An error occurred (ValidationError): You cannot specify both usePreviousTemplate and Template Body"))
+		if given || byURL {
+			return submitted{}, badInput(fmt.Errorf("An error occurred (ValidationError): You cannot specify both usePreviousTemplate and Template Body"))
 		}
-		return "", "", nil, nil
+		return submitted{}, nil
+	}
+	if byURL {
+		if given {
+			return submitted{}, badInput(fmt.Errorf("--template-body and --template-url: give one of them"))
+		}
+		if t.url == "" {
+			return submitted{}, badInput(fmt.Errorf("--template-url is empty: give file://PATH or https://BUCKET.s3.amazonaws.com/KEY"))
+		}
+		return submitted{url: t.url}, nil
 	}
 	name, data, err := readTemplateBody(t.body, given)
 	if err != nil {
-		return "", "", nil, badInput(err)
+		return submitted{}, badInput(err)
 	}
 	if err := template.CheckBodySize(name, data); err != nil {
-		return "", "", nil, badInput(err)
+		return submitted{}, badInput(err)
 	}
 	// A template that does not parse is left to the engine, which refuses
 	// it as AWS does, with its positions.
-	parsed, _ = template.Parse(name, data)
-	return name, string(data), parsed, nil
+	parsed, _ := template.Parse(name, data)
+	return submitted{name: name, body: string(data), parsed: parsed}, nil
 }
 
 func (a *app) stackOpCommands() []*cobra.Command {
@@ -97,11 +120,11 @@ func (a *app) createStackCommand() *cobra.Command {
 			if err := f.need(cmd); err != nil {
 				return err
 			}
-			name, body, parsed, err := t.load(cmd, false)
+			src, err := t.load(cmd, false)
 			if err != nil {
 				return err
 			}
-			in := engine.CreateStackInput{StackName: f.stack, TemplateBody: body, OnFailure: onFailure, RoleARN: roleARN,
+			in := engine.CreateStackInput{StackName: f.stack, TemplateBody: src.body, TemplateURL: src.url, OnFailure: onFailure, RoleARN: roleARN,
 				TimeoutInMinutes: timeout, ClientRequestToken: f.token, EnableTerminationProtection: protect,
 				RetainExceptOnCreate: retainExceptOnCreate}
 			if disableRollback && noDisableRollback {
@@ -120,7 +143,7 @@ func (a *app) createStackCommand() *cobra.Command {
 			if in.NotificationARNs, err = parseStringList("notification-arns", notifications); err != nil {
 				return badInput(err)
 			}
-			return a.mutate(cmd.Context(), mutation{op: "CreateStack", stack: f.stack, until: f.until, faultsFile: f.faults, templateFile: name, template: parsed,
+			return a.mutate(cmd.Context(), mutation{op: "CreateStack", stack: f.stack, until: f.until, faultsFile: f.faults, templateFile: src.name, template: src.parsed,
 				call: func(ctx context.Context, e *engine.Engine, ext engine.Extensions) (any, error) {
 					in.Extensions = ext
 					return e.CreateStack(ctx, in)
@@ -142,6 +165,7 @@ func (a *app) createStackCommand() *cobra.Command {
 
 func addTemplateFlags(cmd *cobra.Command, t *templateFlags, previous bool) {
 	cmd.Flags().StringVar(&t.body, "template-body", "", "the template: file://PATH, or the template itself")
+	cmd.Flags().StringVar(&t.url, "template-url", "", "the template's URL: https://BUCKET.s3.amazonaws.com/KEY (read from --s3-dir DIR/BUCKET/KEY) or file://PATH")
 	if previous {
 		cmd.Flags().BoolVar(&t.usePrevious, "use-previous-template", false, "keep the stack's current template")
 		cmd.Flags().Bool("no-use-previous-template", false, "submit a new template (the default)")
@@ -173,14 +197,14 @@ func (a *app) updateStackCommand() *cobra.Command {
 			if err := f.need(cmd); err != nil {
 				return err
 			}
-			name, body, parsed, err := t.load(cmd, true)
+			src, err := t.load(cmd, true)
 			if err != nil {
 				return err
 			}
 			if disableRollback && noDisableRollback {
 				return badInput(fmt.Errorf("argument --no-disable-rollback: not allowed with argument --disable-rollback"))
 			}
-			in := engine.UpdateStackInput{StackName: f.stack, TemplateBody: body, UsePreviousTemplate: t.usePrevious,
+			in := engine.UpdateStackInput{StackName: f.stack, TemplateBody: src.body, TemplateURL: src.url, UsePreviousTemplate: t.usePrevious,
 				RoleARN: roleARN, DisableRollback: disableRollback, ClientRequestToken: f.token}
 			if in.Parameters, err = parseParameters(params); err != nil {
 				return badInput(err)
@@ -196,7 +220,7 @@ func (a *app) updateStackCommand() *cobra.Command {
 			if in.NotificationARNs, err = parseStringList("notification-arns", notifications); err != nil {
 				return badInput(err)
 			}
-			return a.mutate(cmd.Context(), mutation{op: "UpdateStack", stack: f.stack, until: f.until, faultsFile: f.faults, templateFile: name, template: parsed,
+			return a.mutate(cmd.Context(), mutation{op: "UpdateStack", stack: f.stack, until: f.until, faultsFile: f.faults, templateFile: src.name, template: src.parsed,
 				call: func(ctx context.Context, e *engine.Engine, ext engine.Extensions) (any, error) {
 					in.Extensions = ext
 					return e.UpdateStack(ctx, in)

@@ -72,10 +72,10 @@ func TestBinaryInputLimits(t *testing.T) {
 	}{
 		{"create-stack --template-body", func(p string) []string {
 			return append(ops, "create-stack", "--stack-name", "x", "--template-body", "file://"+p)
-		}, "{path}" + templateMsg + "{tsize}; a larger template has to come from S3 (TemplateURL, up to 1000000 bytes))", false},
+		}, "{path}" + templateMsg + "{tsize}; a larger template, up to 1000000 bytes, is given by URL: --template-url file://PATH, or --template-url https://BUCKET.s3.amazonaws.com/KEY with --s3-dir DIR holding DIR/BUCKET/KEY)", false},
 		{"validate-template --template-body", func(p string) []string {
 			return []string{"validate-template", "--template-body", "file://" + p}
-		}, "{path}" + templateMsg + "{tsize}; a larger template has to come from S3", false},
+		}, "{path}" + templateMsg + "{tsize}; a larger template, up to 1000000 bytes, is given by URL: --template-url file://PATH", false},
 		{"--parameters", func(p string) []string {
 			return append(ops, "update-stack", "--stack-name", "app", "--use-previous-template", "--parameters", "file://"+p)
 		}, "Error parsing parameter '--parameters': Unable to load paramfile file://{path}: {path} {size}" + paramMsg, false},

@@ -268,10 +268,16 @@ func (a *app) apiError(op string, err error) error {
 		return badInput(err)
 	}
 	fmt.Fprintln(a.stderr, api.CLIMessage(op))
-	for _, te := range template.AsList(err) {
+	list := template.AsList(err)
+	for _, te := range list {
 		if te.Line > 0 {
 			fmt.Fprintln(a.stderr, te.Error())
 		}
+	}
+	// What stacksim knows beyond AWS's words (where a URL was looked for,
+	// what to give): the error's cause, when it is not the message again.
+	if cause := errors.Unwrap(api); cause != nil && len(list) == 0 && cause.Error() != api.Message {
+		fmt.Fprintf(a.stderr, "stacksim: %v\n", cause)
 	}
 	return exitWith(exitBadInput)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/paramstore"
 )
 
 // defaultStatePath is where the state lives unless --state says otherwise,
@@ -74,6 +75,18 @@ func (a *app) engineOptions() (engine.Options, error) {
 		return opts, badInput(err)
 	}
 	opts.ServiceTokens = tokens
+	if opts.SSMParameters, err = paramstore.ParseAssignments("--ssm-parameter", a.ssmParameters, paramstore.CheckUserName); err != nil {
+		return opts, badInput(err)
+	}
+	if opts.Secrets, err = paramstore.ParseAssignments("--secret", a.secrets, paramstore.CheckSecretName); err != nil {
+		return opts, badInput(err)
+	}
+	if a.s3Dir != "" {
+		if st, err := os.Stat(a.s3Dir); err != nil || !st.IsDir() {
+			return opts, badInput(fmt.Errorf("--s3-dir %s: not a directory", a.s3Dir))
+		}
+		opts.S3Dir = a.s3Dir
+	}
 	return opts, nil
 }
 

@@ -10,14 +10,15 @@ import (
 
 	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/template"
+	"github.com/stacksim/stacksim/transforms"
 )
 
 // validateTemplateCommand is `stacksim validate-template`: CloudFormation's
 // ValidateTemplate, offline.
 func (a *app) validateTemplateCommand() *cobra.Command {
-	var body string
+	var body, url string
 	cmd := &cobra.Command{
-		Use:   "validate-template --template-body file://PATH",
+		Use:   "validate-template (--template-body file://PATH | --template-url URL)",
 		Short: "Validate a template as CloudFormation's ValidateTemplate does",
 		Long: `Validate a template as CloudFormation's ValidateTemplate does: the checks AWS
 makes when a template is submitted (its resource types among them: every AWS
@@ -26,19 +27,43 @@ the template's parameters,
 description, the capabilities it requires and its declared transforms, printed
 as the AWS CLI prints them.
 
---template-body takes file://PATH or the template itself, like the AWS CLI.
+--template-body takes file://PATH or the template itself, like the AWS CLI;
+--template-url an S3 URL (https://BUCKET.s3.amazonaws.com/KEY, read from
+--s3-dir DIR as DIR/BUCKET/KEY) or file://PATH.
 A template with a fault exits with status 2 and every fault, each at its
 FILE:LINE:COLUMN.`,
 		Example: `  stacksim validate-template --template-body file://app.yaml
-  stacksim validate-template --template-body file://app.yaml --output table`,
+  stacksim validate-template --template-body file://app.yaml --output table
+  stacksim --s3-dir ./s3 validate-template --template-url https://my-bucket.s3.amazonaws.com/app.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			name, text, err := readTemplateBody(body, cmd.Flags().Changed("template-body"))
-			if err != nil {
-				return badInput(err)
+			var name string
+			var text []byte
+			var err error
+			if cmd.Flags().Changed("template-url") {
+				if cmd.Flags().Changed("template-body") {
+					return badInput(fmt.Errorf("--template-body and --template-url: give one of them"))
+				}
+				if _, err := a.engineOptions(); err != nil {
+					return err // a bad --s3-dir
+				}
+				if name, text, err = engine.ReadTemplateURL(url, a.s3Dir); err != nil {
+					return a.apiError("ValidateTemplate", err)
+				}
+			} else {
+				if name, text, err = readTemplateBody(body, cmd.Flags().Changed("template-body")); err != nil {
+					return badInput(err)
+				}
+				if err := template.CheckBodySize(name, text); err != nil {
+					return badInput(err)
+				}
 			}
-			if err := template.CheckBodySize(name, text); err != nil {
-				return badInput(err)
+			if tree, err := template.ParseTree(name, text); err == nil {
+				if needed, _ := transforms.Needed(name, tree); needed {
+					// Transforms run first: the engine runs them, with the
+					// account's macros and --s3-dir.
+					return a.validateTransformed(cmd.Context(), name, text, url)
+				}
 			}
 			t, err := template.Parse(name, text)
 			if err != nil {
@@ -51,6 +76,7 @@ FILE:LINE:COLUMN.`,
 		},
 	}
 	cmd.Flags().StringVar(&body, "template-body", "", "the template: file://PATH, or the template itself")
+	cmd.Flags().StringVar(&url, "template-url", "", "the template's URL: https://BUCKET.s3.amazonaws.com/KEY (read from --s3-dir DIR/BUCKET/KEY) or file://PATH")
 	return cmd
 }
 
@@ -73,6 +99,32 @@ func (a *app) checkTypes(ctx context.Context, name, body string) error {
 		return a.apiError("ValidateTemplate", err)
 	}
 	return nil
+}
+
+// validateTransformed validates a template whose transforms must run
+// first, through the engine (ValidateTemplate runs them with the
+// parameters' defaults).
+func (a *app) validateTransformed(ctx context.Context, name string, text []byte, url string) error {
+	in := engine.ValidateTemplateInput{TemplateBody: string(text)}
+	if url != "" {
+		in = engine.ValidateTemplateInput{TemplateURL: url}
+	}
+	in.TemplateFile = name
+	return a.read(ctx, "ValidateTemplate", func(ctx context.Context, e *engine.Engine) (any, error) {
+		out, err := e.ValidateTemplate(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return engineValidated(out), nil
+	})
+}
+
+// maskIf shows a NoEcho value as ****.
+func maskIf(noEcho bool, v string) string {
+	if noEcho {
+		return "****"
+	}
+	return v
 }
 
 // readTemplateBody reads --template-body as the AWS CLI does: file://PATH
@@ -99,34 +151,69 @@ func readTemplateBody(value string, given bool) (string, []byte, error) {
 	return "template-body", []byte(value), nil
 }
 
-// validateResponse is ValidateTemplate's output: Parameters (ParameterKey,
+// validated is what ValidateTemplate answers, as the command renders it.
+type validated struct {
+	params       []validatedParam
+	description  string
+	capabilities []string
+	reason       string
+	transforms   []string
+}
+
+type validatedParam struct {
+	key, defaultValue, description string
+	hasDefault, noEcho             bool
+}
+
+// validateResponse is ValidateTemplate's output for a template read here.
+func validateResponse(t *template.Template) object {
+	v := validated{description: t.Description, transforms: t.Transform}
+	for _, p := range t.Parameters {
+		v.params = append(v.params, validatedParam{key: p.Name, defaultValue: p.Default, description: p.Description, hasDefault: p.HasDefault, noEcho: p.NoEcho})
+	}
+	req := t.Capabilities()
+	v.capabilities, v.reason = req.Capabilities, req.Reason
+	return v.object()
+}
+
+// engineValidated is the engine's answer (a template whose transforms
+// ran there).
+func engineValidated(out *engine.ValidateTemplateOutput) object {
+	v := validated{description: out.Description, capabilities: out.Capabilities, reason: out.CapabilitiesReason, transforms: out.DeclaredTransforms}
+	for _, p := range out.Parameters {
+		v.params = append(v.params, validatedParam{key: p.ParameterKey, defaultValue: p.DefaultValue, description: p.Description,
+			hasDefault: p.DefaultValue != "", noEcho: p.NoEcho})
+	}
+	return v.object()
+}
+
+// object is ValidateTemplate's output: Parameters (ParameterKey,
 // DefaultValue, NoEcho, Description), Description, Capabilities,
 // CapabilitiesReason and DeclaredTransforms, in the order of the API's
-// shape.
-func validateResponse(t *template.Template) object {
-	params := make([]any, 0, len(t.Parameters))
-	for _, p := range t.Parameters {
-		po := object{{"ParameterKey", p.Name}}
-		if p.HasDefault {
-			po = append(po, member{"DefaultValue", p.Mask(p.Default)})
+// shape; a NoEcho default shows as ****.
+func (v validated) object() object {
+	params := make([]any, 0, len(v.params))
+	for _, p := range v.params {
+		po := object{{"ParameterKey", p.key}}
+		if p.hasDefault {
+			po = append(po, member{"DefaultValue", maskIf(p.noEcho, p.defaultValue)})
 		}
-		po = append(po, member{"NoEcho", p.NoEcho})
-		if p.Description != "" {
-			po = append(po, member{"Description", p.Description})
+		po = append(po, member{"NoEcho", p.noEcho})
+		if p.description != "" {
+			po = append(po, member{"Description", p.description})
 		}
 		params = append(params, po)
 	}
-	req := t.Capabilities()
 	resp := object{{"Parameters", params}}
-	if t.Description != "" {
-		resp = append(resp, member{"Description", t.Description})
+	if v.description != "" {
+		resp = append(resp, member{"Description", v.description})
 	}
-	resp = append(resp, member{"Capabilities", stringsToAny(append([]string{}, req.Capabilities...))})
-	if req.Reason != "" {
-		resp = append(resp, member{"CapabilitiesReason", req.Reason})
+	resp = append(resp, member{"Capabilities", stringsToAny(append([]string{}, v.capabilities...))})
+	if v.reason != "" {
+		resp = append(resp, member{"CapabilitiesReason", v.reason})
 	}
-	if len(t.Transform) > 0 {
-		resp = append(resp, member{"DeclaredTransforms", stringsToAny(t.Transform)})
+	if len(v.transforms) > 0 {
+		resp = append(resp, member{"DeclaredTransforms", stringsToAny(v.transforms)})
 	}
 	return resp
 }

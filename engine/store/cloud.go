@@ -107,6 +107,25 @@ func (tx *Txn) object(typeName, id string) *ObjectRecord {
 	return r.(*ObjectRecord)
 }
 
+// Object returns the object of a type and id, or nil. It is shared and
+// never changed.
+func (tx *Txn) Object(typeName, id string) *resources.Object {
+	if o := tx.object(typeName, id); o != nil {
+		return o.Obj
+	}
+	return nil
+}
+
+// Objects returns the objects of a type, in ascending id order.
+func (tx *Txn) Objects(typeName string) []*resources.Object {
+	var out []*resources.Object
+	tx.Scan(TObjects, IxID, strKey(typeName), func(r Record) bool {
+		out = append(out, r.(*ObjectRecord).Obj)
+		return true
+	})
+	return out
+}
+
 // PutObject stores an object the caller no longer changes, indexed by the
 // Num of the stack its StackID names (0 when no stack of the store has it).
 func (tx *Txn) PutObject(obj *resources.Object) {

@@ -470,10 +470,12 @@ type ChangeSetRecord struct {
 	ExecutionStatus string
 	CreationTime    time.Time
 	Description     string `json:",omitempty"`
-	// The template and parameters the change set was made with.
-	TemplateBody string       `json:",omitempty"`
-	TemplateFile string       `json:",omitempty"`
-	Parameters   []ParamValue `json:",omitempty"`
+	// The template and parameters the change set was made with (the
+	// template after its transforms, when it has some).
+	TemplateBody          string       `json:",omitempty"`
+	ProcessedTemplateBody string       `json:",omitempty"`
+	TemplateFile          string       `json:",omitempty"`
+	Parameters            []ParamValue `json:",omitempty"`
 	// Given are the parameters as the call gave them (UsePreviousValue
 	// kept), to bind again when the change set runs.
 	Given            []Parameter   `json:",omitempty"`

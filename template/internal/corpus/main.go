@@ -1,6 +1,8 @@
 // Command corpus runs every template of a directory through the template
 // package: Parse (the checks ValidateTemplate makes), Capabilities, Bind
-// (parameters given a value that satisfies them, rules, conditions), and the
+// (parameters given a value that satisfies them, rules, conditions; SSM
+// parameter types read from the sources the command line reads: AWS's
+// public parameters and the parameters the run gives the account), and the
 // resolution of every property, attribute and output of every resource that
 // exists. It is `make corpus`.
 //
@@ -13,12 +15,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
+	"github.com/stacksim/stacksim/internal/corpus"
+	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/template"
 )
 
@@ -39,7 +41,7 @@ const (
 )
 
 func run(dir string, verbose bool, w io.Writer) int {
-	files, err := templates(dir)
+	files, err := corpus.Templates(dir)
 	if err != nil {
 		fmt.Fprintf(w, "corpus: %v\n", err)
 		return 2
@@ -77,26 +79,9 @@ func run(dir string, verbose bool, w io.Writer) int {
 	return 0
 }
 
-// templates lists the template files under dir.
-func templates(dir string) ([]string, error) {
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		switch strings.ToLower(filepath.Ext(p)) {
-		case ".json", ".yaml", ".yml", ".template":
-			files = append(files, p)
-		}
-		return nil
-	})
-	sort.Strings(files)
-	return files, err
-}
-
 // check runs one template through the package.
 func check(path, name string) (outcome, string) {
-	body, err := os.ReadFile(path)
+	body, err := readfile.Read(path, readfile.Limit{Max: template.MaxURLBodyBytes, What: "a template"})
 	if err != nil {
 		return failed, err.Error()
 	}
@@ -109,17 +94,17 @@ func check(path, name string) (outcome, string) {
 		return failed, err.Error()
 	}
 	_ = t.Capabilities()
-	in, err := bindInput(t)
+	in, err := corpus.MakeInputs(t)
 	if err != nil {
 		return failed, "parameters: " + err.Error()
 	}
-	b, err := t.Bind(in)
+	b, err := t.Bind(in.BindInput())
 	if err != nil {
 		// A template may need particular choices (a rule asserts them, a
 		// resource is referenced only when its condition holds): try the
 		// other allowed values of each parameter before calling it broken.
-		for _, alt := range variations(t, in) {
-			if b2, err2 := t.Bind(alt); err2 == nil {
+		for _, alt := range corpus.Variations(t, in) {
+			if b2, err2 := t.Bind(alt.BindInput()); err2 == nil {
 				b, err = b2, nil
 				break
 			}

@@ -1,11 +1,14 @@
-package main
+package corpus
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"regexp/syntax"
 	"strconv"
 	"strings"
 
+	"github.com/stacksim/stacksim/paramstore"
 	"github.com/stacksim/stacksim/template"
 )
 
@@ -27,44 +30,137 @@ var sampleIDs = map[string]string{
 	"AWS::Route53::HostedZone::Id":       "Z0123456789ABCDEFGHIJ",
 }
 
-// bindInput gives every parameter a value: its default, or one made up.
-// SSM parameter types get a value in the SSM store for their name.
-func bindInput(t *template.Template) (template.BindInput, error) {
-	in := template.BindInput{
-		SSM: map[string]string{},
-		Pseudo: template.Pseudo{
-			AccountID: "123456789012", Region: "us-east-1", StackName: "corpus",
-			StackID: "arn:aws:cloudformation:us-east-1:123456789012:stack/corpus/00000000-0000-0000-0000-000000000000",
-		},
+// Inputs are what a corpus run gives a template, as a user would: a value
+// for every parameter without a default (one that satisfies its type and
+// constraints), and for an AWS::SSM::Parameter::Value<...> parameter
+// without a default, the name of a parameter the run says the account
+// holds (as --ssm-parameter NAME=VALUE does) with its value in SSM. A
+// parameter with a default keeps it: an SSM name is read from the account's
+// parameter store as the command line reads it (paramstore.Sources: AWS's
+// public parameters, and SSM), so a default that names a parameter of
+// someone's own account is not found here either.
+type Inputs struct {
+	Parameters []template.ParameterValue
+	SSM        map[string]string
+	// Secrets are the secrets the account is said to hold (Referenced).
+	Secrets map[string]string
+}
+
+// MakeInputs makes the inputs of a template.
+func MakeInputs(t *template.Template) (Inputs, error) {
+	return makeInputs(t.Name, t.Parameters, usageHints(t))
+}
+
+// MakeInputsTree makes the inputs of a template that is not a Template
+// yet (its transforms have not run): from its Parameters section alone.
+func MakeInputsTree(file string, root *template.Node) (Inputs, error) {
+	params, err := template.DeclaredParameters(file, root)
+	if err != nil {
+		return Inputs{}, err
 	}
-	hints := usageHints(t)
-	for _, p := range t.Parameters {
+	return makeInputs(file, params, nil)
+}
+
+func makeInputs(file string, params []*template.Parameter, hints map[string][]string) (Inputs, error) {
+	in := Inputs{SSM: map[string]string{}}
+	for _, p := range params {
 		_, _, ssm, _ := p.Kind()
-		value := p.Default
-		if !p.HasDefault {
-			if ssm {
-				value = "/corpus/" + p.Name
-			} else {
-				v, err := makeValue(t.Name, p, hints[p.Name])
-				if err != nil {
-					return in, err
-				}
-				value = v
-				in.Parameters = append(in.Parameters, template.ParameterValue{Key: p.Name, Value: value})
-			}
+		if p.HasDefault {
+			continue
 		}
-		if ssm {
-			v, err := makeValue(t.Name, p, hints[p.Name])
+		if !ssm {
+			v, err := makeValue(file, p, hints[p.Name], listLen(hints, p.Name))
 			if err != nil {
 				return in, err
 			}
-			in.SSM[value] = v
-			if !p.HasDefault {
-				in.Parameters = append(in.Parameters, template.ParameterValue{Key: p.Name, Value: value})
+			in.Parameters = append(in.Parameters, template.ParameterValue{Key: p.Name, Value: v})
+			continue
+		}
+		name := "/corpus/" + p.Name
+		v, err := makeValue(file, p, hints[p.Name], listLen(hints, p.Name))
+		if err != nil {
+			return in, err
+		}
+		in.SSM[name] = v
+		in.Parameters = append(in.Parameters, template.ParameterValue{Key: p.Name, Value: name})
+	}
+	return in, nil
+}
+
+// Referenced adds to the inputs what a template's dynamic references name
+// and no public parameter answers, as a user trying the template would
+// give it (--ssm-parameter NAME=VALUE, --secret NAME=SECRETSTRING): each
+// ssm and ssm-secure name written out in full, and each secret so named
+// (a JSON object of the keys the references read, or a string). A
+// reference built at run time (${...} in its text) is left to the
+// account: the template makes what it names, or it fails.
+func (in *Inputs) Referenced(body []byte) {
+	text := string(body)
+	keys := map[string][]string{}
+	var secrets []string
+	for {
+		i := strings.Index(text, "{{resolve:")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(text[i:], "}}")
+		if j < 0 {
+			break
+		}
+		ref, err := paramstore.Parse(text[i : i+j+2])
+		text = text[i+j+2:]
+		if err != nil || strings.Contains(ref.Text, "${") {
+			continue
+		}
+		switch ref.Service {
+		case paramstore.ServiceSSM, paramstore.ServiceSSMSecure:
+			if _, public := paramstore.Public(Pseudo.Region, "aws", ref.Name); !public {
+				if in.SSM == nil {
+					in.SSM = map[string]string{}
+				}
+				in.SSM[ref.Name] = "corpus-value"
+			}
+		case paramstore.ServiceSecretsManager:
+			if _, seen := keys[ref.SecretID]; !seen {
+				secrets = append(secrets, ref.SecretID)
+				keys[ref.SecretID] = nil
+			}
+			if ref.JSONKey != "" {
+				keys[ref.SecretID] = append(keys[ref.SecretID], ref.JSONKey)
 			}
 		}
 	}
-	return in, nil
+	for _, id := range secrets {
+		if in.Secrets == nil {
+			in.Secrets = map[string]string{}
+		}
+		value := "corpus-secret-value"
+		if len(keys[id]) > 0 {
+			parts := make([]string, len(keys[id]))
+			for i, k := range keys[id] {
+				parts[i] = strconv.Quote(k) + `:"corpus-secret-value"`
+			}
+			value = "{" + strings.Join(parts, ",") + "}"
+		}
+		in.Secrets[id] = value
+	}
+}
+
+// Pseudo are the pseudo parameters of a corpus run's stack.
+var Pseudo = template.Pseudo{
+	AccountID: "123456789012", Region: "us-east-1", StackName: "corpus",
+	StackID: "arn:aws:cloudformation:us-east-1:123456789012:stack/corpus/00000000-0000-0000-0000-000000000000",
+}
+
+// BindInput is the binding of a template to its inputs, its SSM
+// parameters read from the same sources as the command line's.
+func (in Inputs) BindInput() template.BindInput {
+	src := paramstore.Sources{Region: Pseudo.Region, Partition: "aws", User: in.SSM}
+	return template.BindInput{Parameters: in.Parameters, Pseudo: Pseudo,
+		SSMLookup: func(name string) (string, bool) {
+			p, ok := src.Get(name)
+			return p.Value, ok
+		}}
 }
 
 // usageHints finds values that fit how a template uses a parameter: a
@@ -103,6 +199,20 @@ func usageHints(t *template.Template) map[string][]string {
 					}
 				}
 			}
+			if n.Func() == "Fn::Select" && n.Fields[0].Value.Kind == template.List {
+				// A list parameter a template selects from must be long
+				// enough.
+				args := n.Fields[0].Value.Items
+				if len(args) == 2 && args[0].IsScalar() {
+					if i, err := strconv.Atoi(args[0].Value); err == nil && i >= 0 && i < 100 {
+						if p := refName(args[1]); p != "" {
+							if cur := listLen(hints, p); i+1 > cur {
+								hints[p+lenKey] = []string{strconv.Itoa(i + 1)}
+							}
+						}
+					}
+				}
+			}
 			if n.Func() == "Fn::Contains" && n.Fields[0].Value.Kind == template.List {
 				// A rule that wants a list parameter to hold a member.
 				args := n.Fields[0].Value.Items
@@ -126,12 +236,17 @@ func usageHints(t *template.Template) map[string][]string {
 	return hints
 }
 
-// variations returns bindings that differ from in by one parameter taking
+// Variations returns inputs that differ from in by one parameter taking
 // another of its AllowedValues: a template whose rules or conditions need
 // a particular choice still binds with one of them.
-func variations(t *template.Template, in template.BindInput) []template.BindInput {
-	var out []template.BindInput
-	for _, p := range t.Parameters {
+func Variations(t *template.Template, in Inputs) []Inputs {
+	return VariationsOf(t.Parameters, in)
+}
+
+// VariationsOf is Variations over a list of parameters.
+func VariationsOf(params []*template.Parameter, in Inputs) []Inputs {
+	var out []Inputs
+	for _, p := range params {
 		for _, v := range p.AllowedValues {
 			if p.HasDefault && v == p.Default {
 				continue
@@ -154,8 +269,35 @@ func variations(t *template.Template, in template.BindInput) []template.BindInpu
 	return out
 }
 
-// makeValue makes up a value that satisfies the parameter.
-func makeValue(file string, p *template.Parameter, hint []string) (string, error) {
+// sampleID is the n-th sample id of an AWS-specific type for a parameter:
+// the type's sample with its hex digits derived from the parameter's name.
+func sampleID(aws, param string, n int) string {
+	id := sampleIDs[aws]
+	if !strings.Contains(id, "0123456789abcdef0") {
+		return id
+	}
+	h := sha256.Sum256([]byte(param + "\x00" + strconv.Itoa(n)))
+	return strings.Replace(id, "0123456789abcdef0", hex.EncodeToString(h[:])[:17], 1)
+}
+
+// lenKey marks the hint of how long a list parameter must be.
+const lenKey = "\x00len"
+
+// listLen is how many members a list parameter's value gets: 2, or more
+// when the template selects a later one.
+func listLen(hints map[string][]string, name string) int {
+	n := 2
+	if h := hints[name+lenKey]; len(h) == 1 {
+		if m, err := strconv.Atoi(h[0]); err == nil && m > n {
+			n = m
+		}
+	}
+	return n
+}
+
+// makeValue makes up a value that satisfies the parameter; a list gets
+// count members.
+func makeValue(file string, p *template.Parameter, hint []string, count int) (string, error) {
 	var candidates []string
 	if list, _, _, _ := p.Kind(); len(hint) > 0 && !list {
 		candidates = append(candidates, hint[0])
@@ -172,15 +314,17 @@ func makeValue(file string, p *template.Parameter, hint []string) (string, error
 		}
 		candidates = append(candidates, n)
 	case aws != "":
-		id := sampleIDs[aws]
+		// Ids of their own for each parameter (two subnet parameters name
+		// two subnets), and for each member of a list.
+		id := sampleID(aws, p.Name, 0)
 		if list {
 			ids := []string{id}
-			for i := 1; i < 6; i++ {
-				ids = append(ids, strings.Replace(id, "0123456789abcdef0", "0123456789abcdef"+strconv.Itoa(i), 1))
+			for i := 1; i < count; i++ {
+				ids = append(ids, sampleID(aws, p.Name, i))
 			}
 			id = strings.Join(ids, ",")
 		}
-		candidates = append(candidates, id)
+		candidates = append(candidates, id, sampleIDs[aws])
 	default:
 		if p.AllowedPattern != "" {
 			if s, ok := fromPattern(p.AllowedPattern); ok {
@@ -202,7 +346,10 @@ func makeValue(file string, p *template.Parameter, hint []string) (string, error
 			n = *p.MaxLength
 		}
 		if list {
-			members := []string{"item1", "item2", "item3", "item4", "item5", "item6"}
+			var members []string
+			for i := 1; i <= count; i++ {
+				members = append(members, "item"+strconv.Itoa(i))
+			}
 			members = append(members, hint...)
 			candidates = append(candidates, strings.Join(members, ","))
 		}

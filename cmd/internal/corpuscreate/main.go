@@ -1,0 +1,409 @@
+// Command corpuscreate creates a stack from each template of a corpus
+// directory and deletes it, as a new user would try the templates: the
+// parameters without a default given values that satisfy them (and the
+// SSM parameters those name given to the account, as --ssm-parameter
+// does), the parameters and secrets its dynamic references name in full
+// given too (--ssm-parameter, --secret), every capability acknowledged, a template over 51,200 bytes given
+// by URL, and each macro the template names made in the account first (an
+// AWS::CloudFormation::Macro in a stack of its own), its function a
+// pass-through: the macros' code is not in the corpus, so their output is
+// what they were given. It is `make corpus-create`.
+//
+// Each template runs in an engine of its own. It prints one line per
+// template (CREATE_COMPLETE, or why it did not create), the reasons of
+// those that did not, grouped, and a summary; it exits with status 1 when a
+// created stack did not delete to DELETE_COMPLETE, the engine panicked or
+// broke an invariant, or fewer than -min templates created.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/internal/corpus"
+	"github.com/stacksim/stacksim/internal/readfile"
+	"github.com/stacksim/stacksim/resources"
+	"github.com/stacksim/stacksim/template"
+	"github.com/stacksim/stacksim/transforms"
+)
+
+func main() {
+	dir := flag.String("dir", "../shared/corpus/templates", "the corpus directory")
+	schemas := flag.String("schemas", "", "a directory of resource schemas (as --schemas)")
+	only := flag.String("only", "", "run only the templates whose path (relative to -dir) holds this text")
+	minCreated := flag.Int("min", 0, "fail when fewer templates than this reach CREATE_COMPLETE")
+	flag.Parse()
+	os.Exit(run(*dir, *schemas, *only, *minCreated, os.Stdout))
+}
+
+// result is what became of one template.
+type result struct {
+	rel     string
+	created bool
+	deleted bool   // a created stack deleted to DELETE_COMPLETE
+	status  string // CREATE_COMPLETE, ROLLBACK_COMPLETE, REFUSED...
+	reason  string
+	broken  string // a panic or a broken invariant: a bug of stacksim
+}
+
+func run(dir, schemas, only string, minCreated int, w io.Writer) int {
+	files, err := corpus.Templates(dir)
+	if err != nil {
+		fmt.Fprintf(w, "corpus-create: %v\n", err)
+		return 2
+	}
+	var results []result
+	for _, f := range files {
+		rel, _ := filepath.Rel(dir, f)
+		rel = filepath.ToSlash(rel)
+		if only != "" && !strings.Contains(rel, only) {
+			continue
+		}
+		r := createOne(f, rel, schemas)
+		results = append(results, r)
+		line := fmt.Sprintf("%-18s %s", r.status, rel)
+		if r.reason != "" {
+			line += ": " + r.reason
+		}
+		if r.broken != "" {
+			line += "\n    BROKEN: " + r.broken
+		}
+		fmt.Fprintln(w, line)
+	}
+	return summarize(w, results, minCreated)
+}
+
+// summarize prints the reasons grouped and the counts.
+func summarize(w io.Writer, results []result, minCreated int) int {
+	created, deleted, broken := 0, 0, 0
+	groups := map[string][]string{}
+	for _, r := range results {
+		if r.created {
+			created++
+		}
+		if r.deleted {
+			deleted++
+		}
+		if r.broken != "" {
+			broken++
+		}
+		if !r.created {
+			k := r.status + ": " + reasonKind(r.reason)
+			groups[k] = append(groups[k], r.rel)
+		}
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if len(groups[keys[i]]) != len(groups[keys[j]]) {
+			return len(groups[keys[i]]) > len(groups[keys[j]])
+		}
+		return keys[i] < keys[j]
+	})
+	if len(keys) > 0 {
+		fmt.Fprintf(w, "\nThe %d that did not create, by reason:\n", len(results)-created)
+		for _, k := range keys {
+			fmt.Fprintf(w, "%4d  %s\n", len(groups[k]), k)
+			for _, rel := range groups[k] {
+				fmt.Fprintf(w, "        %s\n", rel)
+			}
+		}
+	}
+	fmt.Fprintf(w, "\n%d templates: %d CREATE_COMPLETE (%d deleted to DELETE_COMPLETE), %d did not create, %d broke stacksim\n",
+		len(results), created, deleted, len(results)-created, broken)
+	if broken > 0 || deleted != created || created < minCreated {
+		return 1
+	}
+	return 0
+}
+
+// kinds turn reasons into groups: names, numbers and quoted values out.
+var kinds = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`^[A-Za-z0-9]+ \(`), "RESOURCE ("},
+	{regexp.MustCompile(`(for resource|resource with id|Resource with id|logical id|references undefined resource) \[?[A-Za-z0-9]+\]?`), "$1 R"},
+	{regexp.MustCompile(`\[[^\]]*\]`), "[...]"},
+	{regexp.MustCompile(`RequestToken: [0-9a-f-]+`), "RequestToken: ..."},
+	{regexp.MustCompile(`\([^()]*:[0-9]+\)$`), "(FILE:LINE)"},
+	{regexp.MustCompile(`\b[0-9]+\b`), "N"},
+}
+
+func reasonKind(reason string) string {
+	for _, k := range kinds {
+		reason = k.re.ReplaceAllString(reason, k.with)
+	}
+	if len(reason) > 160 {
+		reason = reason[:160] + "..."
+	}
+	return reason
+}
+
+const stackName = "corpus"
+
+// createOne creates a stack from a template and deletes it.
+func createOne(path, rel, schemas string) (r result) {
+	r.rel = rel
+	defer func() {
+		if p := recover(); p != nil {
+			r.status, r.broken = "PANIC", fmt.Sprint(p)
+		}
+	}()
+	body, err := readfile.Read(path, readfile.Limit{Max: template.MaxURLBodyBytes, What: "a template"})
+	if err != nil {
+		r.status, r.reason = "UNREADABLE", err.Error()
+		return r
+	}
+	in, params, macros, err := inputs(rel, body)
+	if err != nil {
+		r.status, r.reason = "REFUSED", "parameters: "+err.Error()
+		return r
+	}
+	in.Referenced(body)
+	// A template may need particular choices (a rule asserts them, a
+	// resource's property holds only when a condition does): the other
+	// allowed values of each parameter are tried before the template is
+	// called broken, as a user would try them.
+	attempts := append([]corpus.Inputs{in}, corpus.VariationsOf(params, in)...)
+	var refusal error
+	var first *result
+	for i, attempt := range attempts {
+		if i > 8 {
+			break
+		}
+		done, res := tryCreate(path, rel, body, schemas, attempt, macros)
+		switch {
+		case done && (res.created || res.broken != ""):
+			return res
+		case done && first == nil:
+			first = &res
+		case !done && refusal == nil:
+			refusal = errors.New(res.reason)
+		}
+	}
+	if first != nil {
+		return *first
+	}
+	r.status, r.reason = "REFUSED", refusal.Error()
+	return r
+}
+
+// inputs are the values a template is given, its parameters, and the
+// macros it names.
+func inputs(rel string, body []byte) (corpus.Inputs, []*template.Parameter, []string, error) {
+	root, err := template.ParseTree(rel, body)
+	if err != nil {
+		// CreateStack refuses it, in AWS's words.
+		return corpus.Inputs{}, nil, nil, nil
+	}
+	if t, err := template.Parse(rel, body); err == nil {
+		in, err := corpus.MakeInputs(t)
+		return in, t.Parameters, macroNames(rel, root), err
+	}
+	params, err := template.DeclaredParameters(rel, root)
+	if err != nil {
+		return corpus.Inputs{}, nil, nil, nil
+	}
+	in, err := corpus.MakeInputsTree(rel, root)
+	return in, params, macroNames(rel, root), err
+}
+
+// macroNames are the macros (not AWS's own transforms) a template names.
+func macroNames(rel string, root *template.Node) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(ms []template.Macro) {
+		for _, m := range ms {
+			switch m.Name {
+			case transforms.Serverless, transforms.Include, transforms.LanguageExtensions:
+				continue
+			}
+			if !seen[m.Name] {
+				seen[m.Name] = true
+				out = append(out, m.Name)
+			}
+		}
+	}
+	if root.Kind != template.Map {
+		return nil
+	}
+	declared, _ := template.DeclaredTransforms(rel, root)
+	add(declared)
+	var walk func(n *template.Node)
+	walk = func(n *template.Node) {
+		for _, c := range n.Items {
+			walk(c)
+		}
+		for _, f := range n.Fields {
+			if f.Key == "Fn::Transform" {
+				ms, _ := template.SnippetTransforms(rel, f.Value)
+				add(ms)
+			}
+			walk(f.Value)
+		}
+	}
+	walk(root)
+	sort.Strings(out)
+	return out
+}
+
+// tryCreate creates the stack with one set of inputs; done is false when
+// the call was refused (another set may do).
+func tryCreate(path, rel string, body []byte, schemas string, in corpus.Inputs, macros []string) (bool, result) {
+	r := result{rel: rel}
+	tokens := map[string]resources.CustomTarget{}
+	for _, m := range macros {
+		tokens[macroFunction(m)] = passThrough{}
+	}
+	e, err := engine.New(engine.Options{SchemaDir: schemas, SSMParameters: in.SSM, Secrets: in.Secrets, ServiceTokens: tokens})
+	if err != nil {
+		return true, result{rel: rel, status: "ENGINE", broken: err.Error()}
+	}
+	defer e.Close()
+	ctx := context.Background()
+	if len(macros) > 0 {
+		if err := makeMacros(ctx, e, macros); err != nil {
+			return true, result{rel: rel, status: "MACROS", reason: err.Error()}
+		}
+	}
+	req := engine.CreateStackInput{StackName: stackName, Parameters: engineParams(in.Parameters),
+		Capabilities: []string{template.CapabilityIAM, template.CapabilityNamedIAM, template.CapabilityAutoExpand}}
+	if len(body) > template.MaxBodyBytes {
+		abs, _ := filepath.Abs(path)
+		req.TemplateURL = "file://" + abs
+	} else {
+		req.TemplateBody = string(body)
+	}
+	req.TemplateFile = rel
+	if _, err := e.CreateStack(ctx, req); err != nil {
+		var ie *engine.InternalError
+		if errors.As(err, &ie) {
+			return true, result{rel: rel, status: "INTERNAL", broken: err.Error()}
+		}
+		return false, result{rel: rel, reason: message(err)}
+	}
+	st, err := e.WaitForStack(ctx, stackName)
+	if err != nil {
+		return true, result{rel: rel, status: "WAIT", broken: err.Error()}
+	}
+	r.status = string(st.StackStatus)
+	r.created = st.StackStatus == "CREATE_COMPLETE"
+	if !r.created {
+		r.reason = failure(ctx, e, st)
+	}
+	if err := e.CheckInvariants(ctx); err != nil {
+		r.broken = "after the create: " + err.Error()
+	}
+	if _, err := e.DeleteStack(ctx, engine.DeleteStackInput{StackName: st.StackId}); err != nil {
+		r.broken = "delete refused: " + message(err)
+		return true, r
+	}
+	gone, err := e.WaitForStack(ctx, st.StackId)
+	switch {
+	case err != nil:
+		r.broken = "delete: " + err.Error()
+	case gone.StackStatus != "DELETE_COMPLETE":
+		r.broken = fmt.Sprintf("deleted to %s: %s", gone.StackStatus, failure(ctx, e, gone))
+	case r.created:
+		r.deleted = true
+	}
+	if err := e.CheckInvariants(ctx); err != nil && r.broken == "" {
+		r.broken = "after the delete: " + err.Error()
+	}
+	return true, r
+}
+
+// macroFunction is the function of a macro the run makes.
+func macroFunction(name string) string {
+	return "arn:aws:lambda:us-east-1:123456789012:function:corpus-macro-" + strings.ReplaceAll(name, ":", "-")
+}
+
+// makeMacros makes the macros a template names, in a stack of their own.
+func makeMacros(ctx context.Context, e *engine.Engine, macros []string) error {
+	res := map[string]any{}
+	for i, m := range macros {
+		res[fmt.Sprintf("Macro%d", i+1)] = map[string]any{"Type": "AWS::CloudFormation::Macro",
+			"Properties": map[string]any{"Name": m, "FunctionName": macroFunction(m)}}
+	}
+	body, _ := json.Marshal(map[string]any{"Resources": res})
+	if _, err := e.CreateStack(ctx, engine.CreateStackInput{StackName: "corpus-macros", TemplateBody: string(body)}); err != nil {
+		return fmt.Errorf("making the macros %v: %s", macros, message(err))
+	}
+	st, err := e.WaitForStack(ctx, "corpus-macros")
+	if err != nil || st.StackStatus != "CREATE_COMPLETE" {
+		return fmt.Errorf("making the macros %v: %v %v", macros, err, st)
+	}
+	return nil
+}
+
+// passThrough stands for a macro's function, whose code is not in the
+// corpus: it answers the fragment it was given.
+type passThrough struct{}
+
+func (passThrough) Deliver(context.Context, *resources.CustomRequest) (*resources.CustomResponse, error) {
+	return nil, errors.New("a macro's function, not a custom resource's")
+}
+
+func (passThrough) InvokeMacro(_ context.Context, req *resources.MacroRequest) ([]byte, error) {
+	return json.Marshal(map[string]any{"requestId": req.RequestID, "status": "success", "fragment": req.Fragment})
+}
+
+func engineParams(ps []template.ParameterValue) []engine.Parameter {
+	out := make([]engine.Parameter, len(ps))
+	for i, p := range ps {
+		out[i] = engine.Parameter{ParameterKey: p.Key, ParameterValue: p.Value}
+	}
+	return out
+}
+
+// message is an API error's message (its cause after it, when it adds
+// something).
+func message(err error) string {
+	var api *engine.APIError
+	if !errors.As(err, &api) {
+		return err.Error()
+	}
+	msg := api.Message
+	if list := template.AsList(err); len(list) > 0 && list[0].Line > 0 {
+		msg += " (" + filepath.Base(list[0].File) + ":" + fmt.Sprint(list[0].Line) + ")"
+	}
+	return msg
+}
+
+// failure is why a stack did not create: its first failed resource (with
+// its type), or its own reason.
+func failure(ctx context.Context, e *engine.Engine, st *engine.Stack) string {
+	out, err := e.DescribeStackEvents(ctx, engine.DescribeStackEventsInput{StackName: st.StackId})
+	if err == nil {
+		events := out.StackEvents
+		for i := len(events) - 1; i >= 0; i-- { // oldest first
+			ev := events[i]
+			if strings.HasSuffix(string(ev.ResourceStatus), "_FAILED") && !ev.IsStackEvent() && ev.ResourceStatusReason != "" &&
+				!strings.Contains(ev.ResourceStatusReason, "Resource creation cancelled") {
+				return fmt.Sprintf("%s (%s): %s", ev.LogicalResourceId, ev.ResourceType, ev.ResourceStatusReason)
+			}
+		}
+	}
+	if err == nil {
+		for i := len(out.StackEvents) - 1; i >= 0; i-- {
+			ev := out.StackEvents[i]
+			if ev.IsStackEvent() && ev.ResourceStatusReason != "" && ev.ResourceStatusReason != "User Initiated" {
+				return ev.ResourceStatusReason
+			}
+		}
+	}
+	return st.StackStatusReason
+}
