@@ -68,6 +68,31 @@ func (s *Schema) ExampleModelWith(seed int64, pointers []string) map[string]any 
 	return e.model
 }
 
+// ExampleValue is a value for one property of the type, made as
+// ExampleModel makes its values: path names the property from the top
+// ("SubnetId"; "ManagedPolicyArns", "*" for a member of an array), and key
+// varies the value (two keys give two values where the schema allows
+// more than one). ok is false when the schema does not describe the
+// property.
+func (s *Schema) ExampleValue(seed int64, path []string, key string) (any, bool) {
+	if len(path) == 0 {
+		return nil, false
+	}
+	ps := propertySchema(s, path)
+	if ps == nil {
+		return nil, false
+	}
+	name := path[len(path)-1]
+	for i := len(path) - 1; i >= 0 && (name == "*" || isIndex(name)); i-- {
+		name = path[i]
+	}
+	req := &Request{StackID: "arn:aws:cloudformation:us-east-1:123456789012:stack/example/00000000-0000-4000-8000-000000000000",
+		LogicalResourceIdentifier: "Example", ClientRequestToken: "example"}
+	e := newEnv(req, seed, Epoch, map[string]any{})
+	vg := newValueGen(s)
+	return vg.value(e, ps, genRequest{path: JoinPointer(path) + "#" + key, name: name}, 0)
+}
+
 // document is the decoded schema (nil when it does not decode).
 func (s *Schema) document() map[string]any {
 	if s.decode() != nil {

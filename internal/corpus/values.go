@@ -46,30 +46,40 @@ type Inputs struct {
 	Secrets map[string]string
 }
 
-// MakeInputs makes the inputs of a template.
-func MakeInputs(t *template.Template) (Inputs, error) {
-	return makeInputs(t.Name, t.Parameters, usageHints(t))
+// MakeInputs makes the inputs of a template. props (nil: none) makes the
+// values of the parameters that resource properties read.
+func MakeInputs(t *template.Template, props Properties) (Inputs, error) {
+	return makeInputs(t.Name, t.Parameters, usageHints(t), fills{props: props, uses: propertyUses(t.Source())})
 }
 
 // MakeInputsTree makes the inputs of a template that is not a Template
-// yet (its transforms have not run): from its Parameters section alone.
-func MakeInputsTree(file string, root *template.Node) (Inputs, error) {
+// yet (its transforms have not run): from its Parameters section and the
+// resources it declares before the transforms.
+func MakeInputsTree(file string, root *template.Node, props Properties) (Inputs, error) {
 	params, err := template.DeclaredParameters(file, root)
 	if err != nil {
 		return Inputs{}, err
 	}
-	return makeInputs(file, params, nil)
+	return makeInputs(file, params, nil, fills{props: props, uses: propertyUses(root)})
 }
 
-func makeInputs(file string, params []*template.Parameter, hints map[string][]string) (Inputs, error) {
+// fills make the values of the parameters resource properties read.
+type fills struct {
+	props Properties
+	uses  map[string][]propertyUse
+}
+
+func makeInputs(file string, params []*template.Parameter, hints map[string][]string, f fills) (Inputs, error) {
 	in := Inputs{SSM: map[string]string{}}
 	for _, p := range params {
 		_, _, ssm, _ := p.Kind()
 		if p.HasDefault {
 			continue
 		}
+		count := listLen(hints, p.Name)
+		props := fromProperties(f.props, p, f.uses[p.Name], count)
 		if !ssm {
-			v, err := makeValue(file, p, hints[p.Name], listLen(hints, p.Name))
+			v, err := makeValue(file, p, hints[p.Name], props, count)
 			if err != nil {
 				return in, err
 			}
@@ -77,7 +87,7 @@ func makeInputs(file string, params []*template.Parameter, hints map[string][]st
 			continue
 		}
 		name := "/corpus/" + p.Name
-		v, err := makeValue(file, p, hints[p.Name], listLen(hints, p.Name))
+		v, err := makeValue(file, p, hints[p.Name], props, count)
 		if err != nil {
 			return in, err
 		}
@@ -168,12 +178,6 @@ func (in Inputs) BindInput() template.BindInput {
 // it is a DeletionPolicy.
 func usageHints(t *template.Template) map[string][]string {
 	hints := map[string][]string{}
-	refName := func(n *template.Node) string {
-		if n != nil && n.Func() == "Ref" && n.Fields[0].Value.Kind == template.String {
-			return n.Fields[0].Value.Value
-		}
-		return ""
-	}
 	var walk func(n *template.Node)
 	walk = func(n *template.Node) {
 		switch n.Kind {
@@ -296,11 +300,20 @@ func listLen(hints map[string][]string, name string) int {
 }
 
 // makeValue makes up a value that satisfies the parameter; a list gets
-// count members.
-func makeValue(file string, p *template.Parameter, hint []string, count int) (string, error) {
+// count members. fromProps are the values of the properties that read it,
+// tried after a hint and before the values made from the parameter alone.
+func makeValue(file string, p *template.Parameter, hint, fromProps []string, count int) (string, error) {
 	var candidates []string
 	if list, _, _, _ := p.Kind(); len(hint) > 0 && !list {
 		candidates = append(candidates, hint[0])
+	}
+	if list, _, _, _ := p.Kind(); list && len(hint) > 0 {
+		// a rule wants the list to hold these members too
+		for _, v := range fromProps {
+			candidates = append(candidates, v+","+strings.Join(hint, ","))
+		}
+	} else {
+		candidates = append(candidates, fromProps...)
 	}
 	candidates = append(candidates, p.AllowedValues...)
 	list, number, _, aws := p.Kind()

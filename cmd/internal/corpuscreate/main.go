@@ -42,8 +42,13 @@ func main() {
 	schemas := flag.String("schemas", "", "a directory of resource schemas (as --schemas)")
 	only := flag.String("only", "", "run only the templates whose path (relative to -dir) holds this text")
 	minCreated := flag.Int("min", 0, "fail when fewer templates than this reach CREATE_COMPLETE")
+	verbose := flag.Bool("v", false, "print the inputs each template is given")
 	flag.Parse()
-	os.Exit(run(*dir, *schemas, *only, *minCreated, os.Stdout))
+	var inputsTo io.Writer
+	if *verbose {
+		inputsTo = os.Stdout
+	}
+	os.Exit(run(*dir, *schemas, *only, *minCreated, os.Stdout, inputsTo))
 }
 
 // result is what became of one template.
@@ -56,11 +61,22 @@ type result struct {
 	broken  string // a panic or a broken invariant: a bug of stacksim
 }
 
-func run(dir, schemas, only string, minCreated int, w io.Writer) int {
+func run(dir, schemas, only string, minCreated int, w, verbose io.Writer) int {
 	files, err := corpus.Templates(dir)
 	if err != nil {
 		fmt.Fprintf(w, "corpus-create: %v\n", err)
 		return 2
+	}
+	rn := &runner{dir: dir, schemas: schemas, props: newSchemaValues(schemas), exports: &corpus.Exports{}, verbose: verbose}
+	defer rn.props.Close()
+	// Every template's exports, for the templates that import them.
+	for _, f := range files {
+		rel, _ := filepath.Rel(dir, f)
+		if body, err := readfile.Read(f, readfile.Limit{Max: template.MaxURLBodyBytes, What: "a template"}); err == nil {
+			if root, err := template.ParseTree(rel, body); err == nil {
+				rn.exports.Add(filepath.ToSlash(rel), root)
+			}
+		}
 	}
 	var results []result
 	for _, f := range files {
@@ -69,7 +85,7 @@ func run(dir, schemas, only string, minCreated int, w io.Writer) int {
 		if only != "" && !strings.Contains(rel, only) {
 			continue
 		}
-		r := createOne(f, rel, schemas)
+		r := rn.createOne(f, rel)
 		results = append(results, r)
 		line := fmt.Sprintf("%-18s %s", r.status, rel)
 		if r.reason != "" {
@@ -154,37 +170,92 @@ func reasonKind(reason string) string {
 
 const stackName = "corpus"
 
-// createOne creates a stack from a template and deletes it.
-func createOne(path, rel, schemas string) (r result) {
+// runner is what a run shares between templates.
+type runner struct {
+	dir, schemas string
+	props        *schemaValues
+	exports      *corpus.Exports
+	verbose      io.Writer // the inputs given to each template, when set
+}
+
+// stackSpec is one stack to create: a template and its inputs.
+type stackSpec struct {
+	name      string
+	path, rel string
+	body      []byte
+	root      *template.Node // nil when the body does not parse
+	in        corpus.Inputs
+	params    []*template.Parameter
+	macros    []string
+}
+
+// spec reads a template and makes its inputs.
+func (rn *runner) spec(name, path, rel string) (stackSpec, error) {
+	sp := stackSpec{name: name, path: path, rel: rel}
+	body, err := readfile.Read(path, readfile.Limit{Max: template.MaxURLBodyBytes, What: "a template"})
+	if err != nil {
+		return sp, err
+	}
+	sp.body = body
+	root, err := template.ParseTree(rel, body)
+	if err != nil {
+		return sp, nil // CreateStack refuses it, in AWS's words
+	}
+	sp.root = root
+	sp.in, sp.params, err = inputs(rel, root, body, rn.props)
+	if err != nil {
+		return sp, fmt.Errorf("parameters: %w", err)
+	}
+	sp.macros = macroNames(rel, root)
+	sp.in.Referenced(body)
+	return sp, nil
+}
+
+// createOne creates a stack from a template and deletes it (the stacks
+// that make its imports created before it, deleted after it).
+func (rn *runner) createOne(path, rel string) (r result) {
 	r.rel = rel
 	defer func() {
 		if p := recover(); p != nil {
 			r.status, r.broken = "PANIC", fmt.Sprint(p)
 		}
 	}()
-	body, err := readfile.Read(path, readfile.Limit{Max: template.MaxURLBodyBytes, What: "a template"})
-	if err != nil {
+	sp, err := rn.spec(stackName, path, rel)
+	switch {
+	case err != nil && sp.body == nil:
 		r.status, r.reason = "UNREADABLE", err.Error()
 		return r
-	}
-	in, params, macros, err := inputs(rel, body)
-	if err != nil {
-		r.status, r.reason = "REFUSED", "parameters: "+err.Error()
+	case err != nil:
+		r.status, r.reason = "REFUSED", err.Error()
 		return r
 	}
-	in.Referenced(body)
+	var producers []stackSpec
+	if sp.root != nil {
+		for _, p := range rn.exports.Producers(rel, sp.root, &sp.in) {
+			ps, err := rn.spec(p.StackName, filepath.Join(rn.dir, filepath.FromSlash(p.File)), p.File)
+			if err != nil || ps.root == nil {
+				continue // the import fails, as AWS's does without it
+			}
+			producers = append(producers, ps)
+		}
+	}
 	// A template may need particular choices (a rule asserts them, a
 	// resource's property holds only when a condition does): the other
 	// allowed values of each parameter are tried before the template is
 	// called broken, as a user would try them.
-	attempts := append([]corpus.Inputs{in}, corpus.VariationsOf(params, in)...)
+	attempts := append([]corpus.Inputs{sp.in}, corpus.VariationsOf(sp.params, sp.in)...)
 	var refusal error
 	var first *result
 	for i, attempt := range attempts {
 		if i > 8 {
 			break
 		}
-		done, res := tryCreate(path, rel, body, schemas, attempt, macros)
+		try := sp
+		try.in = attempt
+		if rn.verbose != nil {
+			fmt.Fprintf(rn.verbose, "  %s: %s\n", rel, describeInputs(try, producers))
+		}
+		done, res := rn.tryCreate(try, producers)
 		switch {
 		case done && (res.created || res.broken != ""):
 			return res
@@ -201,24 +272,34 @@ func createOne(path, rel, schemas string) (r result) {
 	return r
 }
 
-// inputs are the values a template is given, its parameters, and the
-// macros it names.
-func inputs(rel string, body []byte) (corpus.Inputs, []*template.Parameter, []string, error) {
-	root, err := template.ParseTree(rel, body)
-	if err != nil {
-		// CreateStack refuses it, in AWS's words.
-		return corpus.Inputs{}, nil, nil, nil
+// describeInputs says what a template is given: its parameters, and the
+// stacks created before it.
+func describeInputs(sp stackSpec, producers []stackSpec) string {
+	var parts []string
+	for _, p := range sp.in.Parameters {
+		parts = append(parts, p.Key+"="+p.Value)
 	}
+	for _, p := range producers {
+		parts = append(parts, "after stack "+p.name+" ("+p.rel+")")
+	}
+	if len(parts) == 0 {
+		return "no parameters"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// inputs are the values a template is given, and its parameters.
+func inputs(rel string, root *template.Node, body []byte, props corpus.Properties) (corpus.Inputs, []*template.Parameter, error) {
 	if t, err := template.Parse(rel, body); err == nil {
-		in, err := corpus.MakeInputs(t)
-		return in, t.Parameters, macroNames(rel, root), err
+		in, err := corpus.MakeInputs(t, props)
+		return in, t.Parameters, err
 	}
 	params, err := template.DeclaredParameters(rel, root)
 	if err != nil {
-		return corpus.Inputs{}, nil, nil, nil
+		return corpus.Inputs{}, nil, nil
 	}
-	in, err := corpus.MakeInputsTree(rel, root)
-	return in, params, macroNames(rel, root), err
+	in, err := corpus.MakeInputsTree(rel, root, props)
+	return in, params, err
 }
 
 // macroNames are the macros (not AWS's own transforms) a template names.
@@ -260,70 +341,133 @@ func macroNames(rel string, root *template.Node) []string {
 	return out
 }
 
-// tryCreate creates the stack with one set of inputs; done is false when
-// the call was refused (another set may do).
-func tryCreate(path, rel string, body []byte, schemas string, in corpus.Inputs, macros []string) (bool, result) {
-	r := result{rel: rel}
+// tryCreate creates the stack with one set of inputs, after the stacks
+// that make its imports; done is false when the call was refused
+// (another set may do).
+func (rn *runner) tryCreate(sp stackSpec, producers []stackSpec) (bool, result) {
+	r := result{rel: sp.rel}
 	tokens := map[string]resources.CustomTarget{}
-	for _, m := range macros {
-		tokens[macroFunction(m)] = passThrough{}
+	ssm, secrets := map[string]string{}, map[string]string{}
+	var macros []string
+	for _, s := range append([]stackSpec{sp}, producers...) {
+		for _, m := range s.macros {
+			if _, ok := tokens[macroFunction(m)]; !ok {
+				tokens[macroFunction(m)] = passThrough{}
+				macros = append(macros, m)
+			}
+		}
+		for k, v := range s.in.SSM {
+			ssm[k] = v
+		}
+		for k, v := range s.in.Secrets {
+			secrets[k] = v
+		}
 	}
-	e, err := engine.New(engine.Options{SchemaDir: schemas, SSMParameters: in.SSM, Secrets: in.Secrets, ServiceTokens: tokens})
+	sort.Strings(macros)
+	e, err := engine.New(engine.Options{SchemaDir: rn.schemas, SSMParameters: ssm, Secrets: secrets, ServiceTokens: tokens})
 	if err != nil {
-		return true, result{rel: rel, status: "ENGINE", broken: err.Error()}
+		return true, result{rel: sp.rel, status: "ENGINE", broken: err.Error()}
 	}
 	defer e.Close()
 	ctx := context.Background()
 	if len(macros) > 0 {
 		if err := makeMacros(ctx, e, macros); err != nil {
-			return true, result{rel: rel, status: "MACROS", reason: err.Error()}
+			return true, result{rel: sp.rel, status: "MACROS", reason: err.Error()}
 		}
 	}
-	req := engine.CreateStackInput{StackName: stackName, Parameters: engineParams(in.Parameters),
-		Capabilities: []string{template.CapabilityIAM, template.CapabilityNamedIAM, template.CapabilityAutoExpand}}
-	if len(body) > template.MaxBodyBytes {
-		abs, _ := filepath.Abs(path)
-		req.TemplateURL = "file://" + abs
-	} else {
-		req.TemplateBody = string(body)
+	// The stacks that make its imports: one that does not create leaves
+	// its exports missing, and the template fails as AWS's would.
+	var made []*engine.Stack
+	var notes []string
+	for _, p := range producers {
+		st, err := create(ctx, e, p)
+		var ie *engine.InternalError
+		switch {
+		case errors.As(err, &ie):
+			return true, result{rel: sp.rel, status: "INTERNAL", broken: "stack " + p.name + ": " + err.Error()}
+		case err != nil:
+			notes = append(notes, fmt.Sprintf("stack %s (%s), which makes its imports, was refused: %s", p.name, p.rel, message(err)))
+			continue
+		case st.StackStatus != "CREATE_COMPLETE":
+			notes = append(notes, fmt.Sprintf("stack %s (%s), which makes its imports, ended %s: %s", p.name, p.rel, st.StackStatus, failure(ctx, e, st)))
+		}
+		made = append(made, st)
 	}
-	req.TemplateFile = rel
-	if _, err := e.CreateStack(ctx, req); err != nil {
+	note := func(reason string) string {
+		if len(notes) > 0 {
+			reason += " [" + strings.Join(notes, "; ") + "]"
+		}
+		return reason
+	}
+	st, err := create(ctx, e, sp)
+	if err != nil {
 		var ie *engine.InternalError
 		if errors.As(err, &ie) {
-			return true, result{rel: rel, status: "INTERNAL", broken: err.Error()}
+			return true, result{rel: sp.rel, status: "INTERNAL", broken: err.Error()}
 		}
-		return false, result{rel: rel, reason: message(err)}
-	}
-	st, err := e.WaitForStack(ctx, stackName)
-	if err != nil {
-		return true, result{rel: rel, status: "WAIT", broken: err.Error()}
+		return false, result{rel: sp.rel, reason: note(message(err))}
 	}
 	r.status = string(st.StackStatus)
 	r.created = st.StackStatus == "CREATE_COMPLETE"
 	if !r.created {
-		r.reason = failure(ctx, e, st)
+		r.reason = note(failure(ctx, e, st))
 	}
 	if err := e.CheckInvariants(ctx); err != nil {
 		r.broken = "after the create: " + err.Error()
 	}
-	if _, err := e.DeleteStack(ctx, engine.DeleteStackInput{StackName: st.StackId}); err != nil {
-		r.broken = "delete refused: " + message(err)
-		return true, r
+	// It, then the stacks it imports from, newest first.
+	stacks := []*engine.Stack{st}
+	for i := len(made) - 1; i >= 0; i-- {
+		stacks = append(stacks, made[i])
 	}
-	gone, err := e.WaitForStack(ctx, st.StackId)
-	switch {
-	case err != nil:
-		r.broken = "delete: " + err.Error()
-	case gone.StackStatus != "DELETE_COMPLETE":
-		r.broken = fmt.Sprintf("deleted to %s: %s", gone.StackStatus, failure(ctx, e, gone))
-	case r.created:
-		r.deleted = true
+	for i, s := range stacks {
+		what := "delete"
+		if i > 0 {
+			what = "delete of stack " + s.StackName + ", which makes its imports"
+		}
+		if _, err := e.DeleteStack(ctx, engine.DeleteStackInput{StackName: s.StackId}); err != nil {
+			r.broken = what + " refused: " + message(err)
+			return true, r
+		}
+		gone, err := e.WaitForStack(ctx, s.StackId)
+		switch {
+		case err != nil:
+			r.broken = what + ": " + err.Error()
+		case gone.StackStatus != "DELETE_COMPLETE":
+			r.broken = fmt.Sprintf("%s ended %s: %s", what, gone.StackStatus, failure(ctx, e, gone))
+		case i == 0 && r.created:
+			r.deleted = true
+		}
+		if r.broken != "" {
+			r.deleted = false
+			return true, r
+		}
 	}
 	if err := e.CheckInvariants(ctx); err != nil && r.broken == "" {
 		r.broken = "after the delete: " + err.Error()
 	}
 	return true, r
+}
+
+// create creates one stack and waits for it; err is the call's refusal.
+func create(ctx context.Context, e *engine.Engine, sp stackSpec) (*engine.Stack, error) {
+	req := engine.CreateStackInput{StackName: sp.name, Parameters: engineParams(sp.in.Parameters),
+		Capabilities: []string{template.CapabilityIAM, template.CapabilityNamedIAM, template.CapabilityAutoExpand}}
+	if len(sp.body) > template.MaxBodyBytes {
+		abs, _ := filepath.Abs(sp.path)
+		req.TemplateURL = "file://" + abs
+	} else {
+		req.TemplateBody = string(sp.body)
+	}
+	req.TemplateFile = sp.rel
+	if _, err := e.CreateStack(ctx, req); err != nil {
+		return nil, err
+	}
+	st, err := e.WaitForStack(ctx, sp.name)
+	if err != nil {
+		return nil, &engine.InternalError{Err: fmt.Errorf("wait: %w", err)}
+	}
+	return st, nil
 }
 
 // macroFunction is the function of a macro the run makes.

@@ -42,7 +42,7 @@ Resources:
 	// Rolled back: a property the type does not have.
 	write("rolled-back.yaml", "Resources:\n  T:\n    Type: AWS::SNS::Topic\n    Properties: {Nope: 1}\n")
 	var out bytes.Buffer
-	code := run(dir, "", "", 3, &out)
+	code := run(dir, "", "", 3, &out, nil)
 	text := out.String()
 	for _, want := range []string{
 		"CREATE_COMPLETE    ok.yaml\n",
@@ -60,7 +60,7 @@ Resources:
 		t.Errorf("exit %d with -min 3 and 2 created, want 1", code)
 	}
 	out.Reset()
-	if code := run(dir, "", "", 2, &out); code != 0 {
+	if code := run(dir, "", "", 2, &out, nil); code != 0 {
 		t.Errorf("exit %d with -min 2, want 0\n%s", code, out.String())
 	}
 }

@@ -94,7 +94,7 @@ func check(path, name string) (outcome, string) {
 		return failed, err.Error()
 	}
 	_ = t.Capabilities()
-	in, err := corpus.MakeInputs(t)
+	in, err := corpus.MakeInputs(t, nil)
 	if err != nil {
 		return failed, "parameters: " + err.Error()
 	}

@@ -1,0 +1,62 @@
+package resources
+
+import "testing"
+
+// ExampleValue makes a value that passes the type's own validation, for a
+// property at the top, under an object and in an array, and a different
+// one for another key where the schema allows it.
+func TestExampleValue(t *testing.T) {
+	reg := NewRegistry(RegistryOptions{})
+	defer reg.Close()
+	for _, tt := range []struct {
+		typeName string
+		path     []string
+		want     string // a prefix the value has
+	}{
+		{"AWS::EFS::MountTarget", []string{"SubnetId"}, "subnet-"},
+		{"AWS::EKS::Cluster", []string{"Version"}, "1."},
+		{"AWS::IAM::Role", []string{"ManagedPolicyArns", "*"}, "arn:"},
+		{"AWS::IAM::Role", []string{"PermissionsBoundary"}, ""}, // minLength 20, no pattern
+		{"AWS::EC2::Instance", []string{"NetworkInterfaces", "*", "SubnetId"}, ""},
+	} {
+		s, err := reg.Schema(tt.typeName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, ok := s.ExampleValue(1, tt.path, "a")
+		if !ok {
+			t.Errorf("%s %v: no value", tt.typeName, tt.path)
+			continue
+		}
+		b, _ := s.ExampleValue(1, tt.path, "b")
+		str, _ := a.(string)
+		if len(str) < len(tt.want) || str[:len(tt.want)] != tt.want {
+			t.Errorf("%s %v: %v, want a string starting %q", tt.typeName, tt.path, a, tt.want)
+		}
+		if err := s.CheckAttribute(joinDots(tt.path), a); err != nil {
+			t.Errorf("%s %v: %v does not fit: %v", tt.typeName, tt.path, a, err)
+		}
+		if Equal(a, b) {
+			t.Errorf("%s %v: keys a and b both give %v", tt.typeName, tt.path, a)
+		}
+		again, _ := s.ExampleValue(1, tt.path, "a")
+		if !Equal(a, again) {
+			t.Errorf("%s %v: %v then %v for the same key", tt.typeName, tt.path, a, again)
+		}
+	}
+	s, _ := reg.Schema("AWS::EFS::MountTarget")
+	if v, ok := s.ExampleValue(1, []string{"NoSuchProperty"}, "a"); ok {
+		t.Errorf("a property the schema does not have: %v", v)
+	}
+}
+
+func joinDots(path []string) string {
+	out := ""
+	for i, p := range path {
+		if i > 0 {
+			out += "."
+		}
+		out += p
+	}
+	return out
+}
