@@ -43,7 +43,8 @@
 //
 // ParseTree reads a body into a tree without Parse's checks;
 // DeclaredTransforms, SnippetTransforms, DeclaredParameters,
-// ParameterValues and ExpandForEach read and evaluate what transforms need,
+// ParameterValues, ExpandForEach and ResolveKnown read and evaluate what
+// transforms need,
 // and (*Node).JSON writes a tree back, in its order, as the processed
 // template Parse then reads.
 //
@@ -85,7 +86,11 @@
 // the parameters' defaults, and again at Bind when a loop's collection
 // depends on a parameter's value ((*Bound).Template is then the expanded
 // template). Fn::Length, Fn::ToJsonString and Fn::FindInMap's DefaultValue
-// are evaluated with the other functions.
+// are evaluated with the other functions. When other transforms follow it,
+// they read the template with its loops expanded and the Refs and Fn::Subs
+// of known values (parameters, pseudo parameters) resolved (ResolveKnown),
+// as AWS's transform resolves what it knows before them: the SAM
+// translator then reads a CodeUri built with Fn::Sub as the URI it is.
 //
 // # Rules
 //

@@ -110,10 +110,12 @@ func Process(ctx context.Context, root *template.Node, env Env) (*Result, error)
 		case LanguageExtensions:
 			langExt = true
 			if i < len(declared)-1 {
-				// The transforms after it read the loops expanded.
+				// The transforms after it read the loops expanded, and
+				// the functions of values known now resolved.
 				if body, err = template.ExpandForEach(env.File, body, env.Parameters); err != nil {
 					return nil, err
 				}
+				body = template.ResolveKnown(body, knownValues(env))
 			}
 			p.ran = append(p.ran, m.Name)
 			continue
@@ -259,4 +261,17 @@ func (p *processor) transformID(name string) string {
 		return name
 	}
 	return p.env.AccountID + "::" + name
+}
+
+// knownValues are the values AWS::LanguageExtensions knows when the
+// transforms run: the parameters' and the pseudo parameters'.
+func knownValues(env Env) map[string]any {
+	known := make(map[string]any, len(env.Parameters)+len(env.Pseudo))
+	for k, v := range env.Parameters {
+		known[k] = v
+	}
+	for k, v := range env.Pseudo {
+		known[k] = v
+	}
+	return known
 }

@@ -307,6 +307,48 @@ Resources:
 	}
 }
 
+// With AWS::LanguageExtensions first, the functions of known values are
+// resolved before the SAM translator reads the template: a CodeUri built
+// with Fn::Sub is the S3 URI it names (the translator alone refuses it).
+func TestLanguageExtensionsBeforeServerless(t *testing.T) {
+	if err := exec.Command("python3", "-c", "import samtranslator").Run(); err != nil {
+		t.Skipf("python3 cannot import samtranslator: %v", err)
+	}
+	body := `
+Transform: [AWS::LanguageExtensions, AWS::Serverless-2016-10-31]
+Resources:
+  Fn:
+    Type: AWS::Serverless::Function
+    Properties:
+      Runtime: python3.12
+      Handler: index.handler
+      CodeUri: !Sub "s3://code-${AWS::Region}/${Env}/fn.zip"
+      Environment:
+        Variables:
+          QUEUE: !GetAtt Queue.Arn
+  Queue:
+    Type: AWS::SQS::Queue
+`
+	r := &recorder{}
+	env := r.env(nil)
+	env.SAM = &Translator{}
+	res, err := Process(context.Background(), tree(t, body), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(res.Root.JSON())
+	for _, want := range []string{`"S3Bucket": "code-us-east-1"`, `"S3Key": "prod/fn.zip"`, `"Fn::GetAtt"`, `"Transform": "AWS::LanguageExtensions"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %s in\n%s", want, out)
+		}
+	}
+	// Without the extensions, the translator refuses the same template.
+	plain := strings.Replace(body, "[AWS::LanguageExtensions, AWS::Serverless-2016-10-31]", "AWS::Serverless-2016-10-31", 1)
+	if _, err := Process(context.Background(), tree(t, plain), env); err == nil || !strings.Contains(err.Error(), "'CodeUri' requires Bucket and Key properties") {
+		t.Errorf("without AWS::LanguageExtensions: %v", err)
+	}
+}
+
 func TestServerlessWithoutTranslator(t *testing.T) {
 	r := &recorder{}
 	env := r.env(nil)
