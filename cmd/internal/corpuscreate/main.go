@@ -25,7 +25,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -44,11 +43,21 @@ func main() {
 	minCreated := flag.Int("min", 0, "fail when fewer templates than this reach CREATE_COMPLETE")
 	verbose := flag.Bool("v", false, "print the inputs each template is given")
 	flag.Parse()
-	var inputsTo io.Writer
+	o := options{dir: *dir, schemas: *schemas, only: *only, minCreated: *minCreated, known: corpus.Unmade}
 	if *verbose {
-		inputsTo = os.Stdout
+		o.verbose = os.Stdout
 	}
-	os.Exit(run(*dir, *schemas, *only, *minCreated, os.Stdout, inputsTo))
+	os.Exit(run(o, os.Stdout))
+}
+
+// options of a run.
+type options struct {
+	dir, schemas, only string
+	minCreated         int
+	// known are the templates that do not create, with why
+	// (corpus.Unmade).
+	known   map[string]corpus.Why
+	verbose io.Writer // the inputs given to each template, when set
 }
 
 // result is what became of one template.
@@ -61,17 +70,17 @@ type result struct {
 	broken  string // a panic or a broken invariant: a bug of stacksim
 }
 
-func run(dir, schemas, only string, minCreated int, w, verbose io.Writer) int {
-	files, err := corpus.Templates(dir)
+func run(o options, w io.Writer) int {
+	files, err := corpus.Templates(o.dir)
 	if err != nil {
 		fmt.Fprintf(w, "corpus-create: %v\n", err)
 		return 2
 	}
-	rn := &runner{dir: dir, schemas: schemas, props: newSchemaValues(schemas), exports: &corpus.Exports{}, verbose: verbose}
+	rn := &runner{dir: o.dir, schemas: o.schemas, props: newSchemaValues(o.schemas), exports: &corpus.Exports{}, verbose: o.verbose}
 	defer rn.props.Close()
 	// Every template's exports, for the templates that import them.
 	for _, f := range files {
-		rel, _ := filepath.Rel(dir, f)
+		rel, _ := filepath.Rel(o.dir, f)
 		if body, err := readfile.Read(f, readfile.Limit{Max: template.MaxURLBodyBytes, What: "a template"}); err == nil {
 			if root, err := template.ParseTree(rel, body); err == nil {
 				rn.exports.Add(filepath.ToSlash(rel), root)
@@ -80,9 +89,9 @@ func run(dir, schemas, only string, minCreated int, w, verbose io.Writer) int {
 	}
 	var results []result
 	for _, f := range files {
-		rel, _ := filepath.Rel(dir, f)
+		rel, _ := filepath.Rel(o.dir, f)
 		rel = filepath.ToSlash(rel)
-		if only != "" && !strings.Contains(rel, only) {
+		if o.only != "" && !strings.Contains(rel, o.only) {
 			continue
 		}
 		r := rn.createOne(f, rel)
@@ -96,76 +105,7 @@ func run(dir, schemas, only string, minCreated int, w, verbose io.Writer) int {
 		}
 		fmt.Fprintln(w, line)
 	}
-	return summarize(w, results, minCreated)
-}
-
-// summarize prints the reasons grouped and the counts.
-func summarize(w io.Writer, results []result, minCreated int) int {
-	created, deleted, broken := 0, 0, 0
-	groups := map[string][]string{}
-	for _, r := range results {
-		if r.created {
-			created++
-		}
-		if r.deleted {
-			deleted++
-		}
-		if r.broken != "" {
-			broken++
-		}
-		if !r.created {
-			k := r.status + ": " + reasonKind(r.reason)
-			groups[k] = append(groups[k], r.rel)
-		}
-	}
-	keys := make([]string, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if len(groups[keys[i]]) != len(groups[keys[j]]) {
-			return len(groups[keys[i]]) > len(groups[keys[j]])
-		}
-		return keys[i] < keys[j]
-	})
-	if len(keys) > 0 {
-		fmt.Fprintf(w, "\nThe %d that did not create, by reason:\n", len(results)-created)
-		for _, k := range keys {
-			fmt.Fprintf(w, "%4d  %s\n", len(groups[k]), k)
-			for _, rel := range groups[k] {
-				fmt.Fprintf(w, "        %s\n", rel)
-			}
-		}
-	}
-	fmt.Fprintf(w, "\n%d templates: %d CREATE_COMPLETE (%d deleted to DELETE_COMPLETE), %d did not create, %d broke stacksim\n",
-		len(results), created, deleted, len(results)-created, broken)
-	if broken > 0 || deleted != created || created < minCreated {
-		return 1
-	}
-	return 0
-}
-
-// kinds turn reasons into groups: names, numbers and quoted values out.
-var kinds = []struct {
-	re   *regexp.Regexp
-	with string
-}{
-	{regexp.MustCompile(`^[A-Za-z0-9]+ \(`), "RESOURCE ("},
-	{regexp.MustCompile(`(for resource|resource with id|Resource with id|logical id|references undefined resource) \[?[A-Za-z0-9]+\]?`), "$1 R"},
-	{regexp.MustCompile(`\[[^\]]*\]`), "[...]"},
-	{regexp.MustCompile(`RequestToken: [0-9a-f-]+`), "RequestToken: ..."},
-	{regexp.MustCompile(`\([^()]*:[0-9]+\)$`), "(FILE:LINE)"},
-	{regexp.MustCompile(`\b[0-9]+\b`), "N"},
-}
-
-func reasonKind(reason string) string {
-	for _, k := range kinds {
-		reason = k.re.ReplaceAllString(reason, k.with)
-	}
-	if len(reason) > 160 {
-		reason = reason[:160] + "..."
-	}
-	return reason
+	return summarize(w, results, o.known, o.minCreated)
 }
 
 const stackName = "corpus"
@@ -175,7 +115,7 @@ type runner struct {
 	dir, schemas string
 	props        *schemaValues
 	exports      *corpus.Exports
-	verbose      io.Writer // the inputs given to each template, when set
+	verbose      io.Writer
 }
 
 // stackSpec is one stack to create: a template and its inputs.

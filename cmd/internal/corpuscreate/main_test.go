@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stacksim/stacksim/internal/corpus"
 )
 
-func TestRun(t *testing.T) {
+func writeCorpus(t *testing.T, files map[string]string) string {
+	t.Helper()
 	dir := t.TempDir()
-	write := func(name, body string) {
-		t.Helper()
+	for name, body := range files {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -19,9 +21,15 @@ func TestRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Created and deleted: a parameter without a default, an SSM type with
-	// a public default, a secret and a parameter its references name.
-	write("ok.yaml", `Parameters:
+	return dir
+}
+
+func TestRun(t *testing.T) {
+	dir := writeCorpus(t, map[string]string{
+		// Created and deleted: a parameter without a default, an SSM type
+		// with a public default, a secret and a parameter its references
+		// name.
+		"ok.yaml": `Parameters:
   Name: {Type: String, AllowedPattern: "[a-z]{3,}"}
   Ami: {Type: "AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>", Default: /aws/service/ami-amazon-linux-latest/al2023-ami-kernel-6.1-x86_64}
   Subnets: {Type: "List<AWS::EC2::Subnet::Id>"}
@@ -34,33 +42,100 @@ Resources:
   Q:
     Type: AWS::SSM::Parameter
     Properties: {Type: String, Value: !Select [4, !Ref Subnets]}
-`)
-	// A macro the run makes, its function a pass-through.
-	write("macro/uses.yaml", "Transform: Tagger\nResources:\n  T:\n    Type: AWS::SNS::Topic\n")
-	// Refused: an export no stack makes.
-	write("refused.yaml", "Resources:\n  T:\n    Type: AWS::SSM::Parameter\n    Properties: {Type: String, Value: !ImportValue nobody-exports-this}\n")
-	// Rolled back: a property the type does not have.
-	write("rolled-back.yaml", "Resources:\n  T:\n    Type: AWS::SNS::Topic\n    Properties: {Nope: 1}\n")
+`,
+		// A macro the run makes, its function a pass-through.
+		"macro/uses.yaml": "Transform: Tagger\nResources:\n  T:\n    Type: AWS::SNS::Topic\n",
+		// Refused, and listed: an export no stack makes.
+		"refused.yaml": "Resources:\n  T:\n    Type: AWS::SSM::Parameter\n    Properties: {Type: String, Value: !ImportValue nobody-exports-this}\n",
+		// Rolled back, and not listed: a property the type does not have.
+		"rolled-back.yaml": "Resources:\n  T:\n    Type: AWS::SNS::Topic\n    Properties: {Nope: 1}\n",
+	})
+	known := map[string]corpus.Why{"refused.yaml": {Verdict: corpus.CannotHave, Reason: "an export no template makes"}}
 	var out bytes.Buffer
-	code := run(dir, "", "", 3, &out, nil)
+	code := run(options{dir: dir, known: known}, &out)
 	text := out.String()
 	for _, want := range []string{
 		"CREATE_COMPLETE    ok.yaml\n",
 		"CREATE_COMPLETE    macro/uses.yaml\n",
 		"REFUSED            refused.yaml: No export named nobody-exports-this found.",
 		"ROLLBACK_COMPLETE  rolled-back.yaml: T (AWS::SNS::Topic): ",
-		"The 2 that did not create, by reason:",
-		"4 templates: 2 CREATE_COMPLETE (2 deleted to DELETE_COMPLETE), 2 did not create, 0 broke stacksim\n",
+		"The 2 that did not create, by verdict:\n",
+		"  an input stacksim cannot have (1):\n    refused.yaml\n        an input stacksim cannot have: an export no template makes\n        stacksim: REFUSED No export named",
+		"  unexplained (1), by reason: a fault of stacksim, or a verdict to write in internal/corpus/unmade.go:\n",
+		"        rolled-back.yaml\n",
+		"4 templates: 2 CREATE_COMPLETE (2 deleted to DELETE_COMPLETE), 2 did not create (0 template fault, 1 an input stacksim cannot have, 0 waiting for nested stacks, 1 unexplained), 0 broke stacksim\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in\n%s", want, text)
 		}
 	}
 	if code != 1 {
-		t.Errorf("exit %d with -min 3 and 2 created, want 1", code)
+		t.Errorf("exit %d with a template that fails unexplained, want 1", code)
+	}
+
+	// Every failure explained: exit 0, unless too few create or the list
+	// names a template that creates.
+	known["rolled-back.yaml"] = corpus.Why{Verdict: corpus.TemplateFault, Reason: "Nope is no property of a topic"}
+	out.Reset()
+	if code := run(options{dir: dir, known: known, minCreated: 2}, &out); code != 0 {
+		t.Errorf("exit %d with every failure explained, want 0\n%s", code, out.String())
 	}
 	out.Reset()
-	if code := run(dir, "", "", 2, &out, nil); code != 0 {
-		t.Errorf("exit %d with -min 2, want 0\n%s", code, out.String())
+	if code := run(options{dir: dir, known: known, minCreated: 3}, &out); code != 1 {
+		t.Errorf("exit %d with -min 3 and 2 created, want 1", code)
+	}
+	known["ok.yaml"] = corpus.Why{Verdict: corpus.TemplateFault, Reason: "stale"}
+	out.Reset()
+	if code := run(options{dir: dir, known: known}, &out); code != 1 || !strings.Contains(out.String(), "STALE ok.yaml creates, but internal/corpus/unmade.go lists it (template fault: stale): remove it\n") {
+		t.Errorf("exit %d with a listed template that creates, want 1 and STALE\n%s", code, out.String())
+	}
+}
+
+// A template that imports another's exports is created after it, its
+// parameter given the producer's stack name; a parameter a property reads
+// gets a value of the property's kind.
+func TestRunProducersAndProperties(t *testing.T) {
+	dir := writeCorpus(t, map[string]string{
+		"net/network.yaml": `Resources:
+  Vpc: {Type: AWS::EC2::VPC, Properties: {CidrBlock: 10.0.0.0/16}}
+Outputs:
+  VpcId:
+    Value: !Ref Vpc
+    Export: {Name: !Sub "${AWS::StackName}-VpcId"}
+`,
+		"net/app.yaml": `Parameters:
+  NetworkStack: {Type: String}
+  Version: {Type: String}
+  Subnets: {Type: CommaDelimitedList}
+Resources:
+  Sg:
+    Type: AWS::EC2::SecurityGroup
+    Properties:
+      GroupDescription: app
+      VpcId: {"Fn::ImportValue": !Sub "${NetworkStack}-VpcId"}
+  Cluster:
+    Type: AWS::EKS::Cluster
+    Properties:
+      Version: !Ref Version
+      RoleArn: arn:aws:iam::123456789012:role/eks
+      ResourcesVpcConfig: {SubnetIds: !Ref Subnets}
+  Mount:
+    Type: AWS::EFS::MountTarget
+    Properties:
+      FileSystemId: fs-0123456789abcdef0
+      SecurityGroups: [!GetAtt Sg.GroupId]
+      SubnetId: !Select [1, !Ref Subnets]
+`,
+	})
+	var out, inputs bytes.Buffer
+	code := run(options{dir: dir, known: map[string]corpus.Why{}, verbose: &inputs}, &out)
+	if code != 0 || !strings.Contains(out.String(), "CREATE_COMPLETE    net/app.yaml\n") {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), inputs.String())
+	}
+	given := inputs.String()
+	for _, want := range []string{"NetworkStack=network,", "Version=1.", "Subnets=subnet-", "after stack network (net/network.yaml)"} {
+		if !strings.Contains(given, want) {
+			t.Errorf("no %q in the inputs:\n%s", want, given)
+		}
 	}
 }

@@ -1,0 +1,168 @@
+package corpus
+
+// The templates of the corpus that do not create, each with why: a fault
+// of the template (CloudFormation refuses or fails it as well), an input
+// stacksim cannot have, or a feature stacksim does not have yet. `make
+// corpus-create` checks the list both ways: a template that does not
+// create and is not listed is a failure of the run (a stacksim bug, or a
+// verdict to write), and so is a listed template that creates (the list is
+// stale). `make corpus` reads the entries marked Validation: those the
+// template package refuses already.
+
+// Verdict is why a template does not create.
+type Verdict int
+
+const (
+	// TemplateFault: the template is wrong; CloudFormation refuses or
+	// fails it too.
+	TemplateFault Verdict = iota + 1
+	// CannotHave: the template needs an input stacksim cannot have: an S3
+	// artefact that was never uploaded, an export or a parameter no stack
+	// of the corpus makes, a macro whose function's code is not in the
+	// corpus (the run's macros answer what they are given), a type or a
+	// module registered in its author's account.
+	CannotHave
+	// WaitingNested: the template reads a nested stack's outputs
+	// (AWS::CloudFormation::Stack Outputs.NAME), which stacksim does not
+	// create yet.
+	WaitingNested
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case TemplateFault:
+		return "template fault"
+	case CannotHave:
+		return "an input stacksim cannot have"
+	case WaitingNested:
+		return "waiting for nested stacks"
+	}
+	return "unknown verdict"
+}
+
+// Why a template does not create.
+type Why struct {
+	Verdict Verdict
+	Reason  string
+	// Validation: the template package refuses it already (`make corpus`
+	// fails it too).
+	Validation bool
+}
+
+// Unmade are the corpus templates that do not create, by path relative to
+// the corpus directory.
+var Unmade = unmade()
+
+const (
+	aws  = "aws-cloudformation-templates/"
+	lint = "cfn-lint-good/"
+	mx   = aws + "CloudFormation/MacrosExamples/"
+)
+
+func unmade() map[string]Why {
+	m := map[string]Why{}
+	add := func(v Verdict, validation bool, reason string, files ...string) {
+		for _, f := range files {
+			if _, dup := m[f]; dup {
+				panic("corpus: " + f + " is listed twice")
+			}
+			m[f] = Why{Verdict: v, Reason: reason, Validation: validation}
+		}
+	}
+	// both is a template written twice, as JSON and as YAML.
+	both := func(base string) []string { return []string{base + ".json", base + ".yaml"} }
+
+	// Faults of the templates.
+	add(TemplateFault, true, "rule SubnetsInVPC asserts Fn::EachMemberEquals over the literal list [Subnets, VpcId] "+
+		"(the YAML version has Fn::ValueOf [Subnets, VpcId]); the assertion can never hold",
+		aws+"AWSSupplyChain/SapPrivateLink/SapPrivateLink.json", aws+"AWSSupplyChain/SapPrivateLink/SapPrivateLinkNoHostedZone.json")
+	add(TemplateFault, true, "a macro invocation event (requestId, fragment), not a template",
+		mx+"Count/event.json", mx+"Count/event_bad.json")
+	add(TemplateFault, true, "Resources is empty: CloudFormation requires at least one resource",
+		lint+"core/config_cfn_lint.json", lint+"core/config_cfn_lint.yaml", lint+"core/config_only_i1002.yaml",
+		lint+"core/config_only_i1003.yaml", lint+"core/config_parameters.yaml", lint+"decode/parsing.json",
+		lint+"mappings/name.yaml", lint+"resources/cloudformation/stack_nested.yaml")
+	add(TemplateFault, true, "parameter type List<String> does not exist outside AWS::SSM::Parameter::Value<>, and Resources is empty",
+		lint+"parameters/default.yaml")
+	add(TemplateFault, true, "top-level section Parameter (for Parameters): CloudFormation refuses unknown sections",
+		lint+"custom/is-defined.yaml")
+	add(TemplateFault, true, "refers to GreetingLambda, GreetingResource and GreetingApi, which it does not declare",
+		lint+"functions/sub_needed.yaml")
+	add(TemplateFault, true, "Fn::FindInMap [myMap, !Ref AWS::Region, !Ref AWS::Region]: myMap has no second-level key named after a region, in any region",
+		lint+"functions_findinmap.yaml")
+	add(TemplateFault, true, "DeletionPolicy Fn::FindInMap [StackIdMap01, !Ref AWS::StackId, ...]: the keys are teststack1/teststack2, a stack id is an ARN",
+		lint+"resources_deletionpolicy.yaml", lint+"resources_updatereplacepolicy.yaml")
+	add(TemplateFault, false, "AMIIDLookup's Role is Fn::If [isPrimary, ..., AWS::NoValue], and isPrimary (Fn::Equals [!Ref AWS::NoValue, us-east-1]) never holds: "+
+		"AWS::Lambda::Function requires Role", lint+"functions/relationship_conditions.yaml")
+	add(TemplateFault, false, "FunctionC has neither InlineCode nor CodeUri (nor Globals for them): the SAM translator refuses it",
+		lint+"functions/relationship_conditions_sam.yaml")
+	add(TemplateFault, false, "App2's Location names a Serverless Application Repository application without its required SemanticVersion "+
+		"(and App1's Location is a local file never uploaded)", lint+"transform/applications_location.yaml")
+
+	// Inputs stacksim cannot have: artefacts never uploaded.
+	add(CannotHave, false, "a SAM function (or layer, or state machine) whose code is a local path (CodeUri/ContentUri/DefinitionUri), "+
+		"never uploaded to S3: CloudFormation's SAM transform refuses it until `sam package` or `aws cloudformation package` uploads it, "+
+		"and the code is not in the corpus",
+		aws+"CloudFormation/CustomResources/getfromjson/src/template.yml",
+		mx+"Boto3/macro.json", mx+"Boto3/macro.yaml", mx+"Count/template.json", mx+"Count/template.yaml",
+		mx+"ExecutionRoleBuilder/macro.json", mx+"ExecutionRoleBuilder/macro.yaml", mx+"Explode/macro.json", mx+"Explode/macro.yaml",
+		mx+"S3Objects/macro.json", mx+"S3Objects/macro.yaml", mx+"StackMetrics/macro.json", mx+"StackMetrics/macro.yaml",
+		lint+"functions/sub_needed_transform.yaml", lint+"some_logs_stream_lambda.yaml", lint+"transform/auto_publish_alias.yaml",
+		lint+"transform/list_transform.yaml", lint+"transform/list_transform_many.yaml", lint+"transform/step_function_local_definition.yaml")
+	add(CannotHave, false, "a SAM function of PackageType Image built from a local DockerContext that `sam build` never built or pushed: "+
+		"no ImageUri, which the SAM translator requires", lint+"transform/function_using_image.yaml", lint+"resources/lambda/sam_required_properties.yaml")
+	add(CannotHave, false, "AWS::Lambda::Function Code: ./ (a local directory, never uploaded: `aws cloudformation package` would upload it; the code is not in the corpus)",
+		lint+"custom/is-not-defined.yaml", lint+"custom/numeric-inequalities-large.yaml", lint+"custom/numeric-inequalities-small.yaml")
+	add(CannotHave, false, "AWS::Include's Location is built from parameter IncludeBaseUrl: the included snippets (attribute-definitions.yaml, key-schema.yaml) "+
+		"were never uploaded, and are not in the corpus", lint+"resources/dynamodb/attributes_transform.yaml")
+	add(CannotHave, false, "AWS::Serverless::Application from local files never uploaded (./sam_app_nested.yaml) and from the Serverless Application Repository, "+
+		"which the SAM translator asks AWS for: offline, it cannot", lint+"resources/cloudformation/sam_stacks.yaml", lint+"transform.yaml")
+
+	// Inputs stacksim cannot have: exports and parameters no stack makes.
+	add(CannotHave, false, "imports ${VPCStack}-VPCID and -PrivateSubnet1/2: no template of the corpus exports them", both(aws+"NeptuneDB/Neptune")...)
+	add(CannotHave, false, "imports Custom-GetFromJson, the export of the getfromjson function's stack, which no template of the corpus makes "+
+		"(src/template.yml declares no Outputs, and its code is never uploaded)", aws+"CloudFormation/CustomResources/getfromjson/example-templates/getfromjson-consumer.yml")
+	add(CannotHave, false, "imports ${pApplicationName}:config:env, which no template of the corpus exports", lint+"no_value.yaml")
+	add(CannotHave, false, "imports TestImport and Version, which no template of the corpus exports", lint+"resources_codepipeline.yaml")
+	add(CannotHave, false, "imports ${ECSStack}-VPCLink, ${AppStack}-PrivateDNSEndpoint and ${CognitoStackName}-Arn, which no template of the corpus exports",
+		lint+"parameters/used_transform_removed.yaml")
+	add(CannotHave, false, "Fn::GetStackOutput reads stack producer-stack (and the same in us-west-2 through a cross-account role), which no template of the corpus makes",
+		lint+"functions/get_stack_output.yaml")
+	add(CannotHave, true, "the default of its AWS::SSM::Parameter::Value<String> parameter names /Infra/VpcCidr, a parameter of its author's account that no template of the corpus makes "+
+		"(the command line reads it with --ssm-parameter /Infra/VpcCidr=10.0.0.0/16)", lint+"properties_ec2_vpc.yaml")
+	add(CannotHave, false, "the default of its AWS::SSM::Parameter::Value<AWS::EC2::VPC::Id> parameter names /network/vpc/primary/id, a parameter of its author's account "+
+		"that no template of the corpus makes", lint+"transform/language_extension.yaml")
+
+	// Inputs stacksim cannot have: types, modules and macros of someone's
+	// account.
+	add(CannotHave, false, "Initech::TPS::Report is a private type registered in its author's account; the corpus holds no schema or handler of it",
+		lint+"schema_resource.yaml")
+	add(CannotHave, false, "a registry module (NAME::MODULE) registered in its author's account; the corpus holds no module of that name "+
+		"(stacksim does not expand modules either)", lint+"generic.yaml", lint+"functions/ref.yaml", lint+"modules/minimal.yaml")
+	add(CannotHave, false, "the Boto3 macro (its function's code is not in the corpus) turns Boto3::CodeCommit.put_file resources into custom resources; "+
+		"answered as given, the type is unrecognized", both(mx+"Boto3/example")...)
+	add(CannotHave, false, "the S3Objects macro (its function's code is not in the corpus) turns AWS::S3::Object resources into custom resources; "+
+		"answered as given, the type is unrecognized", both(mx+"S3Objects/example")...)
+	add(CannotHave, false, "the Count macro (its function's code is not in the corpus) consumes the resource property Count; answered as given, Count stays and is refused",
+		both(mx+"Count/test")...)
+	add(CannotHave, false, "the Explode macro (its function's code is not in the corpus) consumes the resource property ExplodeMap; answered as given, it stays and is refused",
+		both(mx+"Explode/test")...)
+	add(CannotHave, false, "the ExecutionRoleBuilder macro (its function's code is not in the corpus) turns Type/Name/Permissions into an IAM role's properties; "+
+		"answered as given, they stay and AssumeRolePolicyDocument is missing", both(mx+"ExecutionRoleBuilder/example")...)
+	add(CannotHave, false, "the Date macro (no template or code of it in the corpus) makes each tag's Value; answered as given, a Value is an object",
+		both(mx+"DateFunctions/date_example")...)
+	add(CannotHave, false, "the DatetimeNow macro makes each tag's Value: its function is Python code (datetimenow.yaml) that stacksim does not run "+
+		"(a user maps it with --service-token ARN=exec:...); answered as given, a Value is an object", both(mx+"DatetimeNow/datetimenow_example")...)
+	add(CannotHave, false, "the String macro (no template or code of it in the corpus) makes each tag's Value; answered as given, a Value is an object",
+		both(mx+"StringFunctions/string_example")...)
+	add(CannotHave, false, "the PyPlate macro (no template or code of it in the corpus) runs the Python in Tags; answered as given, Tags is a string",
+		both(mx+"PyPlate/python_example")...)
+	add(CannotHave, false, "the DynamicUserData macro (no template or code of it in the corpus) makes Fn::Sub's string; answered as given, Fn::Sub has no string",
+		lint+"functions/sub.yaml", lint+"parameters/not_used_parameters.yaml", lint+"parameters/used_transforms.yaml")
+
+	// Waiting for nested stacks.
+	add(WaitingNested, false, "reads Fn::GetAtt VPCPeeringUpdatesStack.Outputs.VPCPeeringConnectionId of a nested stack",
+		both(aws+"Solutions/VPCPeering/templates/VPCPeering-Requester.main.cfn")...)
+	add(WaitingNested, false, "reads Fn::GetAtt of a nested stack's Outputs.InstanceProfileArn", lint+"resources/iam/instance_profile.yaml")
+	return m
+}
