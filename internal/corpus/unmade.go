@@ -1,5 +1,7 @@
 package corpus
 
+import "fmt"
+
 // The templates of the corpus that do not create, each with why: a fault
 // of the template (CloudFormation refuses or fails it as well), an input
 // stacksim cannot have, or a feature stacksim does not have yet. `make
@@ -38,6 +40,20 @@ func (v Verdict) String() string {
 		return "waiting for nested stacks"
 	}
 	return "unknown verdict"
+}
+
+// Plural names the verdict for n templates ("3 template faults").
+func (v Verdict) Plural(n int) string {
+	if n == 1 {
+		return "1 " + v.String()
+	}
+	switch v {
+	case TemplateFault:
+		return fmt.Sprintf("%d template faults", n)
+	case CannotHave:
+		return fmt.Sprintf("%d inputs stacksim cannot have", n)
+	}
+	return fmt.Sprintf("%d %s", n, v)
 }
 
 // Why a template does not create.
@@ -115,8 +131,11 @@ func unmade() map[string]Why {
 		lint+"custom/is-not-defined.yaml", lint+"custom/numeric-inequalities-large.yaml", lint+"custom/numeric-inequalities-small.yaml")
 	add(CannotHave, false, "AWS::Include's Location is built from parameter IncludeBaseUrl: the included snippets (attribute-definitions.yaml, key-schema.yaml) "+
 		"were never uploaded, and are not in the corpus", lint+"resources/dynamodb/attributes_transform.yaml")
-	add(CannotHave, false, "AWS::Serverless::Application from local files never uploaded (./sam_app_nested.yaml) and from the Serverless Application Repository, "+
-		"which the SAM translator asks AWS for: offline, it cannot", lint+"resources/cloudformation/sam_stacks.yaml", lint+"transform.yaml")
+	add(CannotHave, false, "AWS::Serverless::Applications from a local file never uploaded (./sam_app_nested.yaml) and from the Serverless Application Repository, "+
+		"which the SAM translator asks AWS for: offline, it cannot", lint+"resources/cloudformation/sam_stacks.yaml")
+	add(CannotHave, false, "the layer's ContentUri ./layers/example.zip is a local file never uploaded, and its AWS::Serverless::Application names a "+
+		"Serverless Application Repository application by a placeholder ARN (<my-account-id>, <app-name>), which the SAM translator asks AWS for",
+		lint+"transform.yaml")
 
 	// Inputs stacksim cannot have: exports and parameters no stack makes.
 	add(CannotHave, false, "imports ${VPCStack}-VPCID and -PrivateSubnet1/2: no template of the corpus exports them", both(aws+"NeptuneDB/Neptune")...)

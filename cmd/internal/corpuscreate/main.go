@@ -1,19 +1,28 @@
 // Command corpuscreate creates a stack from each template of a corpus
-// directory and deletes it, as a new user would try the templates: the
-// parameters without a default given values that satisfy them (and the
-// SSM parameters those name given to the account, as --ssm-parameter
-// does), the parameters and secrets its dynamic references name in full
-// given too (--ssm-parameter, --secret), every capability acknowledged, a template over 51,200 bytes given
-// by URL, and each macro the template names made in the account first (an
+// directory and deletes it, as a careful user would try the templates: the
+// parameters without a default given values that satisfy them and fit the
+// resource properties that read them (corpus.MakeInputs, from the same
+// schemas the engine simulates), the SSM parameters those name given to
+// the account (as --ssm-parameter does), the parameters and secrets its
+// dynamic references name in full given too (--ssm-parameter, --secret),
+// every capability acknowledged, a template over 51,200 bytes given by URL,
+// each macro the template names made in the account first (an
 // AWS::CloudFormation::Macro in a stack of its own), its function a
-// pass-through: the macros' code is not in the corpus, so their output is
-// what they were given. It is `make corpus-create`.
+// pass-through (the macros' code is not in the corpus, so their output is
+// what they were given), and the corpus templates that make the exports it
+// imports created before it, under the stack names the imports need
+// (corpus.Exports), and deleted after it. It is `make corpus-create`.
 //
 // Each template runs in an engine of its own. It prints one line per
-// template (CREATE_COMPLETE, or why it did not create), the reasons of
-// those that did not, grouped, and a summary; it exits with status 1 when a
-// created stack did not delete to DELETE_COMPLETE, the engine panicked or
-// broke an invariant, or fewer than -min templates created.
+// template (CREATE_COMPLETE, or why it did not create; with -v, what it is
+// given first), then those that did not create by verdict
+// (corpus.Unmade: a fault of the template, an input stacksim cannot have,
+// waiting for nested stacks), each with stacksim's reason, the unexplained
+// ones grouped by reason, and a summary. It exits with status 1 when a
+// created stack (or one it imports from) did not delete to DELETE_COMPLETE,
+// the engine panicked or broke an invariant, a template failed without a
+// verdict, a template with a verdict created, or fewer than -min templates
+// created.
 package main
 
 import (

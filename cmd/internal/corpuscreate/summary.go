@@ -48,7 +48,7 @@ func summarize(w io.Writer, results []result, known map[string]corpus.Why, minCr
 	var counts []string
 	for _, v := range verdicts {
 		rs := byVerdict[v]
-		counts = append(counts, fmt.Sprintf("%d %s", len(rs), v))
+		counts = append(counts, v.Plural(len(rs)))
 		if len(rs) == 0 {
 			continue
 		}
