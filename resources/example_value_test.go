@@ -1,6 +1,9 @@
 package resources
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // ExampleValue makes a value that passes the type's own validation, for a
 // property at the top, under an object and in an array, and a different
@@ -59,4 +62,24 @@ func joinDots(path []string) string {
 		out += p
 	}
 	return out
+}
+
+// A model with several extraneous keys and several missing ones is refused
+// with the keys in one order, every time (the validator gathers them from
+// maps).
+func TestValidationListsKeysInOrder(t *testing.T) {
+	reg := NewRegistry(RegistryOptions{})
+	defer reg.Close()
+	s, err := reg.Schema("AWS::IAM::Role")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := map[string]any{"Type": "x", "Name": "y", "Permissions": "z", "Alpha": "a", "Zulu": "b"}
+	const want = "#: extraneous key [Alpha, Name, Permissions, Type, Zulu] is not permitted"
+	for i := 0; i < 20; i++ {
+		err := s.ValidateInput(model)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("run %d: %v, want %q", i, err, want)
+		}
+	}
 }

@@ -87,12 +87,6 @@ func TestEmbeddedSchemasMatchTheRegistry(t *testing.T) {
 	}
 }
 
-func sorted(s []string) []string {
-	out := append([]string(nil), s...)
-	sort.Strings(out)
-	return out
-}
-
 func sortedKeys(m map[string]any) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

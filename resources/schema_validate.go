@@ -258,9 +258,9 @@ func collectProblems(e *jsonschema.ValidationError, out *[]string) {
 func problemText(k jsonschema.ErrorKind) string {
 	switch t := k.(type) {
 	case *kind.AdditionalProperties:
-		return fmt.Sprintf("extraneous key [%s] is not permitted", strings.Join(t.Properties, ", "))
+		return fmt.Sprintf("extraneous key [%s] is not permitted", strings.Join(sorted(t.Properties), ", "))
 	case *kind.Required:
-		return fmt.Sprintf("required key [%s] not found", strings.Join(t.Missing, ", "))
+		return fmt.Sprintf("required key [%s] not found", strings.Join(sorted(t.Missing), ", "))
 	case *kind.Type:
 		want := make([]string, len(t.Want))
 		for i, w := range t.Want {
@@ -269,6 +269,14 @@ func problemText(k jsonschema.ErrorKind) string {
 		return fmt.Sprintf("expected type: %s, found: %s", strings.Join(want, " or "), titleCase(t.Got))
 	}
 	return k.LocalizedString(englishPrinter)
+}
+
+// sorted is a sorted copy of the keys the validator lists (it gathers
+// extraneous keys from a map, in no fixed order).
+func sorted(keys []string) []string {
+	out := append([]string(nil), keys...)
+	sort.Strings(out)
+	return out
 }
 
 func titleCase(s string) string {
