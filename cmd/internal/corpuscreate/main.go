@@ -95,6 +95,7 @@ func run(o options, w io.Writer) int {
 				rn.exports.Add(filepath.ToSlash(rel), root)
 			}
 		}
+		rn.files = append(rn.files, filepath.ToSlash(rel))
 	}
 	var results []result
 	for _, f := range files {
@@ -124,6 +125,7 @@ type runner struct {
 	dir, schemas string
 	props        *schemaValues
 	exports      *corpus.Exports
+	files        []string // the corpus's templates, relative to dir
 	verbose      io.Writer
 }
 
@@ -313,7 +315,17 @@ func (rn *runner) tryCreate(sp stackSpec, producers []stackSpec) (bool, result) 
 		}
 	}
 	sort.Strings(macros)
-	e, err := engine.New(engine.Options{SchemaDir: rn.schemas, SSMParameters: ssm, Secrets: secrets, ServiceTokens: tokens})
+	s3, uploaded, err := rn.stageNested(append([]stackSpec{sp}, producers...))
+	if s3 != "" {
+		defer os.RemoveAll(s3)
+	}
+	if err != nil {
+		return true, result{rel: sp.rel, status: "S3", broken: err.Error()}
+	}
+	if rn.verbose != nil && len(uploaded) > 0 {
+		fmt.Fprintf(rn.verbose, "  %s: uploaded %s\n", sp.rel, strings.Join(uploaded, ", "))
+	}
+	e, err := engine.New(engine.Options{SchemaDir: rn.schemas, SSMParameters: ssm, Secrets: secrets, ServiceTokens: tokens, S3Dir: s3})
 	if err != nil {
 		return true, result{rel: sp.rel, status: "ENGINE", broken: err.Error()}
 	}

@@ -139,3 +139,43 @@ Resources:
 		}
 	}
 }
+
+// A nested stack's child template, in the corpus, is uploaded to the
+// bucket and key its TemplateURL names before the parent is created; one
+// the corpus does not hold is not.
+func TestRunUploadsChildTemplates(t *testing.T) {
+	dir := writeCorpus(t, map[string]string{
+		"solution/templates/child.yaml": `Resources:
+  T: {Type: AWS::SNS::Topic}
+Outputs:
+  TopicArn: {Value: !Ref T}
+`,
+		"solution/main.yaml": `Parameters:
+  TemplatesBucket: {Type: String}
+Resources:
+  Child:
+    Type: AWS::CloudFormation::Stack
+    Properties:
+      TemplateURL: !Sub "https://${TemplatesBucket}.s3.${AWS::Region}.amazonaws.com/templates/child.yaml"
+  Sub:
+    Type: AWS::SNS::Subscription
+    Properties: {TopicArn: !GetAtt Child.Outputs.TopicArn, Protocol: email, Endpoint: a@example.com}
+`,
+		"other/missing.yaml": `Resources:
+  Child:
+    Type: AWS::CloudFormation::Stack
+    Properties: {TemplateURL: "https://s3.amazonaws.com/elsewhere/gone.yaml"}
+`,
+	})
+	var out, inputs bytes.Buffer
+	run(options{dir: dir, known: map[string]corpus.Why{}, verbose: &inputs}, &out)
+	if !strings.Contains(out.String(), "CREATE_COMPLETE    solution/main.yaml\n") {
+		t.Errorf("the parent did not create:\n%s\n%s", out.String(), inputs.String())
+	}
+	if want := "solution/main.yaml: uploaded solution/templates/child.yaml as https://aaaaaaaa.s3.us-east-1.amazonaws.com/templates/child.yaml\n"; !strings.Contains(inputs.String(), want) {
+		t.Errorf("no %q in\n%s", want, inputs.String())
+	}
+	if strings.Contains(inputs.String(), "other/missing.yaml: uploaded") {
+		t.Errorf("uploaded a template the corpus does not hold:\n%s", inputs.String())
+	}
+}
