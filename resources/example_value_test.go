@@ -1,6 +1,8 @@
 package resources
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -81,5 +83,42 @@ func TestValidationListsKeysInOrder(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("run %d: %v, want %q", i, err, want)
 		}
+	}
+}
+
+// A registry schema given with --schemas (SchemaDir) is simulated with
+// stacksim's overlay for the type, as the registry's own is: a nested
+// stack answers Outputs.NAME. A schema of the user's own the overlay does
+// not fit is kept as it is.
+func TestSchemaDirKeepsOverlays(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("aws-cloudformation-stack.json", `{"typeName": "AWS::CloudFormation::Stack", "description": "nested stack",
+	  "properties": {"TemplateURL": {"type": "string"}, "StackId": {"type": "string"}},
+	  "required": ["TemplateURL"], "readOnlyProperties": ["/properties/StackId"],
+	  "primaryIdentifier": ["/properties/StackId"], "additionalProperties": false}`)
+	write("aws-ec2-eip.json", `{"typeName": "AWS::EC2::EIP", "description": "a user's own, without PublicIp",
+	  "properties": {"Domain": {"type": "string"}, "Id": {"type": "string"}},
+	  "readOnlyProperties": ["/properties/Id"], "primaryIdentifier": ["/properties/Id"], "additionalProperties": false}`)
+	reg := NewRegistry(RegistryOptions{SchemaDir: dir})
+	defer reg.Close()
+	stack, err := reg.Schema("AWS::CloudFormation::Stack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !stack.HasAttribute("Outputs.VpcId") || stack.Description != "nested stack" {
+		t.Errorf("the nested stack of SchemaDir: Outputs.VpcId %v, description %q", stack.HasAttribute("Outputs.VpcId"), stack.Description)
+	}
+	eip, err := reg.Schema("AWS::EC2::EIP")
+	if err != nil {
+		t.Fatalf("a schema the overlay does not fit: %v", err)
+	}
+	if eip.HasAttribute("PublicIp") {
+		t.Errorf("the user's EIP schema took the overlay")
 	}
 }

@@ -107,10 +107,34 @@ func parseRegistryDoc(typeName string, doc []byte) (*Schema, error) {
 		if err := ov.check(s); err != nil {
 			return nil, fmt.Errorf("overlay of %s: %w", typeName, err)
 		}
-		s.sim = ov
-		s.overlaid = true
-		s.addSegs(ov)
+		s.layOverlay(ov)
 	}
+	return s, nil
+}
+
+// layOverlay makes an overlay the schema's simulation rules.
+func (s *Schema) layOverlay(ov *simulation) {
+	s.sim = ov
+	s.overlaid = true
+	s.addSegs(ov)
+}
+
+// overlaidDirSchema lays the type's overlay on a schema of SchemaDir that
+// has no x-stacksim section of its own: a registry schema given with
+// --schemas (cfn-lint's copy, a newer one) is simulated as the registry's
+// own is (a nested stack's Outputs.NAME, an EIP's Ref), not with the
+// rules inferred from the schema alone. A schema the overlay does not fit
+// (the user's own, without the properties the overlay names) is kept as
+// it is.
+func overlaidDirSchema(s *Schema) (*Schema, error) {
+	if s == nil || s.sim != nil {
+		return s, nil
+	}
+	ov, err := overlayOf(s.TypeName)
+	if err != nil || ov == nil || ov.check(s) != nil {
+		return s, err
+	}
+	s.layOverlay(ov)
 	return s, nil
 }
 

@@ -93,6 +93,9 @@ func (d *schemaDir) lookup(typeName string) (*Schema, error) {
 		path := filepath.Join(d.dir, SchemaFileName(typeName))
 		if _, err := os.Stat(path); err == nil {
 			s, err := LoadSchemaFile(path)
+			if err == nil {
+				s, err = overlaidDirSchema(s)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -110,7 +113,7 @@ func (d *schemaDir) lookup(typeName string) (*Schema, error) {
 	if d.scanErr != nil {
 		return nil, d.scanErr
 	}
-	return d.byType[typeName], nil
+	return overlaidDirSchema(d.byType[typeName])
 }
 
 // types lists the type names of the directory, sorted.

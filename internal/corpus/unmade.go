@@ -179,8 +179,5 @@ func unmade() map[string]Why {
 	add(CannotHave, false, "the DynamicUserData macro (no template or code of it in the corpus) makes Fn::Sub's string; answered as given, Fn::Sub has no string",
 		lint+"functions/sub.yaml", lint+"parameters/not_used_parameters.yaml", lint+"parameters/used_transforms.yaml")
 
-	add(CannotHave, false, "reads Fn::GetAtt Instance.Outputs.InstanceProfileArn of a nested stack whose template "+
-		"(https://s3-us-west-2.amazonaws.com/example-bucket/example-instance-profile.yml) is not in the corpus: never uploaded",
-		lint+"resources/iam/instance_profile.yaml")
 	return m
 }
