@@ -94,7 +94,7 @@ func boltOpen(path string, readOnly bool, wait time.Duration) (*bolt.DB, error) 
 		var err error
 		// bbolt waits forever on a Timeout of 0: 1ns gives up at once.
 		bdb, err = bolt.Open(path, 0o600, &bolt.Options{ReadOnly: readOnly, Timeout: max(wait, time.Nanosecond),
-			FreelistType: bolt.FreelistMapType})
+			FreelistType: bolt.FreelistMapType, InitialMmapSize: initialMmap})
 		return err
 	})
 	if err != nil {
@@ -536,7 +536,7 @@ func putMeta(tx *bolt.Tx, s *store.Store) error {
 // not exist): the first save of a new state, or the upgrade of a file of
 // format 1. The file is complete and flushed when it returns.
 func writeNew(path string, s *store.Store) error {
-	bdb, err := bolt.Open(path, 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType})
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType, InitialMmapSize: initialMmap})
 	if err != nil {
 		return err
 	}
@@ -556,3 +556,8 @@ func writeNew(path string, s *store.Store) error {
 	})
 	return errors.Join(err, bdb.Close())
 }
+
+// initialMmap is the size bbolt maps the database at first (address
+// space, not memory: pages are read only when touched): large enough that
+// a save of a large account does not map the file again as it grows.
+const initialMmap = 256 << 20
