@@ -248,8 +248,8 @@ func decodeRow(t store.TableID, k string, payload []byte, in interner) (store.Re
 	case store.TStacks:
 		r = &store.StackRecord{}
 	case store.TResources, store.TRetired:
-		rec := &store.ResourceRecord{}
-		if err := decodeJSON(payload, rec); err != nil {
+		rec, err := decodeResource(payload, in)
+		if err != nil {
 			return nil, err
 		}
 		if len(k) < 4 {
