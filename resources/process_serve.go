@@ -56,7 +56,7 @@ func ServeHandler(ctx context.Context, h Handler, in io.Reader, out io.Writer) e
 				}
 			}
 		}
-		b, err := json.Marshal(ev)
+		b, err := EncodeAnswer(ev)
 		if err != nil {
 			b, _ = json.Marshal(Failed(ErrHandlerInternalFailure, "the handler's answer does not encode as JSON: %v", err))
 		}

@@ -216,10 +216,14 @@ func TestServeHandler(t *testing.T) {
 			return Success(m), nil
 		},
 		ReadFunc: func(context.Context, *Request) (*ProgressEvent, error) { panic("boom") },
+		ListFunc: func(context.Context, *Request) (*ProgressEvent, error) {
+			return &ProgressEvent{Status: StatusSuccess, ResourceModels: []map[string]any{}}, nil
+		},
 	}
 	create, _ := EncodeRequest(ProtocolStacksim, "Acme::Widget::Thing", newReq(ActionCreate, "A", "t", map[string]any{"Colour": "red"}))
 	read, _ := EncodeRequest(ProtocolStacksim, "Acme::Widget::Thing", newReq(ActionRead, "A", "t", nil))
-	in := string(create) + "\n\n{not json\n" + string(read) + "\n" + `{"action": "DESTROY"}` + "\n"
+	list, _ := EncodeRequest(ProtocolStacksim, "Acme::Widget::Thing", newReq(ActionList, "", "t", nil))
+	in := string(create) + "\n\n{not json\n" + string(read) + "\n" + `{"action": "DESTROY"}` + "\n" + string(list)
 	var out bytes.Buffer
 	if err := ServeHandler(context.Background(), h, strings.NewReader(in), &out); err != nil {
 		t.Fatal(err)
@@ -230,6 +234,7 @@ func TestServeHandler(t *testing.T) {
 		`{"status":"FAILED","errorCode":"InvalidRequest","message":"the request is not JSON: invalid character 'n' looking for beginning of object key string"}`,
 		`{"status":"FAILED","errorCode":"HandlerInternalFailure","message":"handler panicked: boom"}`,
 		`{"status":"FAILED","errorCode":"InvalidRequest","message":"the request's action \"DESTROY\" is not CREATE, READ, UPDATE, DELETE or LIST"}`,
+		`{"status":"SUCCESS","resourceModels":[]}`, // an empty list stays (the input ends without a newline)
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("answers:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))

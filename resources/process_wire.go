@@ -218,3 +218,18 @@ func decodeAnswer(out []byte) (*ProgressEvent, string) {
 	}
 	return &ev, ""
 }
+
+// EncodeAnswer writes a ProgressEvent as one line of JSON, as a handler
+// process answers. Unlike ProgressEvent's own encoding, an empty but
+// present resourceModels stays in it ("resourceModels": []): a list that
+// found nothing says so.
+func EncodeAnswer(ev *ProgressEvent) ([]byte, error) {
+	if ev == nil || ev.ResourceModels == nil || len(ev.ResourceModels) > 0 {
+		return json.Marshal(ev)
+	}
+	type plain ProgressEvent // without its methods
+	return json.Marshal(struct {
+		*plain
+		ResourceModels []map[string]any `json:"resourceModels"`
+	}{(*plain)(ev), []map[string]any{}})
+}

@@ -106,7 +106,7 @@ func (l *loader) pos(n *yaml.Node) string {
 	return fmt.Sprintf("%s:%d:%d", l.file, n.Line, n.Column)
 }
 
-var topKeys = []string{"name", "description", "seed", "contract", "serviceTokens", "steps"}
+var topKeys = []string{"name", "description", "seed", "contract", "serviceTokens", "handlers", "steps"}
 
 func (l *loader) scenario(root *yaml.Node) *Scenario {
 	sc := &Scenario{Contract: engine.ContractReport, ServiceTokens: map[string]resources.CustomTarget{}}
@@ -141,6 +141,8 @@ func (l *loader) scenario(root *yaml.Node) *Scenario {
 			}
 		case "serviceTokens":
 			l.serviceTokens(v, sc)
+		case "handlers":
+			l.handlers(v, sc)
 		case "steps":
 			steps = v
 		default:

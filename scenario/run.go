@@ -21,6 +21,9 @@ type Options struct {
 	Logger *zap.Logger
 	// SchemaDir is a directory of resource schemas (--schemas).
 	SchemaDir string
+	// Handlers serve resource types with handler processes (--handler):
+	// they override the scenario's own for the same type.
+	Handlers []HandlerSpec
 }
 
 // Result is a replayed scenario: its event log and the expectations that
@@ -64,8 +67,12 @@ func Run(ctx context.Context, sc *Scenario, opts Options) (*Result, error) {
 	for _, r := range sc.responders {
 		r.Log = func(line string) { log.line("   %s", line) }
 	}
+	handlers, err := BuildHandlers(MergeHandlers(sc.Handlers, opts.Handlers), opts.SchemaDir, opts.Logger)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", sc.File, err)
+	}
 	e, err := engine.New(engine.Options{Seed: sc.Seed, Logger: opts.Logger, SchemaDir: opts.SchemaDir,
-		ServiceTokens: sc.ServiceTokens, Contract: sc.Contract})
+		ServiceTokens: sc.ServiceTokens, Contract: sc.Contract, Handlers: handlers})
 	if err != nil {
 		return nil, err
 	}

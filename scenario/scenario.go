@@ -25,6 +25,8 @@ type Scenario struct {
 	Contract engine.ContractMode
 	// ServiceTokens maps custom resource ServiceTokens to their targets.
 	ServiceTokens map[string]resources.CustomTarget
+	// Handlers serve resource types with handler processes.
+	Handlers []HandlerSpec
 	// responders are the built-in targets, whose requests the log shows.
 	responders []*Responder
 	Steps      []*Step

@@ -31,6 +31,7 @@ type app struct {
 	contract      string
 	quiet         bool
 	lockTimeout   time.Duration
+	handlerFlags  handlerFlags
 	// commandPath is the command being run ("stacksim create-stack"), as
 	// the state file's lock names its holder.
 	commandPath string
@@ -131,6 +132,7 @@ replays a whole scenario in one process.`,
 	f.StringVar(&a.contract, "contract", "off", "the handler contract checker: off, report (violations listed) or strict (a violation fails the handler's answer)")
 	f.BoolVar(&a.quiet, "quiet", false, "do not show the events of a mutating command as they happen (the summary stays)")
 	f.DurationVar(&a.lockTimeout, "lock-timeout", defaultLockTimeout, "how long a command that changes the state waits for another one that holds the state file (0: refuse at once)")
+	a.handlerFlags.register(f)
 	root.AddCommand(a.versionCommand())
 	root.AddCommand(a.statesCommand(), a.explainCommand())
 	root.AddCommand(a.validateTemplateCommand())
@@ -139,6 +141,7 @@ replays a whole scenario in one process.`,
 	root.AddCommand(a.readCommands()...)
 	root.AddCommand(a.stepCommand(), a.timelineCommand(), a.runCommand())
 	root.AddCommand(a.stateCommand())
+	root.AddCommand(a.testHandlerCommand())
 	return root
 }
 

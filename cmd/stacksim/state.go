@@ -74,6 +74,9 @@ func (a *app) engineOptions() (engine.Options, error) {
 		return opts, badInput(err)
 	}
 	opts.ServiceTokens = tokens
+	if opts.Handlers, err = a.engineHandlers(); err != nil {
+		return opts, badInput(err)
+	}
 	return opts, nil
 }
 
