@@ -272,7 +272,11 @@ func failedWith(out, test, rule string) bool {
 	return m != nil && strings.Contains(m[1], "rule "+rule+":")
 }
 
-func runExample(t *testing.T, ex handlerExample) {
+func runExample(t *testing.T, ex handlerExample) { runExampleWith(t, ex, nil) }
+
+// runExampleWith runs an example; build, when given, builds a broken copy
+// once its patch is in.
+func runExampleWith(t *testing.T, ex handlerExample, build func(t *testing.T, src string)) {
 	t.Run("lifecycle", func(t *testing.T) { lifecycle(t, ex, ex.target(t, ex.dir(), true)) })
 	t.Run("test-handler", func(t *testing.T) {
 		out, errOut, code := testHandler(t, ex, ex.target(t, ex.dir(), true), "--junit", filepath.Join(t.TempDir(), "junit.xml"))
@@ -285,6 +289,9 @@ func runExample(t *testing.T, ex handlerExample) {
 		t.Run("broken/"+b.test, func(t *testing.T) {
 			src := ex.copySource(t)
 			patch(t, filepath.Join(src, ex.source), ex.patches[b.test])
+			if build != nil {
+				build(t, src)
+			}
 			out, errOut, code := testHandler(t, ex, ex.target(t, src, true))
 			if code != 1 || !failedWith(out, b.test, b.rule) {
 				t.Fatalf("%s: want %s to FAIL with rule %s (exit 1); exit %d\n%s%s", b.name, b.test, b.rule, code, out, errOut)
