@@ -308,3 +308,31 @@ func TestHandlerExamplePython(t *testing.T) {
 }
 
 func TestHandlerExampleGo(t *testing.T) { runExample(t, goExample(t)) }
+
+// TestHandlerFlagsBadInput: every mistake with --handler, --schema and
+// test-handler is bad input (exit 2) that says what to do.
+func TestHandlerFlagsBadInput(t *testing.T) {
+	schema := filepath.Join(examplesDir, "python", "example-python-box.json")
+	tmpl := "file://" + abs(t, filepath.Join(examplesDir, "python", "template.yaml"))
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--handler", "exec:python3 h.py", "create-stack", "--stack-name", "s", "--template-body", tmpl}, "write TYPE=exec:COMMAND ARGS..."},
+		{[]string{"--handler", "Example::Python::Box=exec:python3 h.py", "create-stack", "--stack-name", "s", "--template-body", tmpl}, "no schema for the type; give it with --schema Example::Python::Box=FILE"},
+		{[]string{"--schema", "Example::Python::Box=" + schema, "create-stack", "--stack-name", "s", "--template-body", tmpl}, "--schema Example::Python::Box: no --handler serves the type"},
+		{[]string{"--handler", "Example::Go::Box=exec:h", "--schema", "Example::Go::Box=" + schema, "create-stack", "--stack-name", "s", "--template-body", tmpl}, "is the schema of Example::Python::Box"},
+		{[]string{"--handler", "Example::Python::Box=exec:h", "--handler-timeout", "-1s", "create-stack", "--stack-name", "s", "--template-body", tmpl}, "--handler-timeout -1s: want a positive duration"},
+		{[]string{"test-handler", filepath.Join(examplesDir, "python")}, "test-handler needs the handler: give --handler Example::Python::Box=exec:COMMAND ARGS..."},
+		{[]string{"test-handler", filepath.Join(examplesDir, "python"), "--handler", "Example::Python::Box=exec:h", "-k", "create or"}, `-k "create or": the expression ends where a word was expected`},
+		{[]string{"test-handler", filepath.Join(examplesDir, "python"), "--handler", "Example::Python::Box=exec:h", "-k", "nosuchtest"}, `-k "nosuchtest" selects no test`},
+		{[]string{"test-handler", t.TempDir(), "--handler", "Example::Python::Box=exec:h"}, "no resource schema (a *.json file with typeName and properties) at its top"},
+	}
+	for _, tc := range cases {
+		c := newCLI(t)
+		_, errOut, code := c.run(tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("stacksim %s: exit %d\n%s\nwant exit 2 and %q", strings.Join(tc.args, " "), code, errOut, tc.want)
+		}
+	}
+}
