@@ -12,7 +12,6 @@ import (
 // launcher. scripts/build_handler_examples.sh (make test runs it) installs
 // it with npm ci and builds it with tsc.
 
-
 func typescriptExample(t *testing.T) handlerExample {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed: the TypeScript handler example is not run")
