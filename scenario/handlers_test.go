@@ -84,3 +84,17 @@ steps:
 		t.Fatalf("%v %v\n%s", err, res.Failures, res.Log())
 	}
 }
+
+// FuzzParseHandlerTarget: any target is parsed or refused, never a panic;
+// a parsed one names a program.
+func FuzzParseHandlerTarget(f *testing.F) {
+	for _, s := range []string{"exec:python3 h.py", "exec+rpdk-test+persistent:node l.js d.js", `exec:["a b"]`, "exec+:x", "exec:'", "http://x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		h, err := ParseHandlerTarget(spec)
+		if err == nil && (len(h.Argv) == 0 || h.Argv[0] == "") {
+			t.Fatalf("%q parsed without a program: %+v", spec, h)
+		}
+	})
+}
