@@ -9,7 +9,7 @@ SOAK_WORLDS ?= 30000
 SOAK_FROM   ?= 1
 SOAK_PROCS  ?= 1
 
-.PHONY: help build test vet fmt-check bench bench-scale bench-serve soak docs docs-check corpus corpus-create fixtures registry clean
+.PHONY: help build test vet examples fmt-check bench bench-scale bench-serve soak docs docs-check corpus corpus-create fixtures registry clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -20,9 +20,12 @@ build: ## build bin/stacksim
 vet: ## go vet every package
 	$(GO) vet $(PKGS)
 
-test: vet ## go vet, then every test with the race detector, then the registry-wide tests in full (without it)
+test: vet examples ## go vet, then every test with the race detector, then the registry-wide tests in full (without it)
 	$(GO) test -race -count=1 $(PKGS)
 	$(GO) test -count=1 -run '^(TestRegistrySweep|TestRegistrySchemasParse)$$' ./engine ./resources
+
+examples: ## build the TypeScript handler example (npm ci + tsc; skipped without node)
+	bash scripts/build_handler_examples.sh
 
 fmt-check: ## fail when gofmt would change a file
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
