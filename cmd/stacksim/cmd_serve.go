@@ -27,6 +27,7 @@ func serveHolder(addr string) string { return "stacksim serve on " + addr }
 
 func (a *app) serveCommand() *cobra.Command {
 	var addr, pace, faultsFile string
+	var hold bool
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the CloudFormation API on loopback, for the AWS CLI, the SDKs and CDK",
@@ -54,12 +55,13 @@ answered. SIGINT or SIGTERM stops the server, saving the state.`,
 			if err != nil {
 				return badInput(err)
 			}
-			return a.serve(cmd.Context(), addr, api.Options{Pace: p, Faults: fs, Logger: a.log})
+			return a.serve(cmd.Context(), addr, api.Options{Pace: p, Faults: fs, Logger: a.log, Hold: hold})
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", defaultServeAddr, "the address to listen on (loopback unless you say otherwise)")
 	f.StringVar(&pace, "pace", "instant", "how virtual time moves: instant, realtime or xN (N times the wall clock)")
+	f.BoolVar(&hold, "hold", false, "start with the event loop held: operations wait at their start until the web view steps them or releases the loop")
 	f.StringVar(&faultsFile, "faults", "", "a faults file (docs/faults.md) whose faults are injected into every operation a call starts")
 	return cmd
 }
