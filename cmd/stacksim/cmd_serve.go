@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stacksim/stacksim/api"
+	"github.com/stacksim/stacksim/webview"
 )
 
 // defaultServeAddr is where serve listens unless --addr says otherwise:
@@ -85,14 +86,17 @@ func (a *app) serve(ctx context.Context, addr string, opts api.Options) error {
 	defer s.close()
 
 	srv := api.New(s.e, opts)
+	view := webview.New(s.e, srv, webview.Options{Logger: a.log})
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: view.Handler(srv), ReadHeaderTimeout: 10 * time.Second}
+	hs.RegisterOnShutdown(view.Close)
 	driverDone := make(chan struct{})
 	go func() { srv.Start(ctx); close(driverDone) }()
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(a.stderr, "stacksim: serving CloudFormation on http://%s (state %s, pace %s); stop with Ctrl-C\n", bound, s.path, opts.Pace)
+	fmt.Fprintf(a.stderr, "stacksim: the web view is at http://%s/\n", bound)
 	select {
 	case err = <-served:
 	case <-ctx.Done():
