@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -109,4 +110,17 @@ func readFileString(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// The web view at 10,000 resources (make bench-webview, which sets
+// STACKSIM_WEBVIEW_SCALE=1): the figures of webview_scale.mjs.
+func TestServeWebViewAtScale(t *testing.T) {
+	if os.Getenv("STACKSIM_WEBVIEW_SCALE") == "" {
+		t.Skip("skipped: the 10,000-resource measure of the web view runs with make bench-webview (STACKSIM_WEBVIEW_SCALE=1)")
+	}
+	browser := browserDir(t)
+	s := startServe(t, buildBinary(t), t.TempDir())
+	artefacts := artefactsDir(t, browser, "scale")
+	out := runBrowser(t, browser, "webview_scale.mjs", s, "STACKSIM_ARTEFACTS="+artefacts, "STACKSIM_PID="+strconv.Itoa(s.cmd.Process.Pid))
+	t.Logf("%s(screenshots in %s)", out, artefacts)
 }

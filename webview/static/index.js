@@ -21,6 +21,7 @@ async function load() {
   document.getElementById('count').textContent = `(${out.StackSummaries.length})`;
   const l = out.Loop;
   document.getElementById('loop-summary').textContent = `pace ${l.Pace}${l.Held ? ', loop held' : ''}`;
+  if (document.body.dataset.ready !== '1') performance.mark('stacksim-ready');
   document.body.dataset.ready = '1';
 }
 

@@ -87,6 +87,7 @@ async function loadAll() {
   state.pending = null;
   addEvents(pending);
   await Promise.all([showMachine(), showOperation(), showGantt(), showPlan()]);
+  if (document.body.dataset.ready !== '1') performance.mark('stacksim-ready');
   document.body.dataset.ready = '1';
 }
 
