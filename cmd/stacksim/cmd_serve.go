@@ -41,7 +41,13 @@ some credentials (any will do) and a region.
 starts an operation returns when it has run to rest, so waiters succeed on
 their first poll), realtime (virtual time follows the wall clock) or xN (N
 times faster). Every call that changes the state is saved before it is
-answered. SIGINT or SIGTERM stops the server, saving the state.`,
+answered. SIGINT or SIGTERM stops the server, saving the state.
+
+The same address serves a web page (open http://ADDR/ in a browser): the
+stacks, and for each its path through the state machine, its resources and
+events arriving live, the timeline and plan of its operation, and controls
+that hold the event loop and step a stack one event at a time (--hold
+starts held: operations wait at their start until stepped or released).`,
 		Example: `  stacksim serve &
   AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_DEFAULT_REGION=us-east-1 \
     aws --endpoint-url http://127.0.0.1:4599 cloudformation describe-stacks
