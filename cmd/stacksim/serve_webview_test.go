@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,4 +125,25 @@ func TestServeWebViewAtScale(t *testing.T) {
 	artefacts := artefactsDir(t, browser, "scale")
 	out := runBrowser(t, browser, "webview_scale.mjs", s, "STACKSIM_ARTEFACTS="+artefacts, "STACKSIM_PID="+strconv.Itoa(s.cmd.Process.Pid))
 	t.Logf("%s(screenshots in %s)", out, artefacts)
+}
+
+// A page reading the event stream does not keep serve from stopping: the
+// stream ends when the server shuts down.
+func TestServeStopsWithPagesOpen(t *testing.T) {
+	s := startServe(t, buildBinary(t), t.TempDir())
+	resp, err := http.Get(s.url + "/view/api/live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	if err != nil || line != "event: hello\n" {
+		t.Fatalf("the stream began %q, %v", line, err)
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := s.wait(); code != 0 || !strings.Contains(s.stderr.String(), "stacksim: stopped") {
+		t.Fatalf("serve exited %d:\n%s", code, s.stderr)
+	}
 }
