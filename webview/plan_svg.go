@@ -92,7 +92,7 @@ func planSVG(p *engine.DescribeOperationPlanOutput) string {
 			y, h   float64
 			levels int
 		}{phase, y, h, levels})
-		width = max(width, left+float64(levels)*(boxW+colGap))
+		width = max(width, left+float64(levels)*(boxW+colGap), 16+7.2*float64(len(phase)))
 		y += h + bandGap
 	}
 	var s svgWriter

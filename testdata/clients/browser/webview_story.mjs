@@ -66,6 +66,9 @@ try {
   await page.waitForFunction((n) => Number(document.body.dataset.events) > n, afterCall);
   const afterStep = Number(await page.getAttribute('body', 'data-events'));
   check(await page.getAttribute('#stack-status', 'data-status') === 'UPDATE_ROLLBACK_IN_PROGRESS', 'one step leaves the stack in motion');
+  // The plan and the timeline follow: Config's rollback update is running.
+  await page.waitForSelector('svg.plan .step.running[data-logical-id="Config"]');
+  await page.waitForSelector('svg.gantt .bar.progress[data-logical-id="Config"]');
   await shot(page, 'stack-stepping');
   await page.click('#rest');
   await page.waitForSelector('#stack-status[data-status="UPDATE_ROLLBACK_COMPLETE"]');
