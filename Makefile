@@ -9,7 +9,7 @@ SOAK_WORLDS ?= 30000
 SOAK_FROM   ?= 1
 SOAK_PROCS  ?= 1
 
-.PHONY: help build test vet examples fmt-check bench bench-scale bench-serve soak docs docs-check corpus corpus-create fixtures registry clean
+.PHONY: help build test vet examples fmt-check bench bench-scale bench-serve bench-webview soak docs docs-check corpus corpus-create fixtures registry clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -41,6 +41,9 @@ bench-scale: build ## a command on one stack of an account of 10,000 resources v
 
 bench-serve: build ## stacksim serve beside moto_server through boto3: create/delete of 500 resources, reads under load, memory
 	python3 scripts/bench_serve.py --bin bin/stacksim
+
+bench-webview: ## the web view at 10,000 resources in Chromium (first paint, last event, memory as pages open and close)
+	STACKSIM_WEBVIEW_SCALE=1 $(GO) test -count=1 -timeout 20m -run '^TestServeWebViewAtScale$$' -v ./cmd/stacksim
 
 docs: ## regenerate docs/states.md from the state machine
 	$(GO) run ./cmd/stacksim states --output markdown > docs/states.md.tmp && mv docs/states.md.tmp docs/states.md
