@@ -395,8 +395,9 @@ func (d *DB) save(s *store.Store) error {
 	if err == nil {
 		err = guardDB(d.path, func() error {
 			return w.Update(func(tx *bolt.Tx) error {
+				enc := newRowEncoder()
 				if err := s.Dirty(func(t store.TableID, k string, r store.Record) error {
-					return putRow(tx, t, k, r)
+					return putRow(tx, enc, t, k, r)
 				}); err != nil {
 					return err
 				}
@@ -422,7 +423,7 @@ func (d *DB) save(s *store.Store) error {
 const saveWait = 5 * time.Second
 
 // putRow writes one row (r nil: deletes it) and its index entries.
-func putRow(tx *bolt.Tx, t store.TableID, k string, r store.Record) error {
+func putRow(tx *bolt.Tx, enc *rowEncoder, t store.TableID, k string, r store.Record) error {
 	rows, err := tx.CreateBucketIfNotExists([]byte(t.String()))
 	if err != nil {
 		return err
@@ -441,7 +442,7 @@ func putRow(tx *bolt.Tx, t store.TableID, k string, r store.Record) error {
 			return err
 		}
 	} else {
-		val, idx, err := encodeValue(k, r)
+		val, idx, err := encodeValue(enc, k, r)
 		if err != nil {
 			return fmt.Errorf("%s %q: %w", t, k, err)
 		}
@@ -542,10 +543,11 @@ func writeNew(path string, s *store.Store) error {
 	}
 	tx := s.Read()
 	err = bdb.Update(func(btx *bolt.Tx) error {
+		enc := newRowEncoder()
 		for _, t := range store.Tables() {
 			var ferr error
 			tx.Scan(t, store.IxID, "", func(r store.Record) bool {
-				ferr = putRow(btx, t, r.Key(), r)
+				ferr = putRow(btx, enc, t, r.Key(), r)
 				return ferr == nil
 			})
 			if ferr != nil {
