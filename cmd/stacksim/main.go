@@ -8,9 +8,7 @@ import (
 )
 
 func main() {
-	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stopProfile()
-	os.Exit(code)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 // Exit statuses.
