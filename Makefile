@@ -9,7 +9,7 @@ SOAK_WORLDS ?= 30000
 SOAK_FROM   ?= 1
 SOAK_PROCS  ?= 1
 
-.PHONY: help build test vet fmt-check bench bench-scale bench-serve soak docs docs-check corpus corpus-create fixtures registry clean
+.PHONY: help build test vet examples fmt-check bench bench-scale bench-serve bench-webview soak docs docs-check corpus corpus-create fixtures registry clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -20,9 +20,12 @@ build: ## build bin/stacksim
 vet: ## go vet every package
 	$(GO) vet $(PKGS)
 
-test: vet ## go vet, then every test with the race detector, then the registry-wide tests in full (without it)
+test: vet examples ## go vet, then every test with the race detector, then the registry-wide tests in full (without it)
 	$(GO) test -race -count=1 $(PKGS)
 	$(GO) test -count=1 -run '^(TestRegistrySweep|TestRegistrySchemasParse)$$' ./engine ./resources
+
+examples: ## build the TypeScript handler example (npm ci + tsc; skipped without node)
+	bash scripts/build_handler_examples.sh
 
 fmt-check: ## fail when gofmt would change a file
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -38,6 +41,9 @@ bench-scale: build ## a command on one stack of an account of 10,000 resources v
 
 bench-serve: build ## stacksim serve beside moto_server through boto3: create/delete of 500 resources, reads under load, memory
 	python3 scripts/bench_serve.py --bin bin/stacksim
+
+bench-webview: ## the web view at 10,000 resources in Chromium (first paint, last event, memory as pages open and close)
+	STACKSIM_WEBVIEW_SCALE=1 $(GO) test -count=1 -timeout 20m -run '^TestServeWebViewAtScale$$' -v ./cmd/stacksim
 
 docs: ## regenerate docs/states.md from the state machine
 	$(GO) run ./cmd/stacksim states --output markdown > docs/states.md.tmp && mv docs/states.md.tmp docs/states.md

@@ -20,6 +20,10 @@ import (
 //     a driver moves the engine's clock to where the wall clock says and
 //     runs what is due, and every call first catches up the same way, so
 //     callers see IN_PROGRESS statuses and events arrive as they poll.
+//
+// In any mode the loop may be held (hold.go): nothing runs but what Step
+// asks for, so that a stack can be walked through its events one at a
+// time.
 
 // Pace is a pacing mode: Speed 0 is instant, otherwise the seconds of
 // virtual time per second of wall time.
@@ -82,6 +86,8 @@ type pacer struct {
 	// Virtual time = virtBase + (wall - wallBase) × speed.
 	wallBase, virtBase time.Time
 	wake               chan struct{}
+	// held: the loop runs only when Step asks (hold.go).
+	held bool
 }
 
 func newPacer(e *engine.Engine, pace Pace, clock Clock) *pacer {
@@ -101,6 +107,17 @@ func (p *pacer) wallAt(virt time.Time) time.Time {
 	return p.wallBase.Add(time.Duration(float64(virt.Sub(p.virtBase)) / p.pace.Speed))
 }
 
+// untilDue is the wall time to wait until a virtual time comes; false
+// while the loop is held (only Step and Release move it then).
+func (p *pacer) untilDue(due time.Time) (time.Duration, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held {
+		return 0, false
+	}
+	return max(p.wallAt(due).Sub(p.clock.Now()), 0), true
+}
+
 // catchUp runs what is due up to the virtual time of now (paced modes),
 // and reports whether anything ran.
 func (p *pacer) catchUp(ctx context.Context) (bool, error) {
@@ -109,6 +126,9 @@ func (p *pacer) catchUp(ctx context.Context) (bool, error) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.held {
+		return false, nil
+	}
 	res, err := p.e.Drive(ctx, engine.RunOptions{Through: p.virtualAt(p.clock.Now())})
 	return res.Tasks > 0, err
 }
@@ -117,14 +137,24 @@ func (p *pacer) catchUp(ctx context.Context) (bool, error) {
 // instant runs it to rest; the paced modes wake the driver.
 func (p *pacer) started(ctx context.Context) error {
 	if p.pace.Instant() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.held {
+			return nil
+		}
 		_, err := p.e.Run(ctx)
 		return err
 	}
+	p.wakeDriver()
+	return nil
+}
+
+// wakeDriver makes the driver look at the queue again.
+func (p *pacer) wakeDriver() {
 	select {
 	case p.wake <- struct{}{}:
 	default:
 	}
-	return nil
 }
 
 // drive runs the paced loop until ctx is done: catch up, save, sleep
@@ -147,11 +177,9 @@ func (p *pacer) drive(ctx context.Context) {
 		}
 		var timer <-chan time.Time
 		if due, ok := p.e.NextDue(); ok && err == nil {
-			d := p.wallAt(due).Sub(p.clock.Now())
-			if d < 0 {
-				d = 0
+			if d, ok := p.untilDue(due); ok {
+				timer = p.clock.After(d)
 			}
-			timer = p.clock.After(d)
 		}
 		select {
 		case <-ctx.Done():

@@ -40,6 +40,8 @@ type Options struct {
 	Logger *zap.Logger
 	// MaxBodyBytes caps a request's body (DefaultMaxBodyBytes when 0).
 	MaxBodyBytes int64
+	// Hold starts the server with its loop held (hold.go).
+	Hold bool
 
 	// strictShapes makes an engine answer with a field that the SDK's
 	// output lacks an error (tests prove that nothing is lost).
@@ -71,6 +73,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	}
 	s := &Server{e: e, opts: opts, log: opts.Logger}
 	s.pacer = newPacer(e, opts.Pace, opts.Clock)
+	s.pacer.held = opts.Hold
 	s.pacer.save = s.save
 	s.pacer.onError = func(err error) { s.log.Error("pacing the event loop", zap.Error(err)) }
 	return s

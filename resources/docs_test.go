@@ -120,6 +120,11 @@ func TestHandlerDocExamples(t *testing.T) {
 			if _, err := resources.ParseCustomResponse([]byte(b.body), creq); err != nil {
 				t.Errorf("the documented response is refused: %v", err)
 			}
+		case strings.Contains(b.body, `"stacksim"`): // stacksim's process protocol
+			r, err := resources.DecodeRequest([]byte(b.body))
+			if err != nil || r.ResourceType == "" || r.Action != resources.ActionUpdate {
+				t.Errorf("process request: %+v %v", r, err)
+			}
 		case strings.Contains(b.body, `"action"`):
 			var r resources.Request
 			if err := json.Unmarshal([]byte(b.body), &r); err != nil || r.Action != resources.ActionCreate || r.DesiredResourceState["Name"] != "orders" {

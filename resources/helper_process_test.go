@@ -1,12 +1,14 @@
 package resources
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -23,9 +25,49 @@ func TestHelperProcess(t *testing.T) {
 	if mode == "" {
 		return
 	}
+	if strings.HasPrefix(mode, "persistent-") {
+		os.Exit(runPersistentHelper(mode))
+	}
 	in, _ := io.ReadAll(os.Stdin)
 	code := runHelper(mode, in)
 	os.Exit(code)
+}
+
+// runPersistentHelper is a long-lived handler: a request a line.
+func runPersistentHelper(mode string) int {
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		var req map[string]any
+		json.Unmarshal(sc.Bytes(), &req) //nolint:errcheck
+		model, _ := req["desiredResourceState"].(map[string]any)
+		if model == nil {
+			model = map[string]any{}
+		}
+		model["Id"] = fmt.Sprintf("proc-%d", n) // the count shows one process served them all
+		answer, _ := json.Marshal(map[string]any{"status": "SUCCESS", "resourceModel": model})
+		fmt.Fprintln(os.Stderr, "request", n, req["action"], os.Getenv("STACKSIM_HANDLER_MODE"))
+		switch {
+		case mode == "persistent-crash-2nd" && n == 2:
+			fmt.Fprintln(os.Stderr, "Traceback (most recent call last):")
+			fmt.Fprintln(os.Stderr, "KeyError: 'Colour'")
+			return 1
+		case mode == "persistent-hang" && n == 2:
+			select {}
+		case mode == "persistent-garbage" && n == 2:
+			fmt.Println("starting up...")
+			continue
+		case mode == "persistent-big" && n == 2:
+			fmt.Println(strings.Repeat("x", 4096))
+			continue
+		case mode == "persistent-exit" && n == 2:
+			return 0
+		}
+		fmt.Println(string(answer))
+	}
+	return 0
 }
 
 func runHelper(mode string, in []byte) int {
@@ -80,6 +122,13 @@ func runHelper(mode string, in []byte) int {
 		fmt.Println(`{"status": "DONE"}`)
 	case "handler-two":
 		fmt.Println(`{"status": "SUCCESS"} {"status": "SUCCESS"}`)
+	case "handler-big":
+		fmt.Println(`{"status": "SUCCESS", "message": "` + strings.Repeat("x", 4096) + `"}`)
+	case "handler-echo":
+		// Answers the request it read, in the message: the tests check
+		// each protocol's shape.
+		b, _ := json.Marshal(map[string]any{"status": "SUCCESS", "message": string(in)})
+		os.Stdout.Write(b)
 	case "silent":
 	case "hang":
 		select {} // never answers; the caller's real-time cap kills it

@@ -1,7 +1,9 @@
 package resources
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -116,8 +118,9 @@ func (r *Registry) Register(typeName string, s *Schema, h Handler) error {
 	return nil
 }
 
-// RegisterProcess serves a type with an external handler process (argv run
-// once per request; see NewProcessProvider).
+// RegisterProcess serves a type with an external handler process (run
+// per request or long-lived; see NewProcessProvider and ProcessOptions).
+// Close ends its long-lived process.
 func (r *Registry) RegisterProcess(typeName string, s *Schema, argv []string, opts ProcessOptions) error {
 	if s == nil || s.TypeName != typeName {
 		return fmt.Errorf("register process for %s: give the type's schema", typeName)
@@ -246,5 +249,16 @@ func (r *Registry) Schema(typeName string) (*Schema, error) {
 	return p.Schema(), nil
 }
 
-// Close stops the custom resource response server.
-func (r *Registry) Close() error { return r.hub.server.close() }
+// Close stops the custom resource response server and the long-lived
+// handler processes of registered types.
+func (r *Registry) Close() error {
+	err := r.hub.server.close()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range r.byType {
+		if c, ok := p.(io.Closer); ok {
+			err = errors.Join(err, c.Close())
+		}
+	}
+	return err
+}

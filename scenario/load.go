@@ -108,7 +108,7 @@ func (l *loader) pos(n *yaml.Node) string {
 	return fmt.Sprintf("%s:%d:%d", l.file, n.Line, n.Column)
 }
 
-var topKeys = []string{"name", "description", "seed", "contract", "serviceTokens", "ssmParameters", "secrets", "s3Dir", "steps"}
+var topKeys = []string{"name", "description", "seed", "contract", "serviceTokens", "handlers", "ssmParameters", "secrets", "s3Dir", "steps"}
 
 func (l *loader) scenario(root *yaml.Node) *Scenario {
 	sc := &Scenario{Contract: engine.ContractReport, ServiceTokens: map[string]resources.CustomTarget{}}
@@ -157,6 +157,8 @@ func (l *loader) scenario(root *yaml.Node) *Scenario {
 				}
 				sc.S3Dir = dir
 			}
+		case "handlers":
+			l.handlers(v, sc)
 		case "steps":
 			steps = v
 		default:

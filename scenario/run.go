@@ -23,6 +23,9 @@ type Options struct {
 	SchemaDir string
 	// PermissiveTypes accepts types no schema describes (--permissive-types).
 	PermissiveTypes bool
+	// Handlers serve resource types with handler processes (--handler):
+	// they override the scenario's own for the same type.
+	Handlers []HandlerSpec
 }
 
 // Result is a replayed scenario: its event log and the expectations that
@@ -66,8 +69,12 @@ func Run(ctx context.Context, sc *Scenario, opts Options) (*Result, error) {
 	for _, r := range sc.responders {
 		r.Log = func(line string) { log.line("   %s", line) }
 	}
+	handlers, err := BuildHandlers(MergeHandlers(sc.Handlers, opts.Handlers), opts.SchemaDir, opts.Logger)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", sc.File, err)
+	}
 	e, err := engine.New(engine.Options{Seed: sc.Seed, Logger: opts.Logger, SchemaDir: opts.SchemaDir, PermissiveTypes: opts.PermissiveTypes,
-		ServiceTokens: sc.ServiceTokens, Contract: sc.Contract,
+		ServiceTokens: sc.ServiceTokens, Contract: sc.Contract, Handlers: handlers,
 		SSMParameters: sc.SSMParameters, Secrets: sc.Secrets, S3Dir: sc.S3Dir})
 	if err != nil {
 		return nil, err

@@ -31,6 +31,8 @@ type Scenario struct {
 	SSMParameters map[string]string
 	Secrets       map[string]string
 	S3Dir         string
+	// Handlers serve resource types with handler processes.
+	Handlers []HandlerSpec
 	// responders are the built-in targets, whose requests the log shows.
 	responders []*Responder
 	Steps      []*Step

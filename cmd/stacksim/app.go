@@ -37,6 +37,7 @@ type app struct {
 	lockTimeout   time.Duration
 	// aws holds the AWS CLI's global options (awscli_flags.go).
 	aws awsCLIFlags
+	handlerFlags  handlerFlags
 	// commandPath is the command being run ("stacksim create-stack"), as
 	// the state file's lock names its holder.
 	commandPath string
@@ -145,6 +146,7 @@ replays a whole scenario in one process.`,
 	f.BoolVar(&a.quiet, "quiet", false, "do not show the events of a mutating command as they happen (the summary stays)")
 	f.DurationVar(&a.lockTimeout, "lock-timeout", defaultLockTimeout, "how long a command that changes the state waits for another one that holds the state file (0: refuse at once)")
 	a.addAWSCLIFlags(f)
+	a.handlerFlags.register(f)
 	root.AddCommand(a.versionCommand())
 	root.AddCommand(a.statesCommand(), a.explainCommand())
 	root.AddCommand(a.validateTemplateCommand())
@@ -153,7 +155,7 @@ replays a whole scenario in one process.`,
 	root.AddCommand(a.readCommands()...)
 	root.AddCommand(a.stepCommand(), a.timelineCommand(), a.runCommand())
 	root.AddCommand(a.stateCommand(), a.waitCommand(), a.deployCommand())
-	root.AddCommand(a.serveCommand())
+	root.AddCommand(a.serveCommand(), a.testHandlerCommand())
 	return root
 }
 

@@ -57,13 +57,17 @@ problem listed at its FILE:LINE:COL). The format: docs/scenarios.md.`,
 			if len(problems) > 0 {
 				return badInput(errors.Join(problems...))
 			}
+			handlers, err := a.handlerFlags.specs()
+			if err != nil {
+				return badInput(err)
+			}
 			color := a.colorFor(a.stderr)
 			failed := false
 			for i, sc := range scenarios {
 				if i > 0 {
 					fmt.Fprintln(a.stdout)
 				}
-				res, err := scenario.Run(cmd.Context(), sc, scenario.Options{Logger: a.log, SchemaDir: a.schemas, PermissiveTypes: a.permissive})
+				res, err := scenario.Run(cmd.Context(), sc, scenario.Options{Logger: a.log, SchemaDir: a.schemas, PermissiveTypes: a.permissive, Handlers: handlers})
 				if err != nil {
 					if res != nil {
 						fmt.Fprint(a.stdout, res.Log())

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stacksim/stacksim/api"
+	"github.com/stacksim/stacksim/webview"
 )
 
 // defaultServeAddr is where serve listens unless --addr says otherwise:
@@ -27,6 +28,7 @@ func serveHolder(addr string) string { return "stacksim serve on " + addr }
 
 func (a *app) serveCommand() *cobra.Command {
 	var addr, pace, faultsFile string
+	var hold bool
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the CloudFormation API on loopback, for the AWS CLI, the SDKs and CDK",
@@ -39,7 +41,13 @@ some credentials (any will do) and a region.
 starts an operation returns when it has run to rest, so waiters succeed on
 their first poll), realtime (virtual time follows the wall clock) or xN (N
 times faster). Every call that changes the state is saved before it is
-answered. SIGINT or SIGTERM stops the server, saving the state.`,
+answered. SIGINT or SIGTERM stops the server, saving the state.
+
+The same address serves a web page (open http://ADDR/ in a browser): the
+stacks, and for each its path through the state machine, its resources and
+events arriving live, the timeline and plan of its operation, and controls
+that hold the event loop and step a stack one event at a time (--hold
+starts held: operations wait at their start until stepped or released).`,
 		Example: `  stacksim serve &
   AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_DEFAULT_REGION=us-east-1 \
     aws --endpoint-url http://127.0.0.1:4599 cloudformation describe-stacks
@@ -54,12 +62,13 @@ answered. SIGINT or SIGTERM stops the server, saving the state.`,
 			if err != nil {
 				return badInput(err)
 			}
-			return a.serve(cmd.Context(), addr, api.Options{Pace: p, Faults: fs, Logger: a.log})
+			return a.serve(cmd.Context(), addr, api.Options{Pace: p, Faults: fs, Logger: a.log, Hold: hold})
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", defaultServeAddr, "the address to listen on (loopback unless you say otherwise)")
 	f.StringVar(&pace, "pace", "instant", "how virtual time moves: instant, realtime or xN (N times the wall clock)")
+	f.BoolVar(&hold, "hold", false, "start with the event loop held: operations wait at their start until the web view steps them or releases the loop")
 	f.StringVar(&faultsFile, "faults", "", "a faults file (docs/faults.md) whose faults are injected into every operation a call starts")
 	return cmd
 }
@@ -83,14 +92,17 @@ func (a *app) serve(ctx context.Context, addr string, opts api.Options) error {
 	defer s.close()
 
 	srv := api.New(s.e, opts)
+	view := webview.New(s.e, srv, webview.Options{Logger: a.log})
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: view.Handler(srv), ReadHeaderTimeout: 10 * time.Second}
+	hs.RegisterOnShutdown(view.Close)
 	driverDone := make(chan struct{})
 	go func() { srv.Start(ctx); close(driverDone) }()
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(a.stderr, "stacksim: serving CloudFormation on http://%s (state %s, pace %s); stop with Ctrl-C\n", bound, s.path, opts.Pace)
+	fmt.Fprintf(a.stderr, "stacksim: the web view is at http://%s/\n", bound)
 	select {
 	case err = <-served:
 	case <-ctx.Done():

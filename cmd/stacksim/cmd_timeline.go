@@ -1,13 +1,12 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/stacksim/stacksim/engine"
-	"github.com/stacksim/stacksim/template"
+	"github.com/stacksim/stacksim/timeline"
 )
 
 // timelineCommand is `stacksim timeline`: the resource actions of a stack's
@@ -16,11 +15,12 @@ import (
 func (a *app) timelineCommand() *cobra.Command {
 	var stack, format string
 	cmd := &cobra.Command{
-		Use:   "timeline --stack-name NAME [--output mermaid|text]",
+		Use:   "timeline --stack-name NAME [--output mermaid|text|json]",
 		Short: "A gantt chart of a stack's last operation in virtual time, and its critical path",
 		Long: `The resource actions of a stack's last operation (create, update, replace,
 delete...), by phase, in virtual time: a Mermaid gantt chart (paste it in a
-Markdown file between ` + "```mermaid" + ` fences), or text with --output text.
+Markdown file between ` + "```mermaid" + ` fences), text with --output text, or
+the same data as JSON with --output json.
 The critical path — the chain of actions, each waiting for the one before it,
 that decided how long the operation took — is tagged crit in the chart and
 written in text below it.`,
@@ -31,61 +31,34 @@ written in text below it.`,
 			if err := requireFlags("stack-name", stack); err != nil {
 				return err
 			}
-			if format != "mermaid" && format != "text" {
-				return badInput(fmt.Errorf("--output %q: timeline writes mermaid or text", format))
+			if format != "mermaid" && format != "text" && format != "json" {
+				return badInput(fmt.Errorf("--output %q: timeline writes mermaid, text or json", format))
 			}
 			e, err := a.openRead()
 			if err != nil {
 				return err
 			}
 			defer e.Close()
-			ctx := cmd.Context()
-			op, err := e.DescribeStackOperation(ctx, engine.DescribeStackOperationInput{StackName: stack})
+			tl, err := timeline.Of(cmd.Context(), e, stack)
 			if err != nil {
-				return a.apiError("DescribeStackOperation", err)
-			}
-			all, err := allEvents(ctx, e, op.Operation.StackId, false)
-			if err != nil {
-				return a.apiError("DescribeStackEvents", err)
-			}
-			var events []engine.StackEvent
-			for i := len(all.StackEvents) - 1; i >= 0; i-- {
-				ev := all.StackEvents[i]
-				if ev.ClientRequestToken == op.Operation.ClientRequestToken && !ev.Timestamp.Before(op.Operation.StartTime) {
-					events = append(events, ev)
+				var ce *timeline.CallError
+				if errors.As(err, &ce) {
+					return a.apiError(ce.Call, ce.Err)
 				}
+				return err
 			}
-			related := templateRelations(ctx, e, op.Operation.StackId)
-			tl := buildTimeline(op.Operation.StackName, op.Operation.Operation, events, related)
-			if format == "text" {
-				tl.text(a.stdout)
-			} else {
-				tl.mermaid(a.stdout)
+			switch format {
+			case "text":
+				tl.Text(a.stdout)
+			case "json":
+				return tl.WriteJSON(a.stdout)
+			default:
+				tl.Mermaid(a.stdout)
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&stack, "stack-name", "", "the stack's name (or ARN)")
-	cmd.Flags().StringVar(&format, "output", "mermaid", "mermaid (a gantt chart) or text")
+	cmd.Flags().StringVar(&format, "output", "mermaid", "mermaid (a gantt chart), text or json (the data of both)")
 	return cmd
-}
-
-// templateRelations reads the stack's template: two resources are related
-// when one refers to the other (DependsOn, Ref, Fn::GetAtt, Fn::Sub).
-func templateRelations(ctx context.Context, e *engine.Engine, stack string) func(a, b string) bool {
-	out, err := e.GetTemplate(ctx, engine.GetTemplateInput{StackName: stack})
-	if err != nil {
-		return nil
-	}
-	t, err := template.Parse("template", []byte(out.TemplateBody))
-	if err != nil {
-		return nil
-	}
-	refs := map[[2]string]bool{}
-	for _, r := range t.Resources {
-		for _, ref := range t.References(r.LogicalID) {
-			refs[[2]string{r.LogicalID, ref.Target}] = true
-		}
-	}
-	return func(a, b string) bool { return refs[[2]string{a, b}] || refs[[2]string{b, a}] }
 }

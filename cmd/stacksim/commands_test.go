@@ -77,6 +77,7 @@ func TestCommandsStory(t *testing.T) {
 	}
 	c.golden("timeline.mermaid", 0, "timeline", "--stack-name", "orders")
 	c.golden("timeline.text", 0, "timeline", "--stack-name", "orders", "--output", "text")
+	c.golden("timeline.json", 0, "timeline", "--stack-name", "orders", "--output", "json")
 	c.golden("list-stacks-filter", 0, "list-stacks", "--stack-status-filter", "UPDATE_ROLLBACK_COMPLETE", "CREATE_COMPLETE", "--output", "text")
 	c.golden("delete-stack", 0, "delete-stack", "--stack-name", "orders")
 }

@@ -52,7 +52,7 @@ func (p *proc) run(want int, args ...string) (string, string) {
 	return out.String(), errOut.String()
 }
 
-func abs(t *testing.T, p string) string {
+func abs(t testing.TB, p string) string {
 	a, err := filepath.Abs(p)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -47,8 +48,10 @@ func render(w io.Writer, format, operation string, resp any) error {
 	var b strings.Builder
 	switch format {
 	case outputJSON:
-		writeJSON(&b, resp, 0)
-		b.WriteByte('\n')
+		bw := bufio.NewWriterSize(w, 64<<10)
+		writeJSON(bw, resp, 0)
+		_ = bw.WriteByte('\n')
+		return bw.Flush()
 	case outputText:
 		writeText(&b, resp, "", nil)
 	case outputTable:
@@ -66,7 +69,15 @@ func render(w io.Writer, format, operation string, resp any) error {
 
 // ---- json: Python's json.dumps(indent=4, ensure_ascii=False) ----
 
-func writeJSON(b *strings.Builder, v any, depth int) {
+// jsonWriter is where writeJSON writes: a strings.Builder, or a
+// bufio.Writer straight to the output (a long answer is not built in
+// memory first).
+type jsonWriter interface {
+	WriteString(s string) (int, error)
+	WriteByte(c byte) error
+}
+
+func writeJSON(b jsonWriter, v any, depth int) {
 	indent := strings.Repeat("    ", depth+1)
 	closing := strings.Repeat("    ", depth)
 	switch t := v.(type) {
@@ -124,7 +135,7 @@ func writeJSON(b *strings.Builder, v any, depth int) {
 
 // writeJSONString escapes like Python's json module with ensure_ascii off:
 // quotes, backslashes and control characters only.
-func writeJSONString(b *strings.Builder, s string) {
+func writeJSONString(b jsonWriter, s string) {
 	b.WriteByte('"')
 	start := 0 // the bytes from start to i need no escape
 	for i := 0; i < len(s); {
@@ -158,7 +169,7 @@ func writeJSONString(b *strings.Builder, s string) {
 		case '\f':
 			b.WriteString(`\f`)
 		default: // a control character, or U+FFFD (written so, or invalid UTF-8)
-			fmt.Fprintf(b, `\u%04x`, r)
+			b.WriteString(fmt.Sprintf(`\u%04x`, r))
 		}
 		i += size
 		start = i

@@ -89,7 +89,7 @@ func TestREADME(t *testing.T) {
 		t.Fatalf("found %d stacksim examples in README.md; the parser lost them", len(cmds))
 	}
 	dir := t.TempDir()
-	for _, d := range []string{"fixtures", "docs"} {
+	for _, d := range []string{"fixtures", "docs", "examples"} {
 		if err := os.Symlink(filepath.Join(root, d), filepath.Join(dir, d)); err != nil {
 			t.Fatal(err)
 		}

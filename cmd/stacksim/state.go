@@ -87,6 +87,9 @@ func (a *app) engineOptions() (engine.Options, error) {
 		}
 		opts.S3Dir = a.s3Dir
 	}
+	if opts.Handlers, err = a.engineHandlers(); err != nil {
+		return opts, badInput(err)
+	}
 	return opts, nil
 }
 

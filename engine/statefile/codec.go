@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"reflect"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/resources"
@@ -34,8 +36,8 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // encodeValue makes the stored value of a row, and returns its index keys
 // (one per index of its table, "" and false where the row is not in it).
-func encodeValue(key string, r store.Record) ([]byte, []indexKey, error) {
-	payload, err := encodeRow(r)
+func encodeValue(enc *rowEncoder, key string, r store.Record) ([]byte, []indexKey, error) {
+	payload, err := enc.row(r)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -144,10 +146,10 @@ func metaValue(key string, v any) ([]byte, error) {
 }
 
 // encodeRow is a row's JSON.
-func encodeRow(r store.Record) ([]byte, error) {
+func (enc *rowEncoder) row(r store.Record) ([]byte, error) {
 	switch r := r.(type) {
 	case *store.EventChunk:
-		return encodeChunk(r), nil
+		return enc.chunk(r), nil
 	case *store.ObjectRecord:
 		return json.Marshal(objectJSON{Num: r.Num, Obj: r.Obj})
 	}
@@ -174,7 +176,33 @@ type chunkJSON struct {
 	Dup   [][2]int `json:"Dup,omitempty"`
 }
 
-func encodeChunk(c *store.EventChunk) []byte {
+// rowEncoder encodes the rows of one save. The events of a resource share
+// one properties map (an event keeps the map the step resolved, never
+// changed): its JSON is made once per save, not once per event. Every map
+// it remembers is held by the rows being saved, so an address is not
+// reused while the encoder lives.
+type rowEncoder struct {
+	props map[unsafe.Pointer]string
+}
+
+func newRowEncoder() *rowEncoder { return &rowEncoder{props: map[unsafe.Pointer]string{}} }
+
+// propertiesText is e.PropertiesText(), made once per map.
+func (enc *rowEncoder) propertiesText(e *store.EventRecord) string {
+	m, ok := e.Properties.(map[string]any)
+	if !ok || enc == nil {
+		return e.PropertiesText()
+	}
+	k := reflect.ValueOf(m).UnsafePointer()
+	if t, ok := enc.props[k]; ok {
+		return t
+	}
+	t := e.PropertiesText()
+	enc.props[k] = t
+	return t
+}
+
+func (enc *rowEncoder) chunk(c *store.EventChunk) []byte {
 	b := make([]byte, 0, 64+len(c.Events)*256)
 	b = append(b, `{"Num":`...)
 	b = strconv.AppendUint(b, uint64(c.Num), 10)
@@ -217,16 +245,16 @@ func encodeChunk(c *store.EventChunk) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendEventRow(b, &c.Events[i])
+		b = appendEventRow(b, &c.Events[i], enc.propertiesText(&c.Events[i]))
 	}
 	return append(b, ']')
 }
 
 // appendEventRow appends an event as a row of eventColumns (trailing empty
 // columns left out), as format 1 writes it.
-func appendEventRow(b []byte, e *store.EventRecord) []byte {
+func appendEventRow(b []byte, e *store.EventRecord, props string) []byte {
 	cols := [numEventColumns]string{time.Unix(0, e.Time).UTC().Format(time.RFC3339Nano), e.Logical, e.Physical, e.Type,
-		e.Status, e.Reason, e.PropertiesText(), e.Token}
+		e.Status, e.Reason, props, e.Token}
 	n := len(cols)
 	for n > 0 && cols[n-1] == "" {
 		n--
@@ -248,8 +276,8 @@ func decodeRow(t store.TableID, k string, payload []byte, in interner) (store.Re
 	case store.TStacks:
 		r = &store.StackRecord{}
 	case store.TResources, store.TRetired:
-		rec := &store.ResourceRecord{}
-		if err := decodeJSON(payload, rec); err != nil {
+		rec, err := decodeResource(payload, in)
+		if err != nil {
 			return nil, err
 		}
 		if len(k) < 4 {

@@ -42,7 +42,7 @@ func TestCodecRoundTrip(t *testing.T) {
 	in := interner{}
 	for _, r := range rows {
 		k := r.Key()
-		val, idx, err := encodeValue(k, r)
+		val, idx, err := encodeValue(newRowEncoder(), k, r)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -94,7 +94,7 @@ func boltOpen(path string, readOnly bool, wait time.Duration) (*bolt.DB, error) 
 		var err error
 		// bbolt waits forever on a Timeout of 0: 1ns gives up at once.
 		bdb, err = bolt.Open(path, 0o600, &bolt.Options{ReadOnly: readOnly, Timeout: max(wait, time.Nanosecond),
-			FreelistType: bolt.FreelistMapType})
+			FreelistType: bolt.FreelistMapType, InitialMmapSize: initialMmap})
 		return err
 	})
 	if err != nil {
@@ -395,8 +395,9 @@ func (d *DB) save(s *store.Store) error {
 	if err == nil {
 		err = guardDB(d.path, func() error {
 			return w.Update(func(tx *bolt.Tx) error {
+				enc := newRowEncoder()
 				if err := s.Dirty(func(t store.TableID, k string, r store.Record) error {
-					return putRow(tx, t, k, r)
+					return putRow(tx, enc, t, k, r)
 				}); err != nil {
 					return err
 				}
@@ -422,7 +423,7 @@ func (d *DB) save(s *store.Store) error {
 const saveWait = 5 * time.Second
 
 // putRow writes one row (r nil: deletes it) and its index entries.
-func putRow(tx *bolt.Tx, t store.TableID, k string, r store.Record) error {
+func putRow(tx *bolt.Tx, enc *rowEncoder, t store.TableID, k string, r store.Record) error {
 	rows, err := tx.CreateBucketIfNotExists([]byte(t.String()))
 	if err != nil {
 		return err
@@ -441,7 +442,7 @@ func putRow(tx *bolt.Tx, t store.TableID, k string, r store.Record) error {
 			return err
 		}
 	} else {
-		val, idx, err := encodeValue(k, r)
+		val, idx, err := encodeValue(enc, k, r)
 		if err != nil {
 			return fmt.Errorf("%s %q: %w", t, k, err)
 		}
@@ -536,16 +537,17 @@ func putMeta(tx *bolt.Tx, s *store.Store) error {
 // not exist): the first save of a new state, or the upgrade of a file of
 // format 1. The file is complete and flushed when it returns.
 func writeNew(path string, s *store.Store) error {
-	bdb, err := bolt.Open(path, 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType})
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{FreelistType: bolt.FreelistMapType, InitialMmapSize: initialMmap})
 	if err != nil {
 		return err
 	}
 	tx := s.Read()
 	err = bdb.Update(func(btx *bolt.Tx) error {
+		enc := newRowEncoder()
 		for _, t := range store.Tables() {
 			var ferr error
 			tx.Scan(t, store.IxID, "", func(r store.Record) bool {
-				ferr = putRow(btx, t, r.Key(), r)
+				ferr = putRow(btx, enc, t, r.Key(), r)
 				return ferr == nil
 			})
 			if ferr != nil {
@@ -556,3 +558,8 @@ func writeNew(path string, s *store.Store) error {
 	})
 	return errors.Join(err, bdb.Close())
 }
+
+// initialMmap is the size bbolt maps the database at first (address
+// space, not memory: pages are read only when touched): large enough that
+// a save of a large account does not map the file again as it grows.
+const initialMmap = 256 << 20

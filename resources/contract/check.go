@@ -159,6 +159,15 @@ func (c *Checker) check(req *resources.Request, in map[string]any, ev *resources
 		}
 	}
 
+	// An update that changes a createOnly property must not happen in
+	// place (the first call's answer; re-invocations carry the handler's
+	// own model).
+	if a == resources.ActionUpdate && ev.Status != resources.StatusFailed && req.CallbackContext == nil && req.PreviousResourceState != nil && !custom {
+		if changed := changedCreateOnly(s, req.PreviousResourceState, req.DesiredResourceState); len(changed) > 0 {
+			add(RuleCreateOnlyChanged, "update answered %s to a request that changes createOnly %s; it must answer FAILED NotUpdatable (CloudFormation replaces the resource instead)", ev.Status, strings.Join(changed, ", "))
+		}
+	}
+
 	// Lifecycle: deleted resources are NotFound, created ones AlreadyExists.
 	// What the event says is then remembered: a create made its identifier,
 	// a delete removed it.
@@ -183,6 +192,20 @@ func (c *Checker) check(req *resources.Request, in map[string]any, ev *resources
 			}
 		}
 		c.mu.Unlock()
+	}
+	return out
+}
+
+// changedCreateOnly lists the createOnly properties (readOnly ones aside:
+// the handler sets them) that the desired state holds with another value
+// than the previous state.
+func changedCreateOnly(s *resources.Schema, prev, desired map[string]any) []string {
+	always, _ := s.ChangedCreateOnly(prev, desired)
+	var out []string
+	for _, p := range always {
+		if !s.IsReadOnly(p) && resources.Has(desired, p) {
+			out = append(out, p)
+		}
 	}
 	return out
 }

@@ -66,6 +66,10 @@ const (
 	// resource that another create had made and nobody deleted (it must
 	// answer AlreadyExists).
 	RuleCreateExisting = "create-existing"
+	// RuleCreateOnlyChanged: update answered SUCCESS (or IN_PROGRESS) to a
+	// request whose desired state changes a createOnly property of the
+	// previous state (it must answer FAILED NotUpdatable).
+	RuleCreateOnlyChanged = "create-only-changed"
 )
 
 // Rules lists every rule ID with its one-line description, in a stable order.
@@ -94,6 +98,7 @@ func Rules() []RuleInfo {
 		{RuleListModelsMissing, "list SUCCESS without resourceModels"},
 		{RuleDeletedResourceFound, "read, update or delete succeeded on a deleted resource"},
 		{RuleCreateExisting, "create succeeded with the identifier of an existing resource"},
+		{RuleCreateOnlyChanged, "update accepted a change of a createOnly property"},
 	}
 }
 

@@ -146,7 +146,13 @@ func TestEveryRuleCatchesABrokenHandler(t *testing.T) {
 			{resources.ActionCreate, good, "t1", func(*resources.Request) (*resources.ProgressEvent, error) { return ok(good), nil }},
 			{resources.ActionCreate, good, "t2", func(*resources.Request) (*resources.ProgressEvent, error) { return ok(good), nil }},
 		}},
+		// The request of token "renamed" changes the createOnly Name
+		// (previousOf); the handler renames the resource in place.
+		{contract.RuleCreateOnlyChanged, []step{
+			{resources.ActionUpdate, good, "renamed", func(*resources.Request) (*resources.ProgressEvent, error) { return ok(good), nil }},
+		}},
 	}
+	previousOf := map[string]map[string]any{"renamed": model("Name", "thing0", "Size", "3")}
 	covered := map[string]bool{}
 	for _, tc := range cases {
 		covered[tc.rule] = true
@@ -157,7 +163,8 @@ func TestEveryRuleCatchesABrokenHandler(t *testing.T) {
 			for _, st := range tc.steps {
 				answerNow = st.answer
 				req := &resources.Request{Action: st.action, DesiredResourceState: resources.StringifyModel(st.desired),
-					ClientRequestToken: st.token, LogicalResourceIdentifier: "Thing", ResourceType: "Test::Broken::Thing", Attempt: 1}
+					ClientRequestToken: st.token, LogicalResourceIdentifier: "Thing", ResourceType: "Test::Broken::Thing", Attempt: 1,
+					PreviousResourceState: previousOf[st.token]}
 				resources.Invoke(context.Background(), c, req) //nolint:errcheck // the violation is what counts
 			}
 			vs := c.Violations()
