@@ -36,8 +36,8 @@ type app struct {
 	quiet         bool
 	lockTimeout   time.Duration
 	// aws holds the AWS CLI's global options (awscli_flags.go).
-	aws awsCLIFlags
-	handlerFlags  handlerFlags
+	aws          awsCLIFlags
+	handlerFlags handlerFlags
 	// commandPath is the command being run ("stacksim create-stack"), as
 	// the state file's lock names its holder.
 	commandPath string
