@@ -151,7 +151,9 @@ func (enc *rowEncoder) row(r store.Record) ([]byte, error) {
 	case *store.EventChunk:
 		return enc.chunk(r), nil
 	case *store.ObjectRecord:
-		return json.Marshal(objectJSON{Num: r.Num, Obj: r.Obj})
+		return appendObject(nil, r.Num, r.Obj)
+	case *store.ResourceRecord:
+		return appendResource(nil, r)
 	}
 	return json.Marshal(r)
 }
