@@ -155,6 +155,7 @@ replays a whole scenario in one process.`,
 	root.AddCommand(a.readCommands()...)
 	root.AddCommand(a.stepCommand(), a.timelineCommand(), a.runCommand())
 	root.AddCommand(a.stateCommand(), a.waitCommand(), a.deployCommand())
+	root.AddCommand(a.packageCommand())
 	root.AddCommand(a.serveCommand(), a.testHandlerCommand())
 	return root
 }

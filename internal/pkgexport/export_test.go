@@ -309,3 +309,29 @@ func md5hex(b []byte) string {
 	sum := md5.Sum(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// A file's group and other permission bits (a checkout under another
+// umask) do not change the zip; the executable bit does.
+func TestZipModes(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "run.sh")
+	if err := os.WriteFile(p, []byte("echo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zipWith := func(mode os.FileMode) []byte {
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		b, err := zipFolder(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if !bytes.Equal(zipWith(0o644), zipWith(0o664)) {
+		t.Error("a group-writable file changed the zip")
+	}
+	if bytes.Equal(zipWith(0o644), zipWith(0o755)) {
+		t.Error("an executable file zipped as a plain one")
+	}
+}

@@ -16,8 +16,10 @@ import (
 // with their mode; no entries for folders), but deterministically, so that
 // the same content always has the same MD5 and so the same key: entries
 // sorted by name and every timestamp 1980-01-01 00:00:00, the earliest a
-// zip can hold. (The AWS CLI takes os.walk's order and each file's
-// modification time, so its hashes change when a file is touched.)
+// zip can hold, and every mode 0644, or 0755 when the owner may execute
+// the file. (The AWS CLI takes os.walk's order, each file's modification
+// time and its whole mode, so its hashes change when a file is touched,
+// or checked out under another umask.)
 
 var zipEpoch = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 
@@ -106,6 +108,11 @@ func addFile(zw *zip.Writer, e zipEntry) error {
 	h.Name = e.name
 	h.Method = zip.Deflate
 	h.Modified = zipEpoch
+	mode := os.FileMode(0o644)
+	if st.Mode()&0o100 != 0 {
+		mode = 0o755
+	}
+	h.SetMode(mode)
 	w, err := zw.CreateHeader(h)
 	if err != nil {
 		return err
