@@ -108,7 +108,9 @@ func TestPackageThenDeploy(t *testing.T) {
 		t.Errorf("the stack's template is not the packaged one:\n%s", out)
 	}
 	out, _ = c.must(0, "describe-stack-resources", "--stack-name", "app", "--output", "json")
-	var res struct{ StackResources []struct{ LogicalResourceId, ResourceStatus string } }
+	var res struct {
+		StackResources []struct{ LogicalResourceId, ResourceStatus string }
+	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +174,9 @@ func TestDeployLargeTemplateThroughS3(t *testing.T) {
 	}
 }
 
-func itoa3(i int) string { return string(rune('a'+i/676%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i%26)) }
+func itoa3(i int) string {
+	return string(rune('a'+i/676%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i%26))
+}
 
 func md5Hex(b []byte) string {
 	sum := md5.Sum(b)

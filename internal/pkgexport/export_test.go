@@ -249,6 +249,12 @@ func TestExportRefusals(t *testing.T) {
 			}
 		})
 	}
+	for _, bucket := range []string{"..", ".", ".metadata", "a/b", ""} {
+		_, err := (&Uploader{Dir: t.TempDir(), Bucket: bucket}).UploadWithDedup([]byte("x"), "")
+		if err == nil || !strings.Contains(err.Error(), "Invalid bucket name") {
+			t.Errorf("bucket %q: %v", bucket, err)
+		}
+	}
 	if _, err := Export("nope.yaml", t.TempDir(), &Uploader{}); err == nil || err.Error() != "Invalid template path nope.yaml" {
 		t.Errorf("missing template: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -61,11 +62,20 @@ func (u *Uploader) PathStyleURL(key string) string {
 	return u.Endpoint + "/" + u.Bucket + "/" + key
 }
 
+// bucketName is botocore's check of a bucket's name
+// (^[a-zA-Z0-9.\-_]{1,255}$), with S3's rule that it starts with a letter
+// or a digit: no "." or "..", which would leave the S3 directory, and no
+// ".metadata", where stacksim keeps the objects' records.
+var bucketName = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9.\-_]{0,254}$`)
+
 func (u *Uploader) upload(data []byte, key string) (string, error) {
 	if u.Prefix != "" {
 		key = u.Prefix + "/" + key
 	}
 	url := "s3://" + u.Bucket + "/" + key
+	if !bucketName.MatchString(u.Bucket) {
+		return "", fmt.Errorf("Parameter validation failed:\nInvalid bucket name %q: a bucket's name is letters, digits, '.', '-' and '_' (botocore's check), starting with a letter or a digit (S3's)", u.Bucket)
+	}
 	bucketDir := filepath.Join(u.Dir, u.Bucket)
 	if st, err := os.Stat(bucketDir); err != nil || !st.IsDir() {
 		return "", &NoSuchBucketError{Bucket: u.Bucket, Dir: u.Dir}
