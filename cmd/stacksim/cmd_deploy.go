@@ -40,10 +40,13 @@ for a new stack, UPDATE otherwise), executed, and waited for. Parameters not
 in --parameter-overrides keep their previous values. An empty change set is
 an error (exit 255, as the AWS CLI v1's default) unless
 --no-fail-on-empty-changeset. The stack's events are shown on stderr as
-they happen (--quiet hides them).`,
+they happen (--quiet hides them). With --s3-bucket the template is uploaded
+into the local S3 directory (--s3-dir) and the change set made with its
+TemplateURL, as the AWS CLI does; a template over 51,200 bytes needs it.`,
 		Example: `  stacksim deploy --template-file app.yaml --stack-name app
   stacksim deploy --template-file app.yaml --stack-name app --parameter-overrides Env=prod Size=3 --capabilities CAPABILITY_IAM
-  stacksim deploy --template-file app.yaml --stack-name app --no-fail-on-empty-changeset`,
+  stacksim deploy --template-file app.yaml --stack-name app --no-fail-on-empty-changeset
+  stacksim --s3-dir s3 deploy --template-file packaged.yaml --stack-name app --s3-bucket artefacts`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if templateFile == "" || stack == "" {

@@ -27,7 +27,19 @@ import (
 // working directory (and uploads the file unzipped when it is not found
 // there); both are the same when package runs in the template's folder.
 func Export(path, dir string, u *Uploader) (*template.Node, error) {
+	return export(path, dir, u, nil)
+}
+
+// export exports one template; chain holds the templates that nest it,
+// outermost first.
+func export(path, dir string, u *Uploader, chain []string) (*template.Node, error) {
 	abs := makeAbs(dir, path)
+	for _, p := range chain {
+		if p == abs {
+			// The AWS CLI recurses until Python's stack is exhausted.
+			return nil, fmt.Errorf("%s nests itself: %s", path, strings.Join(append(chain, abs), " -> "))
+		}
+	}
 	body, err := readfile.Read(abs, readfile.Limit{Max: 16 << 20, What: "a template file"})
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -42,7 +54,7 @@ func Export(path, dir string, u *Uploader) (*template.Node, error) {
 	if root.Kind != template.Map {
 		return nil, fmt.Errorf("%s: a template is a map, not a %s", path, root.Kind)
 	}
-	x := &exporting{dir: filepath.Dir(abs), u: u}
+	x := &exporting{dir: filepath.Dir(abs), u: u, chain: append(chain[:len(chain):len(chain)], abs)}
 	if err := x.metadata(root.Get("Metadata")); err != nil {
 		return nil, err
 	}
@@ -60,8 +72,9 @@ func Export(path, dir string, u *Uploader) (*template.Node, error) {
 }
 
 type exporting struct {
-	dir string // the template's folder: relative paths start here
-	u   *Uploader
+	dir   string // the template's folder: relative paths start here
+	u     *Uploader
+	chain []string // this template and those that nest it
 }
 
 func (x *exporting) metadata(md *template.Node) error {
@@ -202,7 +215,7 @@ func (x *exporting) exportStack(ex exporter, id string, props, value *template.N
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
 		return &InvalidTemplateURLError{ResourceID: id, Property: ex.property, Path: abs}
 	}
-	child, err := Export(p, x.dir, x.u)
+	child, err := export(p, x.dir, x.u, x.chain)
 	if err != nil {
 		return err
 	}

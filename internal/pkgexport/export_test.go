@@ -341,3 +341,53 @@ func TestZipModes(t *testing.T) {
 		t.Error("an executable file zipped as a plain one")
 	}
 }
+
+// Three levels: each template's paths are relative to its own folder, and
+// each is packaged before the template that nests it. A template that
+// nests itself is refused (the AWS CLI recurses until Python gives up).
+func TestExportNestsThreeLevels(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"app.yaml":              "Resources:\n  Mid:\n    Type: AWS::CloudFormation::Stack\n    Properties:\n      TemplateURL: nested/mid.yaml\n",
+		"nested/mid.yaml":       "Resources:\n  Leaf:\n    Type: AWS::CloudFormation::Stack\n    Properties:\n      TemplateURL: leaf/leaf.yaml\n",
+		"nested/leaf/leaf.yaml": "Resources:\n  Fn:\n    Type: AWS::Lambda::Function\n    Properties:\n      Code: code\n",
+		"nested/leaf/code/x.py": "x = 1\n",
+		"loop.yaml":             "Resources:\n  Again:\n    Type: AWS::CloudFormation::Stack\n    Properties:\n      TemplateURL: ./loop.yaml\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s3 := newS3(t, "art")
+	var progress bytes.Buffer
+	root, err := Export("app.yaml", dir, &Uploader{Dir: s3, Bucket: "art", Endpoint: Endpoint("eu-west-1"), Progress: &progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := root.Get("Resources").Get("Mid").Get("Properties").Get("TemplateURL").Value
+	mid := readString(t, filepath.Join(s3, "art", strings.TrimPrefix(url, "https://s3.eu-west-1.amazonaws.com/art/")))
+	m := regexp.MustCompile(`TemplateURL: https://s3\.eu-west-1\.amazonaws\.com/art/([0-9a-f]{32}\.template)`).FindStringSubmatch(mid)
+	if m == nil {
+		t.Fatalf("mid not packaged:\n%s", mid)
+	}
+	leaf := readString(t, filepath.Join(s3, "art", m[1]))
+	if !regexp.MustCompile(`S3Key: [0-9a-f]{32}\n`).MatchString(leaf) {
+		t.Errorf("leaf not packaged:\n%s", leaf)
+	}
+	// Upload order: the leaf's code, the leaf, the mid.
+	lines := strings.Split(progress.String(), "\r")[1:]
+	if len(lines) != 3 || strings.HasSuffix(strings.Fields(lines[0])[2], ".template") || !strings.Contains(lines[1], m[1]) {
+		t.Errorf("upload order: %q", lines)
+	}
+	checkContentAddressed(t, filepath.Join(s3, "art"))
+
+	_, err = Export("loop.yaml", dir, &Uploader{Dir: s3, Bucket: "art"})
+	if err == nil || !strings.Contains(err.Error(), "nests itself") || !strings.Contains(err.Error(), "TemplateURL parameter of Again resource") {
+		t.Errorf("a template nesting itself: %v", err)
+	}
+}
