@@ -46,7 +46,7 @@ TemplateURL, as the AWS CLI does; a template over 51,200 bytes needs it.`,
 		Example: `  stacksim deploy --template-file app.yaml --stack-name app
   stacksim deploy --template-file app.yaml --stack-name app --parameter-overrides Env=prod Size=3 --capabilities CAPABILITY_IAM
   stacksim deploy --template-file app.yaml --stack-name app --no-fail-on-empty-changeset
-  stacksim --s3-dir s3 deploy --template-file packaged.yaml --stack-name app --s3-bucket artefacts`,
+  stacksim deploy --s3-dir s3 --template-file packaged.yaml --stack-name app --s3-bucket artefacts`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if templateFile == "" || stack == "" {

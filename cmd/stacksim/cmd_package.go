@@ -42,8 +42,9 @@ object KEY of BUCKET is the file DIR/BUCKET/KEY, and the bucket must be
 there (mkdir DIR/BUCKET, as 'aws s3 mb' would make it). Zips are made with
 fixed timestamps and sorted entries, so the same content has the same key.`,
 		Example: `  mkdir -p s3/artefacts
-  stacksim --s3-dir s3 package --template-file app.yaml --s3-bucket artefacts --output-template-file packaged.yaml
-  stacksim --s3-dir s3 deploy --template-file packaged.yaml --stack-name app --capabilities CAPABILITY_IAM`,
+  stacksim package --s3-dir s3 --template-file app.yaml --s3-bucket artefacts --output-template-file packaged.yaml
+  stacksim package --s3-dir s3 --template-file app.yaml --s3-bucket artefacts --s3-prefix app --use-json
+  stacksim deploy --s3-dir s3 --template-file packaged.yaml --stack-name app --s3-bucket artefacts`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if templateFile == "" || bucket == "" {
