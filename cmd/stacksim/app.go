@@ -141,7 +141,7 @@ replays a whole scenario in one process.`,
 	f.StringArrayVar(&a.serviceTokens, "service-token", nil, "map a custom resource ServiceToken: ARN=exec:COMMAND ARGS..., ARN=http(s)://URL or ARN=builtin:NAME (repeatable)")
 	f.StringArrayVar(&a.ssmParameters, "ssm-parameter", nil, "a parameter of the account's parameter store, NAME=VALUE (repeatable): read by AWS::SSM::Parameter::Value<> parameters and {{resolve:ssm:NAME}} / {{resolve:ssm-secure:NAME}}")
 	f.StringArrayVar(&a.secrets, "secret", nil, "a Secrets Manager secret of the account, NAME=SECRETSTRING (repeatable): read by {{resolve:secretsmanager:NAME...}}")
-	f.StringVar(&a.s3Dir, "s3-dir", "", "a directory that stands for S3: the object KEY of bucket BUCKET is DIR/BUCKET/KEY (--template-url, AWS::Include)")
+	f.StringVar(&a.s3Dir, "s3-dir", "", "a directory that stands for S3: the object KEY of bucket BUCKET is DIR/BUCKET/KEY (--template-url, AWS::Include, package, deploy --s3-bucket)")
 	f.StringVar(&a.contract, "contract", "off", "the handler contract checker: off, report (violations listed) or strict (a violation fails the handler's answer)")
 	f.BoolVar(&a.quiet, "quiet", false, "do not show the events of a mutating command as they happen (the summary stays)")
 	f.DurationVar(&a.lockTimeout, "lock-timeout", defaultLockTimeout, "how long a command that changes the state waits for another one that holds the state file (0: refuse at once)")
@@ -155,6 +155,7 @@ replays a whole scenario in one process.`,
 	root.AddCommand(a.readCommands()...)
 	root.AddCommand(a.stepCommand(), a.timelineCommand(), a.runCommand())
 	root.AddCommand(a.stateCommand(), a.waitCommand(), a.deployCommand())
+	root.AddCommand(a.packageCommand())
 	root.AddCommand(a.serveCommand(), a.testHandlerCommand())
 	return root
 }

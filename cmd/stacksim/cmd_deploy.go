@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/internal/pkgexport"
 	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/statemachine"
 	"github.com/stacksim/stacksim/template"
@@ -28,6 +29,7 @@ import (
 
 func (a *app) deployCommand() *cobra.Command {
 	var templateFile, stack, roleARN string
+	var s3 deployS3
 	var overrides, caps, notifications, tags []string
 	var noExecute, disableRollback, noDisableRollback, failEmpty, noFailEmpty bool
 	cmd := &cobra.Command{
@@ -38,10 +40,13 @@ for a new stack, UPDATE otherwise), executed, and waited for. Parameters not
 in --parameter-overrides keep their previous values. An empty change set is
 an error (exit 255, as the AWS CLI v1's default) unless
 --no-fail-on-empty-changeset. The stack's events are shown on stderr as
-they happen (--quiet hides them).`,
+they happen (--quiet hides them). With --s3-bucket the template is uploaded
+into the local S3 directory (--s3-dir) and the change set made with its
+TemplateURL, as the AWS CLI does; a template over 51,200 bytes needs it.`,
 		Example: `  stacksim deploy --template-file app.yaml --stack-name app
   stacksim deploy --template-file app.yaml --stack-name app --parameter-overrides Env=prod Size=3 --capabilities CAPABILITY_IAM
-  stacksim deploy --template-file app.yaml --stack-name app --no-fail-on-empty-changeset`,
+  stacksim deploy --template-file app.yaml --stack-name app --no-fail-on-empty-changeset
+  stacksim deploy --s3-dir s3 --template-file packaged.yaml --stack-name app --s3-bucket artefacts`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if templateFile == "" || stack == "" {
@@ -55,7 +60,7 @@ they happen (--quiet hides them).`,
 				}
 				return badInput(err)
 			}
-			if len(body) > template.MaxBodyBytes {
+			if len(body) > template.MaxBodyBytes && s3.bucket == "" {
 				return deployFailed(a, errors.New("Templates with a size greater than 51,200 bytes must be deployed via an S3 Bucket. "+
 					"Please add the --s3-bucket parameter to your command. The local template will be copied to that S3 bucket and then deployed."))
 			}
@@ -78,6 +83,9 @@ they happen (--quiet hides them).`,
 			d := deployment{stack: stack, file: templateFile, body: string(body), overrides: params, tags: tagPairs,
 				capabilities: capList, notifications: notifs, roleARN: roleARN, execute: !noExecute,
 				disableRollback: disableRollback && !noDisableRollback, failOnEmpty: !noFailEmpty || failEmpty}
+			if d.s3, err = a.deployUploader(s3); err != nil {
+				return err
+			}
 			return a.deploy(cmd.Context(), d)
 		},
 	}
@@ -94,6 +102,7 @@ they happen (--quiet hides them).`,
 	f.BoolVar(&failEmpty, "fail-on-empty-changeset", false, "an empty change set is an error, exit 255 (the default)")
 	f.BoolVar(&noFailEmpty, "no-fail-on-empty-changeset", false, "an empty change set is not an error: exit 0")
 	f.StringArrayVar(&tags, "tags", nil, "Key=Value ... tags of the stack")
+	s3.flags(f)
 	return cmd
 }
 
@@ -106,6 +115,7 @@ type deployment struct {
 	execute                    bool
 	disableRollback            bool
 	failOnEmpty                bool
+	s3                         *pkgexport.Uploader // --s3-bucket: the template goes by TemplateURL
 }
 
 type keyValue struct{ key, value string }
@@ -232,6 +242,12 @@ func (a *app) deploy(ctx context.Context, d deployment) error {
 		in.Tags = append(in.Tags, engine.Tag{Key: t.key, Value: t.value})
 	}
 	in.Extensions = engine.Extensions{TemplateFile: d.file}
+	if d.s3 != nil {
+		if in.TemplateURL, err = uploadTemplate(d.s3, d.body); err != nil {
+			return deployFailed(a, err)
+		}
+		in.TemplateBody = ""
+	}
 	out, err := e.CreateChangeSet(ctx, in)
 	if err != nil {
 		return a.deployAPIError("CreateChangeSet", err)

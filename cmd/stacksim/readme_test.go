@@ -18,6 +18,9 @@ type readmeCommand struct {
 	args   []string
 	want   []string
 	status int // -1: not shown
+	// mkdir are the directories of a "$ mkdir -p DIR ..." line, which the
+	// test makes (an S3 bucket of --s3-dir); args is empty then.
+	mkdir []string
 }
 
 // readmeCommands returns the stacksim commands of the README's fenced
@@ -56,6 +59,9 @@ func readmeCommands(t *testing.T, path string) []readmeCommand {
 			}
 			cmds = append(cmds, readmeCommand{line: n, args: words[1:], status: -1})
 			cur, inEcho = &cmds[len(cmds)-1], false
+		case strings.HasPrefix(l, "$ mkdir -p "):
+			cmds = append(cmds, readmeCommand{line: n, status: -1, mkdir: strings.Fields(strings.TrimPrefix(l, "$ mkdir -p "))})
+			cur, inEcho = nil, false
 		case l == "$ echo $?":
 			inEcho = true
 		case strings.HasPrefix(l, "$ "):
@@ -96,6 +102,14 @@ func TestREADME(t *testing.T) {
 	}
 	t.Chdir(dir)
 	for _, c := range cmds {
+		if len(c.mkdir) > 0 {
+			for _, d := range c.mkdir {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatalf("README.md:%d: %v", c.line, err)
+				}
+			}
+			continue
+		}
 		stdout, stderr, code := runCLI(t, c.args...)
 		out := stdout + stderr
 		for _, w := range c.want {

@@ -1,0 +1,3 @@
+def handler(event, context):
+    for record in event.get("Records", []):
+        print(record)

@@ -1,0 +1,1 @@
+def handler(event, context): return "child"
