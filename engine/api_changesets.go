@@ -53,6 +53,10 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 	var out *CreateChangeSetOutput
 	err = e.update(func(tx *txn) error {
 		st := tx.FindStack(in.StackName)
+		if first := tx.changeSetRetry(st, in); first != nil {
+			out = &CreateChangeSetOutput{Id: first.Id, StackId: first.StackId}
+			return nil
+		}
 		info := statemachine.StackInfo{StackName: in.StackName, ChangeSetType: statemachine.ChangeSetType(csType), ChangeSetName: in.ChangeSetName}
 		if st != nil {
 			info.StackID, info.Status = st.StackId, st.StackStatus
@@ -71,7 +75,8 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 		}
 		cs := &store.ChangeSetRecord{Name: in.ChangeSetName, Type: csType, CreationTime: tx.now(), Description: in.Description,
 			Given: in.Parameters, Capabilities: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs,
-			OnStackFailure: in.OnStackFailure, Status: ChangeSetStatusCreateComplete, ExecutionStatus: ExecutionStatusAvailable}
+			OnStackFailure: in.OnStackFailure, Status: ChangeSetStatusCreateComplete, ExecutionStatus: ExecutionStatusAvailable,
+			ClientToken: in.ClientToken}
 		var p *plan.Plan
 		if csType == ChangeSetTypeCreate {
 			if st == nil || st.StackStatus == statemachine.StackStatusDeleteComplete {

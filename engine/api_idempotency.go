@@ -33,3 +33,26 @@ func (tx *txn) retryOf(kind OperationKind, st *store.StackRecord, token string) 
 	}
 	return false, nil
 }
+
+// CreateChangeSet's ClientToken makes a retry of the call harmless, as AWS
+// documents it ("Specify this token if you plan to retry requests so that
+// CloudFormation knows that you're not attempting to create another change
+// set with the same name", CreateChangeSet in the API reference): a call
+// naming a change set of the stack that a call with the same token made is
+// answered with that change set, and nothing is done again, whatever has
+// happened to it since. Without a token, or with another one, the name is
+// taken (AlreadyExistsException).
+
+// changeSetRetry returns the change set of st that a call with in's name
+// and token made, or nil.
+func (tx *txn) changeSetRetry(st *store.StackRecord, in CreateChangeSetInput) *store.ChangeSetRecord {
+	if in.ClientToken == "" || st == nil {
+		return nil
+	}
+	for _, cs := range tx.ChangeSetsOf(st.StackId) {
+		if cs.Name == in.ChangeSetName && cs.ClientToken == in.ClientToken {
+			return cs
+		}
+	}
+	return nil
+}

@@ -187,3 +187,60 @@ func TestClientRequestTokenRetries(t *testing.T) {
 		t.Fatalf("status %s", d.Stacks[0].StackStatus)
 	}
 }
+
+// TestCreateChangeSetClientTokenRetries: CreateChangeSet's ClientToken
+// makes a retry answer the change set the first call made — before and
+// after it runs, and after the state is saved and loaded — while the name
+// stays taken for a call without the token or with another one.
+func TestCreateChangeSetClientTokenRetries(t *testing.T) {
+	e := newTestEngine(t, Options{})
+	in := CreateChangeSetInput{StackName: "web", ChangeSetName: "first", ChangeSetType: ChangeSetTypeCreate,
+		TemplateBody: "Resources:\n  Topic:\n    Type: AWS::SNS::Topic\n", ClientToken: "cs-1"}
+	first, err := e.CreateChangeSet(ctx(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := func() int {
+		t.Helper()
+		ev, err := e.DescribeStackEvents(ctx(), DescribeStackEventsInput{StackName: first.StackId})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ev.StackEvents)
+	}
+	retry := func(when string) {
+		t.Helper()
+		n := events()
+		again, err := e.CreateChangeSet(ctx(), in)
+		if err != nil || again.Id != first.Id || again.StackId != first.StackId {
+			t.Fatalf("retry %s: %v %+v, want %+v", when, err, again, first)
+		}
+		l, err := e.ListChangeSets(ctx(), ListChangeSetsInput{StackName: first.StackId})
+		if err != nil || len(l.Summaries) != 1 {
+			t.Fatalf("retry %s: the stack has %d change sets (%v), want 1", when, len(l.Summaries), err)
+		}
+		if events() != n {
+			t.Fatalf("retry %s wrote events", when)
+		}
+	}
+	retry("in review")
+	for _, token := range []string{"", "cs-2"} {
+		other := in
+		other.ClientToken = token
+		_, err := e.CreateChangeSet(ctx(), other)
+		wantAPIError(t, err, CodeAlreadyExists, "ChangeSet [first] already exists")
+	}
+	if _, err := e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{ChangeSetName: first.Id}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(ctx()); err != nil {
+		t.Fatal(err)
+	}
+	retry("after it ran")
+	loaded, err := NewFromState(state(t, e), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e = loaded
+	retry("after a save and a load")
+}

@@ -484,6 +484,9 @@ type ChangeSetRecord struct {
 	NotificationARNs []string      `json:",omitempty"`
 	Changes          []plan.Change `json:",omitempty"`
 	OnStackFailure   string        `json:",omitempty"`
+	// ClientToken is the CreateChangeSet call's ClientToken: a call with the
+	// same name and token is a retry of that call.
+	ClientToken string `json:",omitempty"`
 }
 
 func (c *ChangeSetRecord) Table() TableID { return TChangeSets }
