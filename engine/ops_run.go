@@ -161,6 +161,7 @@ func (r *run) fireStack(ev statemachine.StackEvent, reason string) error {
 	}
 	st.StackStatus, st.StackStatusReason = to, reason
 	r.tx.stackEvent(st, to, reason)
+	r.wakeParent(st)
 	return nil
 }
 

@@ -68,7 +68,10 @@ type StackRecord struct {
 	EnableTerminationProtection bool                     `json:",omitempty"`
 	ParentId                    string                   `json:",omitempty"`
 	RootId                      string                   `json:",omitempty"`
-	RetainExceptOnCreate        bool                     `json:",omitempty"`
+	// ParentLogicalId is, for a nested stack, the logical id of its
+	// AWS::CloudFormation::Stack resource in the parent (ParentId).
+	ParentLogicalId      string `json:",omitempty"`
+	RetainExceptOnCreate bool   `json:",omitempty"`
 
 	// TemplateBody is the template as submitted (GetTemplate, stage
 	// Original); ProcessedTemplateBody the template after transforms (stage
@@ -404,6 +407,9 @@ type StepRecord struct {
 	Model      map[string]any `json:",omitempty"`
 	// Initiated: the "Resource creation Initiated" event is written.
 	Initiated bool `json:",omitempty"`
+	// ChildStarted: the step of a nested stack has started the child's
+	// operation it waits on (engine/nested.go).
+	ChildStarted bool `json:",omitempty"`
 	// Sys is the requests' systemTags, made by the first (not stored).
 	Sys map[string]string `json:"-"`
 	// PK is the row's key, made once when the step starts (not stored).
