@@ -188,7 +188,7 @@ func (c *checker) operation(st *store.StackRecord) {
 		if op.Phase < 0 || op.Phase >= len(op.Plan.Phases()) {
 			c.add("operations/"+op.Id, "its phase %d is not one of its plan's %d", op.Phase, len(op.Plan.Phases()))
 		}
-		if len(c.tx.Tasks(func(t *Task) bool { return t.OperationId == op.Id })) == 0 && !c.waitsOnChild(op) {
+		if len(c.tx.Tasks(func(t *Task) bool { return t.OperationId == op.Id })) == 0 && !op.Held && !c.waitsOnChild(op) {
 			c.add(whereStack(st), "it is %s but no task is queued to move its operation %s on", st.StackStatus, op.Id)
 		}
 	}
@@ -287,6 +287,23 @@ func (c *checker) waitsOnChild(op *store.OperationRecord) bool {
 		}
 		child := c.tx.StackByID(row.PhysicalID)
 		if child == nil || child.ParentId != op.StackId || child.OperationId == "" {
+			continue
+		}
+		if cop := c.tx.Operation(child.OperationId); cop != nil && cop.InMotion {
+			return true
+		}
+	}
+	// A cleanup waits for its nested stacks' cleanups.
+	st := c.tx.StackByID(op.StackId)
+	if st == nil || op.Plan == nil || op.Phase >= len(op.Plan.Phases()) || !op.Plan.Phases()[op.Phase].IsCleanup() {
+		return false
+	}
+	for _, rec := range c.tx.ResourcesOf(st.Num) {
+		if rec.ResourceType != store.StackResourceType || rec.PhysicalResourceId == "" {
+			continue
+		}
+		child := c.tx.StackByID(rec.PhysicalResourceId)
+		if child == nil || child.ParentId != st.StackId || child.OperationId == "" {
 			continue
 		}
 		if cop := c.tx.Operation(child.OperationId); cop != nil && cop.InMotion {

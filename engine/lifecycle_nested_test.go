@@ -88,3 +88,82 @@ func TestLifecycleNestedCreateCancelled(t *testing.T) {
 	h.objects()
 	h.done()
 }
+
+// An update that changes a parameter the children read: Network and App
+// are updated (their children's cleanups run in the root's cleanup), Leaf,
+// where nothing changes, is not.
+func TestLifecycleNestedUpdate(t *testing.T) {
+	h := nestedHarness(t, "nested-update")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml")})
+	})
+	h.wait("root")
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "root", UsePreviousTemplate: true, Parameters: []Parameter{{ParameterKey: "Env", ParameterValue: "prod"}}})
+	})
+	st := h.wait("root")
+	h.note("   outputs %v", st.Outputs)
+	h.describeChildren()
+	h.objects()
+	h.done()
+}
+
+// App's update fails in its child: the child rolls back by itself, the
+// root's App resource fails with AWS's "Embedded stack ... was not
+// successfully updated. Currently in UPDATE_ROLLBACK_IN_PROGRESS ...", and
+// the root's rollback rolls back Network, whose update had succeeded and
+// whose cleanup waited (UPDATE_COMPLETE_CLEANUP_IN_PROGRESS →
+// UPDATE_ROLLBACK_IN_PROGRESS); the children's rollback cleanups run in the
+// root's.
+func TestLifecycleNestedUpdateFailureRollback(t *testing.T) {
+	h := nestedHarness(t, "nested-update-failure-rollback")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml")})
+	})
+	h.wait("root")
+	in := UpdateStackInput{StackName: "root", UsePreviousTemplate: true, Parameters: []Parameter{{ParameterKey: "Env", ParameterValue: "prod"}}}
+	in.Faults = h.faults("topic-update-fails.yaml")
+	h.mustDo(func() error { return h.updateStack(in) })
+	st := h.wait("root")
+	h.note("   outputs %v", st.Outputs)
+	h.describeChildren()
+	h.objects()
+	h.done()
+}
+
+// The child's rollback fails too: the root ends UPDATE_ROLLBACK_FAILED;
+// ContinueUpdateRollback names the child's resource as App.Topic in
+// ResourcesToSkip, and the root and its child complete their rollback.
+func TestLifecycleNestedRollbackFailedContinue(t *testing.T) {
+	h := nestedHarness(t, "nested-update-rollback-failed-continue")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml")})
+	})
+	h.wait("root")
+	in := UpdateStackInput{StackName: "root", UsePreviousTemplate: true, Parameters: []Parameter{{ParameterKey: "Env", ParameterValue: "prod"}}}
+	in.Faults = h.faults("topic-update-and-rollback-fail.yaml")
+	h.mustDo(func() error { return h.updateStack(in) })
+	h.wait("root")
+	h.describeChildren()
+	// Only resources whose rollback failed may be skipped.
+	_ = h.continueRollback(ContinueUpdateRollbackInput{StackName: "root", ResourcesToSkip: []string{"App.Leaf"}})
+	_ = h.continueRollback(ContinueUpdateRollbackInput{StackName: "root", ResourcesToSkip: []string{"Network.Queue"}})
+	h.mustDo(func() error {
+		return h.continueRollback(ContinueUpdateRollbackInput{StackName: "root", ResourcesToSkip: []string{"App.Topic"}})
+	})
+	h.wait("root")
+	h.describeChildren()
+	h.objects()
+	h.done()
+}
+
+func (h *harness) continueRollback(in ContinueUpdateRollbackInput) error {
+	label := "ContinueUpdateRollback " + in.StackName
+	if len(in.ResourcesToSkip) > 0 {
+		label += " ResourcesToSkip=" + bracketed(in.ResourcesToSkip)
+	}
+	return h.call(label, func() error {
+		_, err := h.e.ContinueUpdateRollback(ctx(), in)
+		return err
+	})
+}

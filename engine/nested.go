@@ -71,7 +71,7 @@ func (r *run) busy(child *store.StackRecord) bool {
 		return false
 	}
 	op := r.tx.Operation(child.OperationId)
-	return op != nil && op.InMotion
+	return op != nil && op.InMotion && !op.Held
 }
 
 // invokeNested is the "handler call" of a nested stack's step: it starts
@@ -90,6 +90,8 @@ func (r *run) invokeNested(row *store.StepRecord, s *plan.Step) error {
 			return r.createSucceeded(row, s, nestedModel(row.Props, child.StackId))
 		}
 		return r.partFailed(row, s, embeddedFailure(child, "created"))
+	case partUpdate:
+		return r.nestedUpdate(row, s, child)
 	case partDelete:
 		if child == nil || child.StackStatus == statemachine.StackStatusDeleteComplete {
 			return r.deleteSucceeded(row, s)
@@ -272,6 +274,7 @@ func (r *run) createChild(row *store.StepRecord, s *plan.Step) error {
 	tx.stackEvent(st, to, reasonUserInitiated)
 	op := r.e.newOperation(tx, st, KindCreateStack, r.op.ClientRequestToken, p, Extensions{Faults: r.op.Faults})
 	op.OnFailure = OnFailureRollback
+	op.ForParent = true
 	if err := r.e.beginOperation(tx, st.Clone(), op); err != nil {
 		return err
 	}
@@ -311,6 +314,7 @@ func (r *run) deleteChild(row *store.StepRecord, child *store.StackRecord) error
 		return err
 	}
 	op := r.e.newOperation(tx, c, KindDeleteStack, r.op.ClientRequestToken, p, Extensions{Faults: r.op.Faults})
+	op.ForParent = true
 	if err := r.e.beginOperation(tx, c, op); err != nil {
 		return err
 	}
@@ -332,6 +336,10 @@ func (r *run) wakeParent(st *store.StackRecord) {
 	op := r.tx.Operation(parent.OperationId)
 	if op == nil || !op.InMotion {
 		return
+	}
+	if op.Plan != nil && op.Phase < len(op.Plan.Phases()) && op.Plan.Phases()[op.Phase].IsCleanup() {
+		// The parent's cleanup ends once its children's have.
+		r.tx.Schedule(&Task{Kind: taskPhaseEnd, StackId: parent.StackId, OperationId: op.Id, Data: []byte(strconv.Itoa(op.PhaseGen))})
 	}
 	for _, row := range r.tx.StepsOf(op.Id) {
 		if row.LogicalId != st.ParentLogicalId || row.State != store.StepRunning || !row.Launched {

@@ -346,6 +346,16 @@ type OperationRecord struct {
 	// FaultsGen counts the fault sets the operation was given (a call that
 	// continues it gives its own).
 	FaultsGen int `json:",omitempty"`
+	// ForParent: the operation was started by the parent's step of a
+	// nested stack, which waits on it. Held: such an operation has
+	// reached its cleanup phase (Phase), which waits until the parent
+	// releases it (its own cleanup, or rest). NestedSkips are the
+	// ResourcesToSkip of a ContinueUpdateRollback that name resources of
+	// nested stacks (NESTED.LOGICALID), handed down when the rollback of
+	// each nested stack is continued.
+	ForParent   bool     `json:",omitempty"`
+	Held        bool     `json:",omitempty"`
+	NestedSkips []string `json:",omitempty"`
 
 	// Faults are the operation's injected faults and what they did.
 	Faults     []faults.Fault `json:",omitempty"`
