@@ -66,58 +66,60 @@ func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRo
 		if err != nil {
 			return apiError(err)
 		}
-		var bad []string
-		for _, id := range in.ResourcesToSkip {
-			rec := tx.Resource(st.Num, id)
-			if rec == nil || rec.ResourceStatus != statemachine.ResourceStatusUpdateFailed || !rec.RollbackFailed {
-				bad = append(bad, id)
-			}
-		}
+		own, nested, bad := e.splitSkips(tx, st, in.ResourcesToSkip)
 		if len(bad) > 0 {
 			// UNVERIFIED wording. AWS accepts in ResourcesToSkip only
 			// resources in UPDATE_FAILED because their rollback failed
 			// (ContinueUpdateRollback, API reference).
 			return ValidationError("Resources %s cannot be skipped: only resources whose rollback failed (UPDATE_FAILED) can be specified in ResourcesToSkip", bracketed(bad))
 		}
-		r, err := e.openRun(ctx, tx, st, plan.OpUpdateRollback)
-		if err != nil {
-			return err
-		}
-		p, err := plan.ContinueRollback(r.op.Plan, r.journal(), in.ResourcesToSkip)
-		if err != nil {
-			var se *plan.SkipError
-			if errors.As(err, &se) {
-				return planError(err)
-			}
-			return internalf("stack %s: %w", st.StackName, err)
-		}
-		// The steps that run again start afresh; the done ones keep their
-		// rows (the journal spans continuations).
-		for _, s := range p.Steps {
-			if row := tx.Step(r.op.Id, uint32(s.ID)); row != nil {
-				tx.Del(store.TSteps, row.Key())
-			}
-		}
-		op := r.oper()
-		op.Plan, op.Phase = p, 0
-		op.PhaseGen++
-		op.Running, op.Stopping, op.Failures, op.StopCause, op.CleanupFailed = 0, false, nil, "", false
-		r.idx = e.planIndexOf(p)
 		token := in.ClientRequestToken
 		if token == "" {
 			token = tx.newToken("ContinueUpdateRollback", st.StackName)
 		}
-		r.stack().ClientRequestToken = token
-		if err := r.fireStack(statemachine.StackContinueUpdateRollback, reasonUserInitiated); err != nil {
-			return err
-		}
-		r.resume(KindContinueUpdateRollback, token, in.Extensions)
-		return r.flush()
+		return e.continueRollback(ctx, tx, st, own, nested, token, in.Extensions)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &ContinueUpdateRollbackOutput{}, nil
+}
+
+// continueRollback continues the failed update rollback of st, skipping
+// own (its resources) and handing nested (NESTED.LOGICALID) down to its
+// nested stacks' rollbacks when they are continued.
+func (e *Engine) continueRollback(ctx context.Context, tx *txn, st *store.StackRecord, own, nested []string, token string, ext Extensions) error {
+	r, err := e.openRun(ctx, tx, st, plan.OpUpdateRollback)
+	if err != nil {
+		return err
+	}
+	p, err := plan.ContinueRollback(r.op.Plan, r.journal(), own)
+	if err != nil {
+		var se *plan.SkipError
+		if errors.As(err, &se) {
+			return planError(err)
+		}
+		return internalf("stack %s: %w", st.StackName, err)
+	}
+	// The steps that run again start afresh; the done ones keep their
+	// rows (the journal spans continuations).
+	for _, s := range p.Steps {
+		if row := tx.Step(r.op.Id, uint32(s.ID)); row != nil {
+			tx.Del(store.TSteps, row.Key())
+		}
+	}
+	op := r.oper()
+	op.Plan, op.Phase = p, 0
+	op.PhaseGen++
+	op.Running, op.Stopping, op.Failures, op.StopCause, op.CleanupFailed = 0, false, nil, "", false
+	op.NestedSkips = nested
+	r.idx = e.planIndexOf(p)
+	r.stack().ClientRequestToken = token
+	if err := r.fireStack(statemachine.StackContinueUpdateRollback, reasonUserInitiated); err != nil {
+		return err
+	}
+	r.resume(KindContinueUpdateRollback, token, ext)
+	return r.flush()
 }
 
 // CancelUpdateStack cancels an update in UPDATE_IN_PROGRESS: what is in

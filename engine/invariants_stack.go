@@ -157,6 +157,9 @@ func legalStackMove(from, to statemachine.StackStatus) bool {
 // operation checks a stack's operation against its status: a stack in
 // motion runs an operation, with a plan, that a queued task moves on; a
 // stack at rest has none in motion.
+//
+// An operation whose only steps in flight are nested stacks' waits on
+// their children: a child moves it on (engine/nested.go), not a task.
 func (c *checker) operation(st *store.StackRecord) {
 	inMotion := st.StackStatus.InMotion() && st.StackStatus != statemachine.StackStatusReviewInProgress
 	var op *store.OperationRecord
@@ -185,7 +188,7 @@ func (c *checker) operation(st *store.StackRecord) {
 		if op.Phase < 0 || op.Phase >= len(op.Plan.Phases()) {
 			c.add("operations/"+op.Id, "its phase %d is not one of its plan's %d", op.Phase, len(op.Plan.Phases()))
 		}
-		if len(c.tx.Tasks(func(t *Task) bool { return t.OperationId == op.Id })) == 0 {
+		if len(c.tx.Tasks(func(t *Task) bool { return t.OperationId == op.Id })) == 0 && !op.Held && !c.waitsOnChild(op) {
 			c.add(whereStack(st), "it is %s but no task is queued to move its operation %s on", st.StackStatus, op.Id)
 		}
 	}
@@ -272,4 +275,40 @@ func normalize(m map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return m
+}
+
+// waitsOnChild tells whether an operation in motion has a step in flight
+// that waits on a nested stack whose own operation is in motion (and so
+// will wake it).
+func (c *checker) waitsOnChild(op *store.OperationRecord) bool {
+	for _, row := range c.tx.StepsOf(op.Id) {
+		if row.State != store.StepRunning || !row.Launched || row.PhysicalID == "" {
+			continue
+		}
+		child := c.tx.StackByID(row.PhysicalID)
+		if child == nil || child.ParentId != op.StackId || child.OperationId == "" {
+			continue
+		}
+		if cop := c.tx.Operation(child.OperationId); cop != nil && cop.InMotion {
+			return true
+		}
+	}
+	// A cleanup waits for its nested stacks' cleanups.
+	st := c.tx.StackByID(op.StackId)
+	if st == nil || op.Plan == nil || op.Phase >= len(op.Plan.Phases()) || !op.Plan.Phases()[op.Phase].IsCleanup() {
+		return false
+	}
+	for _, rec := range c.tx.ResourcesOf(st.Num) {
+		if rec.ResourceType != store.StackResourceType || rec.PhysicalResourceId == "" {
+			continue
+		}
+		child := c.tx.StackByID(rec.PhysicalResourceId)
+		if child == nil || child.ParentId != st.StackId || child.OperationId == "" {
+			continue
+		}
+		if cop := c.tx.Operation(child.OperationId); cop != nil && cop.InMotion {
+			return true
+		}
+	}
+	return false
 }

@@ -38,6 +38,8 @@ type harness struct {
 	// noReload: the test registers types on the engine's registry, which
 	// an engine loaded from its state would not know (see wait).
 	noReload bool
+	// dir is the fixture directory when it is not named after the test.
+	dir string
 }
 
 // newHarness makes the engine of a lifecycle test. Its service token
@@ -120,7 +122,11 @@ func fmtDur(d time.Duration) string {
 // fixture reads a file of the lifecycle's fixture directory.
 func (h *harness) fixture(file string) string {
 	h.t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "lifecycles", h.name, file))
+	dir := h.name
+	if h.dir != "" {
+		dir = h.dir
+	}
+	b, err := os.ReadFile(filepath.Join("testdata", "lifecycles", dir, file))
 	if err != nil {
 		h.t.Fatal(err)
 	}

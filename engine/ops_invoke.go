@@ -150,6 +150,9 @@ func (e *Engine) runDeadline(ctx context.Context, tx *txn, t *Task) error {
 }
 
 func (r *run) invoke(row *store.StepRecord, s *plan.Step, t *Task) error {
+	if isNestedStack(s.ResourceType) {
+		return r.invokeNested(row, s)
+	}
 	now := r.tx.now()
 	if !row.Deadline.IsZero() && !now.Before(row.Deadline) {
 		return r.timedOut(row, s)
@@ -619,6 +622,11 @@ func (r *run) cancelRunning() error {
 				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonUpdateCancelled, row.Props); err != nil {
 					return err
 				}
+			}
+		}
+		if isNestedStack(s.ResourceType) {
+			if err := r.cancelChild(row); err != nil {
+				return err
 			}
 		}
 		row.State, row.Entry.Outcome = store.StepCancelled, plan.Cancelled

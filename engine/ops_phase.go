@@ -76,6 +76,9 @@ func (e *Engine) runPhaseEnd(ctx context.Context, tx *txn, t *Task) error {
 	if string(t.Data) != strconv.Itoa(r.op.PhaseGen) || r.op.Running > 0 {
 		return nil // stale: the phase moved on, or something runs again
 	}
+	if r.op.Held || (r.phase().IsCleanup() && r.childrenBusy()) {
+		return nil // its nested stacks' cleanups run: the last one ends it
+	}
 	if err := r.endPhase(); err != nil {
 		return err
 	}
@@ -209,6 +212,13 @@ func (r *run) endUpdateRollback(failed bool) error {
 		}
 		return r.rest(true)
 	}
+	if r.op.ForParent && r.parentInMotion() {
+		// A nested stack's cleanup waits for its parent's, which reads
+		// its outputs before: they are back now.
+		if _, err := r.settleOutputs(outputsRestore); err != nil {
+			return err
+		}
+	}
 	if err := r.fireStack(statemachine.StackRollbackSucceeded, ""); err != nil {
 		return err
 	}
@@ -220,6 +230,13 @@ func (r *run) nextPhase() error {
 	op := r.oper()
 	op.Phase++
 	op.PhaseGen++
+	if op.ForParent && r.phase().IsCleanup() && r.parentInMotion() {
+		// A nested stack's cleanup waits for its parent's
+		// (nested_update.go).
+		op.Held = true
+		op.Running, op.Stopping, op.Failures, op.StopCause = 0, false, nil, ""
+		return nil
+	}
 	return r.beginPhase()
 }
 
@@ -329,6 +346,7 @@ func (r *run) rest(continuable bool) error {
 	op.EndTime = r.tx.now()
 	op.Outcome = string(r.st.StackStatus)
 	r.cancelStackTimeout()
+	r.releaseChildren()
 	r.e.settleChangeSet(r.tx, r.st, op)
 	if !continuable {
 		if err := r.flush(); err != nil {

@@ -72,6 +72,9 @@ func (l liveResolver) GetAtt(id, attribute string) (any, error) {
 		}
 		return nil, fmt.Errorf("Resource %s has no physical resource", id)
 	}
+	if isNestedStack(rec.ResourceType) {
+		return l.nestedAttribute(rec, attribute)
+	}
 	return p.GetAtt(rec.Model, attribute)
 }
 

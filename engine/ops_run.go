@@ -43,6 +43,7 @@ func (e *Engine) registerOperations() {
 	e.handle(taskInvoke, e.runInvoke)
 	e.handle(taskDeadline, e.runDeadline)
 	e.handle(taskStackTimeout, e.runStackTimeout)
+	e.handle(taskNestedRelease, e.runNestedRelease)
 }
 
 // run is one task's (or API call's) view of an operation: the stack and the
@@ -161,6 +162,7 @@ func (r *run) fireStack(ev statemachine.StackEvent, reason string) error {
 	}
 	st.StackStatus, st.StackStatusReason = to, reason
 	r.tx.stackEvent(st, to, reason)
+	r.wakeParent(st)
 	return nil
 }
 
@@ -307,6 +309,9 @@ func (e *Engine) runStart(ctx context.Context, tx *txn, t *Task) error {
 
 // beginPhase starts the steps of the running phase that wait on nothing.
 func (r *run) beginPhase() error {
+	if r.phase().IsCleanup() {
+		r.releaseChildren()
+	}
 	op := r.oper()
 	op.Running, op.Stopping, op.Failures, op.StopCause = 0, false, nil, ""
 	for _, s := range r.op.Plan.In(r.phase()) {

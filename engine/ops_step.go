@@ -374,7 +374,18 @@ func (r *run) startUpdate(row *store.StepRecord, s *plan.Step) error {
 	if err != nil {
 		return err
 	}
-	if reason == "" && cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
+	if isNestedStack(s.ResourceType) {
+		// A nested stack is updated when something in its child changes
+		// (its template may have changed at the same URL); else nothing
+		// happens, and its resource shows no event (nested_update.go).
+		if reason == "" && r.phase() == plan.PhaseUpdate && cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
+			if state, why := r.handlerState(s.ResourceType, props); why == "" && !r.childChanges(cur, state) {
+				row.Entry.Action = plan.NoOp
+				row.Action = plan.NoOp
+				return r.succeed(row)
+			}
+		}
+	} else if reason == "" && cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
 		// Decide again with the values now known (plan/doc.go).
 		dec := plan.Decide(r.e.planSchema(s.ResourceType), s.Custom, cur.Properties, props)
 		switch dec.Action {

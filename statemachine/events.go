@@ -27,6 +27,7 @@ const (
 	StackUpdateSucceeded        StackEvent = "update_succeeded"
 	StackUpdateFailed           StackEvent = "update_failed"
 	StackCancelUpdate           StackEvent = "cancel_update"
+	StackParentRollback         StackEvent = "parent_rollback"
 	StackCleanupSucceeded       StackEvent = "cleanup_succeeded"
 	StackContinueUpdateRollback StackEvent = "continue_update_rollback"
 	StackImport                 StackEvent = "import"

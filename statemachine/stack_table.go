@@ -108,6 +108,13 @@ func stackTable() []eventDef[StackStatus, StackEvent] {
 			},
 		},
 		{
+			Name:    StackParentRollback,
+			Summary: "A nested stack whose update succeeded, its cleanup paused until its parent's cleanup, rolls back because its parent's update failed.",
+			Edges: []edge[StackStatus]{
+				{StackStatusUpdateCompleteCleanupInProgress, StackStatusUpdateRollbackInProgress, "the parent's update failed after this nested stack's own update succeeded; CloudFormation pauses a nested stack's cleanup while a sibling may still fail (AWS Knowledge Center, cloudformation-stack-cleanup-stuck)"},
+			},
+		},
+		{
 			Name:    StackCleanupSucceeded,
 			Summary: "The cleanup finished. It never fails the stack: a delete that fails in cleanup leaves that resource DELETE_FAILED and the stack still completes.",
 			Edges: []edge[StackStatus]{

@@ -68,7 +68,10 @@ type StackRecord struct {
 	EnableTerminationProtection bool                     `json:",omitempty"`
 	ParentId                    string                   `json:",omitempty"`
 	RootId                      string                   `json:",omitempty"`
-	RetainExceptOnCreate        bool                     `json:",omitempty"`
+	// ParentLogicalId is, for a nested stack, the logical id of its
+	// AWS::CloudFormation::Stack resource in the parent (ParentId).
+	ParentLogicalId      string `json:",omitempty"`
+	RetainExceptOnCreate bool   `json:",omitempty"`
 
 	// TemplateBody is the template as submitted (GetTemplate, stage
 	// Original); ProcessedTemplateBody the template after transforms (stage
@@ -343,6 +346,16 @@ type OperationRecord struct {
 	// FaultsGen counts the fault sets the operation was given (a call that
 	// continues it gives its own).
 	FaultsGen int `json:",omitempty"`
+	// ForParent: the operation was started by the parent's step of a
+	// nested stack, which waits on it. Held: such an operation has
+	// reached its cleanup phase (Phase), which waits until the parent
+	// releases it (its own cleanup, or rest). NestedSkips are the
+	// ResourcesToSkip of a ContinueUpdateRollback that name resources of
+	// nested stacks (NESTED.LOGICALID), handed down when the rollback of
+	// each nested stack is continued.
+	ForParent   bool     `json:",omitempty"`
+	Held        bool     `json:",omitempty"`
+	NestedSkips []string `json:",omitempty"`
 
 	// Faults are the operation's injected faults and what they did.
 	Faults     []faults.Fault `json:",omitempty"`
@@ -404,6 +417,9 @@ type StepRecord struct {
 	Model      map[string]any `json:",omitempty"`
 	// Initiated: the "Resource creation Initiated" event is written.
 	Initiated bool `json:",omitempty"`
+	// ChildStarted: the step of a nested stack has started the child's
+	// operation it waits on (engine/nested.go).
+	ChildStarted bool `json:",omitempty"`
 	// Sys is the requests' systemTags, made by the first (not stored).
 	Sys map[string]string `json:"-"`
 	// PK is the row's key, made once when the step starts (not stored).

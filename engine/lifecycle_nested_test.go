@@ -1,0 +1,169 @@
+package engine
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Nested stacks (engine/nested.go): three levels, from S3 URLs read in
+// Options.S3Dir.
+
+func nestedHarness(t *testing.T, name string) *harness {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "lifecycles", "nested"))
+	h := newHarness(t, name, Options{S3Dir: filepath.Join(dir, "s3")})
+	h.dir = "nested"
+	return h
+}
+
+func TestLifecycleNestedCreateDelete(t *testing.T) {
+	h := nestedHarness(t, "nested-create-delete")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml"), Tags: []Tag{{Key: "team", Value: "core"}}})
+	})
+	st := h.wait("root")
+	h.note("   outputs %v", st.Outputs)
+	h.resources("root")
+	h.describeChildren()
+	h.objects()
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "root"}) })
+	h.wait(st.StackId)
+	h.objects()
+	h.done()
+}
+
+// describeChildren notes what DescribeStacks says of every nested stack.
+func (h *harness) describeChildren() {
+	out, err := h.e.DescribeStacks(ctx(), DescribeStacksInput{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, s := range out.Stacks {
+		if s.ParentId == "" {
+			continue
+		}
+		timeout := 0
+		if s.TimeoutInMinutes != nil {
+			timeout = *s.TimeoutInMinutes
+		}
+		h.note("   stack %s %s parent=%s root=%s timeout=%d tags=%v params=%v outputs=%v", s.StackName, s.StackStatus,
+			shortARN(s.ParentId), shortARN(s.RootId), timeout, s.Tags, s.Parameters, s.Outputs)
+	}
+}
+
+// shortARN is the name part of a stack ARN.
+func shortARN(arn string) string {
+	parts := strings.Split(arn, "/")
+	if len(parts) == 3 {
+		return parts[1]
+	}
+	return arn
+}
+
+// A resource of the grandchild fails: the grandchild rolls back, its
+// parent's resource fails with AWS's "Embedded stack ... was not
+// successfully created" and so on up; each parent's rollback deletes the
+// child once the child's own rollback has ended.
+func TestLifecycleNestedCreateFails(t *testing.T) {
+	h := nestedHarness(t, "nested-create-fails")
+	in := CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml")}
+	in.Faults = h.faults("leaf-fails.yaml")
+	h.mustDo(func() error { return h.create(in) })
+	h.wait("root")
+	h.describeChildren()
+	h.objects()
+	h.done()
+}
+
+// Two children side by side; one fails while the other's create is in
+// flight: the other's resource is "Resource creation cancelled" and its
+// child stops and rolls back, then the parent's rollback deletes both.
+func TestLifecycleNestedCreateCancelled(t *testing.T) {
+	h := nestedHarness(t, "nested-create-cancelled")
+	in := CreateStackInput{StackName: "root", TemplateBody: h.fixture("siblings.yaml")}
+	in.Faults = h.faults("network-slow-app-fails.yaml")
+	h.mustDo(func() error { return h.create(in) })
+	h.wait("root")
+	h.describeChildren()
+	h.objects()
+	h.done()
+}
+
+// An update that changes a parameter the children read: Network and App
+// are updated (their children's cleanups run in the root's cleanup), Leaf,
+// where nothing changes, is not.
+func TestLifecycleNestedUpdate(t *testing.T) {
+	h := nestedHarness(t, "nested-update")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml")})
+	})
+	h.wait("root")
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "root", UsePreviousTemplate: true, Parameters: []Parameter{{ParameterKey: "Env", ParameterValue: "prod"}}})
+	})
+	st := h.wait("root")
+	h.note("   outputs %v", st.Outputs)
+	h.describeChildren()
+	h.objects()
+	h.done()
+}
+
+// App's update fails in its child: the child rolls back by itself, the
+// root's App resource fails with AWS's "Embedded stack ... was not
+// successfully updated. Currently in UPDATE_ROLLBACK_IN_PROGRESS ...", and
+// the root's rollback rolls back Network, whose update had succeeded and
+// whose cleanup waited (UPDATE_COMPLETE_CLEANUP_IN_PROGRESS →
+// UPDATE_ROLLBACK_IN_PROGRESS); the children's rollback cleanups run in the
+// root's.
+func TestLifecycleNestedUpdateFailureRollback(t *testing.T) {
+	h := nestedHarness(t, "nested-update-failure-rollback")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml")})
+	})
+	h.wait("root")
+	in := UpdateStackInput{StackName: "root", UsePreviousTemplate: true, Parameters: []Parameter{{ParameterKey: "Env", ParameterValue: "prod"}}}
+	in.Faults = h.faults("topic-update-fails.yaml")
+	h.mustDo(func() error { return h.updateStack(in) })
+	st := h.wait("root")
+	h.note("   outputs %v", st.Outputs)
+	h.describeChildren()
+	h.objects()
+	h.done()
+}
+
+// The child's rollback fails too: the root ends UPDATE_ROLLBACK_FAILED;
+// ContinueUpdateRollback names the child's resource as App.Topic in
+// ResourcesToSkip, and the root and its child complete their rollback.
+func TestLifecycleNestedRollbackFailedContinue(t *testing.T) {
+	h := nestedHarness(t, "nested-update-rollback-failed-continue")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml")})
+	})
+	h.wait("root")
+	in := UpdateStackInput{StackName: "root", UsePreviousTemplate: true, Parameters: []Parameter{{ParameterKey: "Env", ParameterValue: "prod"}}}
+	in.Faults = h.faults("topic-update-and-rollback-fail.yaml")
+	h.mustDo(func() error { return h.updateStack(in) })
+	h.wait("root")
+	h.describeChildren()
+	// Only resources whose rollback failed may be skipped.
+	_ = h.continueRollback(ContinueUpdateRollbackInput{StackName: "root", ResourcesToSkip: []string{"App.Leaf"}})
+	_ = h.continueRollback(ContinueUpdateRollbackInput{StackName: "root", ResourcesToSkip: []string{"Network.Queue"}})
+	h.mustDo(func() error {
+		return h.continueRollback(ContinueUpdateRollbackInput{StackName: "root", ResourcesToSkip: []string{"App.Topic"}})
+	})
+	h.wait("root")
+	h.describeChildren()
+	h.objects()
+	h.done()
+}
+
+func (h *harness) continueRollback(in ContinueUpdateRollbackInput) error {
+	label := "ContinueUpdateRollback " + in.StackName
+	if len(in.ResourcesToSkip) > 0 {
+		label += " ResourcesToSkip=" + bracketed(in.ResourcesToSkip)
+	}
+	return h.call(label, func() error {
+		_, err := h.e.ContinueUpdateRollback(ctx(), in)
+		return err
+	})
+}
