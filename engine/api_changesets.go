@@ -284,7 +284,7 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			if err != nil {
 				return internalf("%w", err)
 			}
-			c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, token
+			c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, in.ClientRequestToken
 			c.OnFailure = OnFailureRollback
 			switch cs.OnStackFailure {
 			case OnFailureDoNothing:
@@ -306,7 +306,7 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			if err != nil {
 				return err
 			}
-			if op, err = e.startUpdate(tx, c, p, token, KindExecuteChangeSet, in.Extensions); err != nil {
+			if op, err = e.startUpdate(tx, c, p, token, in.ClientRequestToken, KindExecuteChangeSet, in.Extensions); err != nil {
 				return err
 			}
 			op.DisableRollback = in.DisableRollback

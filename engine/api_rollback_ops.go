@@ -32,8 +32,10 @@ func (e *Engine) openRun(ctx context.Context, tx *txn, st *store.StackRecord, wa
 }
 
 // resume makes a call the operation's: its kind, start time, token and
-// faults, in motion again from the first phase of its (new) plan.
-func (r *run) resume(kind OperationKind, token string, ext Extensions) {
+// faults, in motion again from the first phase of its (new) plan. token is
+// the operation's (given or generated), given the caller's: only a token
+// the caller gave is on the events.
+func (r *run) resume(kind OperationKind, token, given string, ext Extensions) {
 	op := r.oper()
 	op.InMotion = true
 	op.StartTime, op.EndTime, op.Outcome = r.tx.now(), time.Time{}, ""
@@ -43,7 +45,7 @@ func (r *run) resume(kind OperationKind, token string, ext Extensions) {
 	op.Kind = kind
 	r.e.dropInjector(op.Id)
 	st := r.stack()
-	st.ClientRequestToken = token
+	st.ClientRequestToken = given
 	st.RollbackDisabledFailure = false
 	r.tx.Schedule(&Task{Kind: taskStart, StackId: st.StackId, OperationId: op.Id})
 }
@@ -107,11 +109,11 @@ func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRo
 		if token == "" {
 			token = tx.newToken("ContinueUpdateRollback", st.StackName)
 		}
-		r.stack().ClientRequestToken = token
+		r.stack().ClientRequestToken = in.ClientRequestToken
 		if err := r.fireStack(statemachine.StackContinueUpdateRollback, reasonUserInitiated); err != nil {
 			return err
 		}
-		r.resume(KindContinueUpdateRollback, token, in.Extensions)
+		r.resume(KindContinueUpdateRollback, token, in.ClientRequestToken, in.Extensions)
 		return r.flush()
 	})
 	if err != nil {
@@ -201,7 +203,7 @@ func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*Rol
 		if token == "" {
 			token = tx.newToken("RollbackStack", st.StackName)
 		}
-		r.stack().ClientRequestToken = token
+		r.stack().ClientRequestToken = in.ClientRequestToken
 		if err := r.fireStack(statemachine.StackRollback, reasonUserInitiated); err != nil {
 			return err
 		}
@@ -214,7 +216,7 @@ func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*Rol
 		if op.OnFailure == OnFailureDelete {
 			op.OnFailure = OnFailureRollback
 		}
-		r.resume(KindRollbackStack, token, in.Extensions)
+		r.resume(KindRollbackStack, token, in.ClientRequestToken, in.Extensions)
 		if err := r.flush(); err != nil {
 			return err
 		}
