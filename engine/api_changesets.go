@@ -178,7 +178,11 @@ func (tx *txn) findChangeSet(name, stackName string) (*store.ChangeSetRecord, er
 	}
 	st := tx.FindStack(stackName)
 	if st == nil {
-		return nil, ChangeSetNotFoundError(name)
+		// A stack that does not exist (or, by name, one deleted):
+		// DescribeChangeSet and DeleteChangeSet answer "Stack [NAME] does
+		// not exist" (ValidationError), not ChangeSetNotFound (API.md,
+		// messages recorded from AWS).
+		return nil, stackNotFound(stackName)
 	}
 	for _, cs := range tx.ChangeSetsOf(st.StackId) {
 		if cs.Name == name {
