@@ -183,7 +183,11 @@ func (tx *txn) findChangeSet(name, stackName string) (*store.ChangeSetRecord, er
 	}
 	st := tx.FindStack(stackName)
 	if st == nil {
-		return nil, ChangeSetNotFoundError(name)
+		// A stack that does not exist (or, by name, one deleted):
+		// DescribeChangeSet and DeleteChangeSet answer "Stack [NAME] does
+		// not exist" (ValidationError), not ChangeSetNotFound (API.md,
+		// messages recorded from AWS).
+		return nil, stackNotFound(stackName)
 	}
 	for _, cs := range tx.ChangeSetsOf(st.StackId) {
 		if cs.Name == name {
@@ -289,7 +293,7 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			if err != nil {
 				return internalf("%w", err)
 			}
-			c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, token
+			c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, in.ClientRequestToken
 			c.OnFailure = OnFailureRollback
 			switch cs.OnStackFailure {
 			case OnFailureDoNothing:
@@ -311,7 +315,7 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			if err != nil {
 				return err
 			}
-			if op, err = e.startUpdate(tx, c, p, token, KindExecuteChangeSet, in.Extensions); err != nil {
+			if op, err = e.startUpdate(tx, c, p, token, in.ClientRequestToken, KindExecuteChangeSet, in.Extensions); err != nil {
 				return err
 			}
 			op.DisableRollback = in.DisableRollback

@@ -32,8 +32,10 @@ func (e *Engine) openRun(ctx context.Context, tx *txn, st *store.StackRecord, wa
 }
 
 // resume makes a call the operation's: its kind, start time, token and
-// faults, in motion again from the first phase of its (new) plan.
-func (r *run) resume(kind OperationKind, token string, ext Extensions) {
+// faults, in motion again from the first phase of its (new) plan. token is
+// the operation's (given or generated), given the caller's: only a token
+// the caller gave is on the events.
+func (r *run) resume(kind OperationKind, token, given string, ext Extensions) {
 	op := r.oper()
 	op.InMotion = true
 	op.StartTime, op.EndTime, op.Outcome = r.tx.now(), time.Time{}, ""
@@ -43,7 +45,7 @@ func (r *run) resume(kind OperationKind, token string, ext Extensions) {
 	op.Kind = kind
 	r.e.dropInjector(op.Id)
 	st := r.stack()
-	st.ClientRequestToken = token
+	st.ClientRequestToken = given
 	st.RollbackDisabledFailure = false
 	r.tx.Schedule(&Task{Kind: taskStart, StackId: st.StackId, OperationId: op.Id})
 }
@@ -77,7 +79,7 @@ func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRo
 		if token == "" {
 			token = tx.newToken("ContinueUpdateRollback", st.StackName)
 		}
-		return e.continueRollback(ctx, tx, st, own, nested, token, in.Extensions)
+		return e.continueRollback(ctx, tx, st, own, nested, token, in.ClientRequestToken, in.Extensions)
 	})
 	if err != nil {
 		return nil, err
@@ -88,7 +90,7 @@ func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRo
 // continueRollback continues the failed update rollback of st, skipping
 // own (its resources) and handing nested (NESTED.LOGICALID) down to its
 // nested stacks' rollbacks when they are continued.
-func (e *Engine) continueRollback(ctx context.Context, tx *txn, st *store.StackRecord, own, nested []string, token string, ext Extensions) error {
+func (e *Engine) continueRollback(ctx context.Context, tx *txn, st *store.StackRecord, own, nested []string, token, given string, ext Extensions) error {
 	r, err := e.openRun(ctx, tx, st, plan.OpUpdateRollback)
 	if err != nil {
 		return err
@@ -114,11 +116,11 @@ func (e *Engine) continueRollback(ctx context.Context, tx *txn, st *store.StackR
 	op.Running, op.Stopping, op.Failures, op.StopCause, op.CleanupFailed = 0, false, nil, "", false
 	op.NestedSkips = nested
 	r.idx = e.planIndexOf(p)
-	r.stack().ClientRequestToken = token
+	r.stack().ClientRequestToken = given
 	if err := r.fireStack(statemachine.StackContinueUpdateRollback, reasonUserInitiated); err != nil {
 		return err
 	}
-	r.resume(KindContinueUpdateRollback, token, ext)
+	r.resume(KindContinueUpdateRollback, token, given, ext)
 	return r.flush()
 }
 
@@ -203,7 +205,7 @@ func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*Rol
 		if token == "" {
 			token = tx.newToken("RollbackStack", st.StackName)
 		}
-		r.stack().ClientRequestToken = token
+		r.stack().ClientRequestToken = in.ClientRequestToken
 		if err := r.fireStack(statemachine.StackRollback, reasonUserInitiated); err != nil {
 			return err
 		}
@@ -216,7 +218,7 @@ func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*Rol
 		if op.OnFailure == OnFailureDelete {
 			op.OnFailure = OnFailureRollback
 		}
-		r.resume(KindRollbackStack, token, in.Extensions)
+		r.resume(KindRollbackStack, token, in.ClientRequestToken, in.Extensions)
 		if err := r.flush(); err != nil {
 			return err
 		}

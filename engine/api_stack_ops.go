@@ -88,7 +88,7 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 		if token == "" {
 			token = tx.newToken("CreateStack", in.StackName)
 		}
-		st.ClientRequestToken = token
+		st.ClientRequestToken = in.ClientRequestToken // events: the caller's token only
 		to, err := statemachine.FireStack(st.StackName, statemachine.NotExist, statemachine.StackCreate)
 		if err != nil {
 			return internalf("%w", err)
@@ -224,7 +224,7 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 		if token == "" {
 			token = tx.newToken("UpdateStack", st.StackName)
 		}
-		op, err := e.startUpdate(tx, c, p, token, KindUpdateStack, in.Extensions)
+		op, err := e.startUpdate(tx, c, p, token, in.ClientRequestToken, KindUpdateStack, in.Extensions)
 		if err != nil {
 			return err
 		}
@@ -363,14 +363,16 @@ func (e *Engine) outputsChange(tx *txn, b boundTemplate, live template.Resolver,
 }
 
 // startUpdate moves a stack (c, a copy the caller owns and stores) to
-// UPDATE_IN_PROGRESS and makes the update's operation.
-func (e *Engine) startUpdate(tx *txn, c *store.StackRecord, p *plan.Plan, token string, kind OperationKind, ext Extensions) (*store.OperationRecord, error) {
+// UPDATE_IN_PROGRESS and makes the update's operation. token is the
+// operation's (the caller's, or one generated for its handler requests);
+// given is the caller's, which the events carry ("" for none).
+func (e *Engine) startUpdate(tx *txn, c *store.StackRecord, p *plan.Plan, token, given string, kind OperationKind, ext Extensions) (*store.OperationRecord, error) {
 	to, err := statemachine.FireStack(c.StackName, c.StackStatus, statemachine.StackUpdate)
 	if err != nil {
 		return nil, internalf("%w", err)
 	}
 	c.StackStatus, c.StackStatusReason = to, reasonUserInitiated
-	c.ClientRequestToken = token
+	c.ClientRequestToken = given
 	c.LastUpdatedTime = tx.now()
 	c.RollbackDisabledFailure = false
 	tx.stackEvent(c, to, reasonUserInitiated)
@@ -413,7 +415,7 @@ func (e *Engine) DeleteStack(ctx context.Context, in DeleteStackInput) (*DeleteS
 		if token == "" {
 			token = tx.newToken("DeleteStack", st.StackName)
 		}
-		c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, token
+		c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, in.ClientRequestToken
 		tx.stackEvent(c, to, reasonUserInitiated)
 		p, err := e.deletePlan(tx, c, in.RetainResources)
 		if err != nil {

@@ -262,7 +262,9 @@ func (r *run) createChild(row *store.StepRecord, s *plan.Step) error {
 	if err != nil {
 		return r.partFailed(row, s, failReason(err))
 	}
-	st.ClientRequestToken = r.op.ClientRequestToken
+	// A child's events carry the token the caller gave the root's
+	// operation, when it gave one; its handler requests the operation's.
+	st.ClientRequestToken = r.stack().ClientRequestToken
 	to, err := statemachine.FireStack(st.StackName, statemachine.NotExist, statemachine.StackCreate)
 	if err != nil {
 		return internalf("%w", err)
@@ -307,7 +309,7 @@ func (r *run) deleteChild(row *store.StepRecord, child *store.StackRecord) error
 		r.e.closeOperation(tx, child)
 		c.OperationId = ""
 	}
-	c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, r.op.ClientRequestToken
+	c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, r.stack().ClientRequestToken
 	tx.stackEvent(c, to, reasonUserInitiated)
 	p, err := r.e.deletePlan(tx, c, nil)
 	if err != nil {

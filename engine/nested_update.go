@@ -118,7 +118,7 @@ func (r *run) startChildUpdate(row *store.StepRecord, child *store.StackRecord) 
 		r.e.closeOperation(r.tx, child)
 		c.OperationId = ""
 	}
-	op, err := r.e.startUpdate(r.tx, c, p, r.op.ClientRequestToken, KindUpdateStack, Extensions{Faults: r.op.Faults})
+	op, err := r.e.startUpdate(r.tx, c, p, r.op.ClientRequestToken, r.stack().ClientRequestToken, KindUpdateStack, Extensions{Faults: r.op.Faults})
 	if err != nil {
 		return false, "", err
 	}
@@ -164,7 +164,7 @@ func (r *run) continueChild(row *store.StepRecord, s *plan.Step, child *store.St
 			own = append(own, rest)
 		}
 	}
-	if err := r.e.continueRollback(r.ctx, r.tx, child, own, nested, r.op.ClientRequestToken, Extensions{Faults: r.op.Faults}); err != nil {
+	if err := r.e.continueRollback(r.ctx, r.tx, child, own, nested, r.op.ClientRequestToken, r.stack().ClientRequestToken, Extensions{Faults: r.op.Faults}); err != nil {
 		var api *APIError
 		if errors.As(err, &api) {
 			return r.partFailed(row, s, api.Message)

@@ -97,7 +97,8 @@ func (r *run) dropRetired() {
 }
 
 // stackDeleted ends a stack's deletion: its exports and imports go, and so
-// do its change sets.
+// do its change sets but those that were executed, which DescribeChangeSet
+// still finds by ARN (EXECUTE_COMPLETE), as AWS's does (issue 15).
 func (r *run) stackDeleted() error {
 	st := r.stack()
 	st.DeletionTime = r.tx.now()
@@ -107,7 +108,10 @@ func (r *run) stackDeleted() error {
 	r.tx.SetImports(st.StackId, nil)
 	r.dropRetired()
 	for _, cs := range r.tx.ChangeSetsOf(st.StackId) {
-		if cs.Id != r.op.ChangeSetId {
+		switch {
+		case cs.Id == r.op.ChangeSetId:
+		case cs.ExecutionStatus == ExecutionStatusExecuteComplete || cs.ExecutionStatus == ExecutionStatusExecuteFailed:
+		default:
 			r.tx.Del(store.TChangeSets, cs.Key())
 		}
 	}

@@ -676,6 +676,18 @@ func (r *run) startRemove(row *store.StepRecord, s *plan.Step) error {
 		return r.succeed(row)
 	}
 	props := rec.Properties
+	if r.phase().IsCleanup() {
+		// The events of a cleanup's deletes carry no ResourceProperties:
+		// recorded from AWS for the old physical resource of a replacement
+		// (issue 15's comparison with recorded sequences) and for the
+		// resources an update rollback's cleanup deletes (an events
+		// fixture recorded from AWS in the code corpus, case
+		// stack_update_create_rollback_then_update, 2020-10-22: its
+		// DELETE_IN_PROGRESS and DELETE_COMPLETE rows have no
+		// ResourceProperties, while the stack delete's rows of the same
+		// file have them). The handler is still sent the record's model.
+		props = nil
+	}
 	row.Entry.OldPhysicalID = rec.PhysicalResourceId
 	switch s.Action {
 	case plan.Retain, plan.Snapshot:

@@ -28,7 +28,31 @@ type DriveResult struct {
 // events. Other stacks' tasks due meanwhile run too: virtual time is the
 // same for every stack.
 func Drive(ctx context.Context, e *engine.Engine, stackID string, stop func(engine.StackEvent) bool, events int) (DriveResult, error) {
+	return DriveAfter(ctx, e, stackID, stop, events, nil)
+}
+
+// DriveAfter is Drive after a call that wrote written (the events the
+// engine delivered while the call ran). The call itself writes the stack's
+// first event of the operation it starts (STACK:CREATE_IN_PROGRESS,
+// UPDATE_IN_PROGRESS, DELETE_IN_PROGRESS, ...), before the loop runs: when
+// one of them matches stop, the drive stops there, before anything runs.
+func DriveAfter(ctx context.Context, e *engine.Engine, stackID string, stop func(engine.StackEvent) bool, events int, written []engine.StackEvent) (DriveResult, error) {
 	var res DriveResult
+	if stop != nil {
+		for _, ev := range written {
+			if ev.StackId != stackID || !stop(ev) {
+				continue
+			}
+			evCopy := ev
+			res.Matched = &evCopy
+			out, err := e.DescribeStacks(ctx, engine.DescribeStacksInput{StackName: stackID})
+			if err != nil {
+				return res, err
+			}
+			res.Stack = out.Stacks[0]
+			return res, nil
+		}
+	}
 	for {
 		run, err := e.RunUntil(ctx, func(ev engine.StackEvent) bool {
 			if ev.StackId != stackID {

@@ -162,7 +162,9 @@ func (r *runner) operation(ctx context.Context, st *Step, label string) error {
 	if len(op.Faults) > 0 {
 		setField(op.Input, "Faults", op.Faults)
 	}
+	called := len(r.stepEvents)
 	err := op.call(ctx, r.e)
+	written := r.stepEvents[called:] // the call's own events (its operation's first)
 	if err != nil {
 		var api *engine.APIError
 		if !errors.As(err, &api) {
@@ -201,7 +203,7 @@ func (r *runner) operation(ctx context.Context, st *Step, label string) error {
 	if op.stopAt != nil {
 		stop = op.stopAt.Matches
 	}
-	res, err := Drive(ctx, r.e, id, stop, 0)
+	res, err := DriveAfter(ctx, r.e, id, stop, 0, written)
 	if err != nil {
 		return err
 	}

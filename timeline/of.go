@@ -20,8 +20,10 @@ func (e *CallError) Unwrap() error { return e.Err }
 
 // Of makes the timeline of a stack's operation as DescribeStackOperation
 // finds it (the one in motion or open, or the last one): the stack's
-// events written under the operation's client request token since it
-// started.
+// events from the operation's first, the stack's own "User Initiated"
+// event that the call starting it wrote (every call that starts an
+// operation writes exactly one; the events' ClientRequestToken cannot
+// tell operations apart, since it is there only when the caller gave one).
 func Of(ctx context.Context, e *engine.Engine, stackName string) (*Timeline, error) {
 	op, err := e.DescribeStackOperation(ctx, engine.DescribeStackOperationInput{StackName: stackName})
 	if err != nil {
@@ -43,22 +45,27 @@ func Of(ctx context.Context, e *engine.Engine, stackName string) (*Timeline, err
 				break
 			}
 			newest = append(newest, ev)
+			if ev.IsStackEvent() && ev.ResourceStatusReason == userInitiated {
+				done = true // the operation's first event
+				break
+			}
 		}
 		if done || out.NextToken == "" {
 			break
 		}
 		in.NextToken = out.NextToken
 	}
-	var events []engine.StackEvent
+	events := make([]engine.StackEvent, 0, len(newest))
 	for i := len(newest) - 1; i >= 0; i-- {
-		if ev := newest[i]; ev.ClientRequestToken == o.ClientRequestToken {
-			events = append(events, ev)
-		}
+		events = append(events, newest[i])
 	}
 	tl := Build(o.StackName, o.Operation, events, Relations(ctx, e, o.StackId))
 	tl.OperationID = o.OperationId
 	return tl, nil
 }
+
+// userInitiated is the reason of the stack's first event of an operation.
+const userInitiated = "User Initiated"
 
 // Relations reads the stack's template: two resources are related when
 // one refers to the other (DependsOn, Ref, Fn::GetAtt, Fn::Sub). nil when

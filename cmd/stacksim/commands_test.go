@@ -125,6 +125,13 @@ func TestCommandsUntilStepCancel(t *testing.T) {
 	c.golden("update-stack-until-stack", 0, "update-stack", "--stack-name", "orders", "--template-body", "file://"+dir+"template-v2.yaml",
 		"--until", "orders:update-complete-cleanup-in-progress", "--quiet")
 	c.golden("step-to-rest", 0, "step", "--stack-name", "orders", "--to-rest")
+	// The stack's own first event of an operation is written by the call,
+	// before the loop runs: --until stops on it all the same.
+	c.golden("delete-stack-until-stack", 0, "delete-stack", "--stack-name", "orders", "--until", "orders:DELETE_IN_PROGRESS")
+	out, _ := c.must(0, "describe-stacks", "--stack-name", "orders", "--query", "Stacks[0].StackStatus", "--output", "text")
+	if strings.TrimSpace(out) != "DELETE_IN_PROGRESS" {
+		t.Errorf("after --until orders:DELETE_IN_PROGRESS the stack is %s", out)
+	}
 }
 
 func TestCommandsCreateFailures(t *testing.T) {

@@ -92,7 +92,12 @@ func (a *app) mutate(ctx context.Context, m mutation) error {
 		unsubscribe := e.Subscribe(d.event)
 		defer unsubscribe()
 	}
+	// The call writes the stack's first event of its operation itself:
+	// --until may name it (STACK:DELETE_IN_PROGRESS).
+	var written []engine.StackEvent
+	collect := e.Subscribe(func(ev engine.StackEvent) { written = append(written, ev) })
 	resp, err := m.call(ctx, e, ext)
+	collect()
 	if err != nil {
 		return a.apiError(m.op, err)
 	}
@@ -117,7 +122,7 @@ func (a *app) mutate(ctx context.Context, m mutation) error {
 		return nil
 	}
 	stackID := out.Stacks[0].StackId
-	res, driveErr := drive(ctx, e, stackID, until, 0)
+	res, driveErr := driveAfter(ctx, e, stackID, until, written)
 	if err := s.saveUnlessInternal(driveErr); err != nil {
 		return err
 	}
@@ -134,6 +139,16 @@ func drive(ctx context.Context, e *engine.Engine, stackID string, until *scenari
 		stop = until.Matches
 	}
 	return scenario.Drive(ctx, e, stackID, stop, events)
+}
+
+// driveAfter runs the loop for the stack after a call that wrote
+// written (see scenario.DriveAfter).
+func driveAfter(ctx context.Context, e *engine.Engine, stackID string, until *scenario.Until, written []engine.StackEvent) (scenario.DriveResult, error) {
+	var stop func(engine.StackEvent) bool
+	if until != nil {
+		stop = until.Matches
+	}
+	return scenario.DriveAfter(ctx, e, stackID, stop, 0, written)
 }
 
 // finish writes the summary of a drive and returns the exit status.

@@ -91,8 +91,10 @@ type StackRecord struct {
 	RollbackDisabledFailure bool `json:",omitempty"`
 	// CreatedWithDoNothing: CreateStack was called with OnFailure DO_NOTHING.
 	CreatedWithDoNothing bool `json:",omitempty"`
-	// ClientRequestToken is the token of the operation in progress (or the
-	// last one); every event the operation writes carries it.
+	// ClientRequestToken is the token the caller gave the operation in
+	// progress (or the last one), "" when it gave none; every event the
+	// operation writes carries it. (The operation's record keeps the token
+	// of its handler requests, generated when the caller gave none.)
 	ClientRequestToken string `json:",omitempty"`
 	// OperationId is the operation in motion, or the last one when it
 	// may be continued (a create or update that failed with rollback
