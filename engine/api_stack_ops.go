@@ -414,6 +414,7 @@ func (e *Engine) DeleteStack(ctx context.Context, in DeleteStackInput) (*DeleteS
 			token = tx.newToken("DeleteStack", st.StackName)
 		}
 		c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, token
+		enteredStatus(c, to, tx.now())
 		tx.stackEvent(c, to, reasonUserInitiated)
 		p, err := e.deletePlan(tx, c, in.RetainResources)
 		if err != nil {

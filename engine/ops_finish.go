@@ -100,7 +100,6 @@ func (r *run) dropRetired() {
 // do its change sets.
 func (r *run) stackDeleted() error {
 	st := r.stack()
-	st.DeletionTime = r.tx.now()
 	for _, x := range r.tx.ExportsOf(st.StackId) {
 		r.tx.DeleteExport(x.Name)
 	}

@@ -160,6 +160,7 @@ func (r *run) fireStack(ev statemachine.StackEvent, reason string) error {
 		return internalf("stack %s: %w", st.StackName, err)
 	}
 	st.StackStatus, st.StackStatusReason = to, reason
+	enteredStatus(st, to, r.tx.now())
 	r.tx.stackEvent(st, to, reason)
 	return nil
 }
