@@ -293,6 +293,13 @@ func (e *Engine) runStart(ctx context.Context, tx *txn, t *Task) error {
 			return r.flush()
 		}
 	}
+	if r.op.Plan.Operation == plan.OpUpdate && r.op.Phase == 0 {
+		if denied, err := r.checkStackPolicy(); err != nil {
+			return err
+		} else if denied {
+			return r.flush()
+		}
+	}
 	if r.op.Plan.Operation == plan.OpDelete && r.op.Phase == 0 {
 		if refused, err := r.refuseDelete(); err != nil {
 			return err

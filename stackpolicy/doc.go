@@ -18,7 +18,7 @@
 //     Invalid stack policy" (LocalStack's AWS-recorded
 //     tests/aws/services/cloudformation/api/test_stack_policies.snapshot.json:
 //     a body that is not JSON, a Principal other than "*", an Action
-//     Delete:*); Error.Detail says what stacksim found wrong.
+//     Delete:*): InvalidMessage; the *Error says what stacksim found wrong.
 //
 // A denial's reason is worded as AWS words it: "Action denied by stack
 // policy: Statement [#1] does not allow [Update:*] for resource [*];"

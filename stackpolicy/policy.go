@@ -30,13 +30,13 @@ const InvalidMessage = "Error validating stack policy: Invalid stack policy"
 // StackPolicyBody member's constraint in the service model: 1 to 16384).
 const MaxBodyLength = 16384
 
-// Error is a policy refused: Error() is AWS's message, Detail what is wrong
-// and where.
+// Error is a policy refused: Detail says what is wrong and where; AWS's
+// answer to it is InvalidMessage, whatever the detail.
 type Error struct {
 	Detail string
 }
 
-func (e *Error) Error() string { return InvalidMessage }
+func (e *Error) Error() string { return "invalid stack policy: " + e.Detail }
 
 func invalid(format string, args ...any) *Error {
 	return &Error{Detail: fmt.Sprintf(format, args...)}

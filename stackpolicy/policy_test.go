@@ -74,7 +74,7 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-// Policies AWS refuses, with its one message; the detail says why.
+// Policies AWS refuses (with its one InvalidMessage); the detail says why.
 func TestParseRefuses(t *testing.T) {
 	cases := []struct{ name, body, detail string }{
 		{"not JSON", "abc123", "not JSON"},
@@ -99,7 +99,7 @@ func TestParseRefuses(t *testing.T) {
 			if !errors.As(err, &pe) {
 				t.Fatalf("got %v, want an *Error", err)
 			}
-			if err.Error() != "Error validating stack policy: Invalid stack policy" {
+			if err.Error() != "invalid stack policy: "+pe.Detail {
 				t.Errorf("message %q", err.Error())
 			}
 			if !strings.Contains(pe.Detail, c.detail) {
