@@ -22,10 +22,8 @@ import (
 // An update whose Conditional replacement turns out, when the step starts,
 // to replace is asked again (Update:Replace) then (startUpdate).
 
-// updatePolicy is the policy the running update runs under, nil when none
-// protects anything: no policy, or one without statements (LocalStack's
-// AWS-validated test_update_with_empty_policy: with {} set, the update
-// completes).
+// updatePolicy is the policy the running update runs under, nil when the
+// stack has none ({} protects nothing: stackpolicy.Evaluate).
 func (r *run) updatePolicy() (*stackpolicy.Policy, error) {
 	body := r.op.StackPolicyDuringUpdate
 	if body == "" {
@@ -37,9 +35,6 @@ func (r *run) updatePolicy() (*stackpolicy.Policy, error) {
 	p, err := stackpolicy.Parse(body)
 	if err != nil {
 		return nil, internalf("stack %s: its stack policy, accepted when it was set, does not parse: %v", r.st.StackName, err)
-	}
-	if len(p.Statements) == 0 {
-		return nil, nil
 	}
 	return p, nil
 }

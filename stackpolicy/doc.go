@@ -13,7 +13,9 @@
 //     character).
 //   - Once a stack has a policy, every update action is denied unless a
 //     statement allows it; a statement that denies it wins over any that
-//     allows it. A policy without statements ({}) denies every update.
+//     allows it. A policy without statements ({}) protects nothing: with
+//     {} set, AWS lets an update through (LocalStack's AWS-validated
+//     test_update_with_empty_policy).
 //   - Anything else is refused with AWS's "Error validating stack policy:
 //     Invalid stack policy" (LocalStack's AWS-recorded
 //     tests/aws/services/cloudformation/api/test_stack_policies.snapshot.json:

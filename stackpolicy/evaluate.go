@@ -18,8 +18,12 @@ type Decision struct {
 
 // Evaluate decides whether the policy allows action on the resource
 // logicalID of type resourceType: an explicit Deny wins, then an Allow;
-// nothing matching denies (protect-stack-resources.html).
+// nothing matching denies (protect-stack-resources.html); a policy without
+// statements allows everything.
 func (p *Policy) Evaluate(action Action, logicalID, resourceType string) Decision {
+	if len(p.Statements) == 0 {
+		return Decision{Allowed: true} // {} protects nothing (doc.go)
+	}
 	resource := "LogicalResourceId/" + logicalID
 	allow := 0
 	for i, st := range p.Statements {

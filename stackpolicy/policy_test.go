@@ -34,7 +34,8 @@ func TestEvaluate(t *testing.T) {
 	}{
 		{"allow all", allowAll, Replace, "Bucket", "AWS::S3::Bucket", true, 1, ""},
 		{"deny all", denyAll, Modify, "CFNUser", "AWS::IAM::User", false, 1, "Action denied by stack policy: Statement [#1] does not allow [Update:*] for resource [*];"},
-		{"no statements deny", `{}`, Modify, "Bucket", "AWS::S3::Bucket", false, 0, "Action not allowed by stack policy: No statement allows [Update:Modify] for resource [LogicalResourceId/Bucket];"},
+		{"no statements protect nothing", `{}`, Modify, "Bucket", "AWS::S3::Bucket", true, 0, ""},
+		{"an empty list neither", `{"Statement":[]}`, Delete, "Bucket", "AWS::S3::Bucket", true, 0, ""},
 		{"explicit deny wins over an earlier allow", guide, Modify, "ProductionDatabase", "AWS::RDS::DBInstance", false, 2,
 			"Action denied by stack policy: Statement [#2] does not allow [Update:*] for resource [LogicalResourceId/ProductionDatabase];"},
 		{"others allowed", guide, Delete, "Web", "AWS::EC2::Instance", true, 1, ""},
