@@ -223,6 +223,8 @@ func operations() map[string]*operation {
 			"GetTemplateSummary":     bridge(read, newOf[cfn.GetTemplateSummaryInput], newOf[cfn.GetTemplateSummaryOutput], (*engine.Engine).GetTemplateSummary),
 			"UpdateTerminationProtection": bridge(change, newOf[cfn.UpdateTerminationProtectionInput], newOf[cfn.UpdateTerminationProtectionOutput],
 				(*engine.Engine).UpdateTerminationProtection),
+			"SetStackPolicy": bridge(change, newOf[cfn.SetStackPolicyInput], newOf[cfn.SetStackPolicyOutput], (*engine.Engine).SetStackPolicy),
+			"GetStackPolicy": bridge(read, newOf[cfn.GetStackPolicyInput], newOf[cfn.GetStackPolicyOutput], (*engine.Engine).GetStackPolicy),
 		}
 		ops = make(map[string]*operation, len(table))
 		for name, op := range table {

@@ -294,6 +294,13 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 				return internalf("%w", err)
 			}
 			c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, in.ClientRequestToken
+			// A stack created through a change set shows LastUpdatedTime
+			// (its execution), one created by CreateStack none: LocalStack's
+			// AWS-recorded api/test_stacks.snapshot.json (deploy_cfn_template
+			// executes a change set: CREATE_COMPLETE with ChangeSetId and
+			// LastUpdatedTime; test_blocked_stack_deletion's CreateStack:
+			// neither).
+			c.LastUpdatedTime = tx.now()
 			c.OnFailure = OnFailureRollback
 			switch cs.OnStackFailure {
 			case OnFailureDoNothing:

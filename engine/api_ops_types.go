@@ -58,6 +58,10 @@ type CreateStackInput struct {
 	// RetainExceptOnCreate deletes resources whose DeletionPolicy is Retain
 	// when the operation that created them rolls back.
 	RetainExceptOnCreate bool `json:"RetainExceptOnCreate,omitempty"`
+	// StackPolicyBody or StackPolicyURL sets the stack's policy
+	// (api_stack_policy.go): it governs the stack's updates.
+	StackPolicyBody string `json:"StackPolicyBody,omitempty"`
+	StackPolicyURL  string `json:"StackPolicyURL,omitempty"`
 
 	Extensions `json:"-"`
 }
@@ -86,6 +90,13 @@ type UpdateStackInput struct {
 	DisableRollback      bool   `json:"DisableRollback,omitempty"`
 	ClientRequestToken   string `json:"ClientRequestToken,omitempty"`
 	RetainExceptOnCreate *bool  `json:"RetainExceptOnCreate,omitempty"`
+	// StackPolicyBody or StackPolicyURL is the stack's policy once the
+	// update succeeds; StackPolicyDuringUpdateBody or -URL the policy this
+	// update runs under instead of the stack's (api_stack_policy.go).
+	StackPolicyBody             string `json:"StackPolicyBody,omitempty"`
+	StackPolicyURL              string `json:"StackPolicyURL,omitempty"`
+	StackPolicyDuringUpdateBody string `json:"StackPolicyDuringUpdateBody,omitempty"`
+	StackPolicyDuringUpdateURL  string `json:"StackPolicyDuringUpdateURL,omitempty"`
 
 	Extensions `json:"-"`
 }

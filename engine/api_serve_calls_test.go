@@ -104,7 +104,7 @@ func TestTerminationProtection(t *testing.T) {
 		t.Fatalf("UpdateTerminationProtection: %v %+v", err, out)
 	}
 	d, _ := e.DescribeStacks(ctx(), DescribeStacksInput{StackName: "web"})
-	if d.Stacks[0].EnableTerminationProtection {
+	if p := d.Stacks[0].EnableTerminationProtection; p == nil || *p {
 		t.Fatal("protection still on")
 	}
 	if _, err := e.DeleteStack(ctx(), DeleteStackInput{StackName: "web"}); err != nil {

@@ -44,6 +44,10 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	if in.TimeoutInMinutes < 0 {
 		return nil, ValidationError("1 validation error detected: Value '%d' at 'timeoutInMinutes' failed to satisfy constraint: Member must have value greater than or equal to 1", in.TimeoutInMinutes)
 	}
+	policy, err := e.policySource(in.StackPolicyBody, in.StackPolicyURL, "StackPolicyBody", "StackPolicyURL")
+	if err != nil {
+		return nil, err
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out *CreateStackOutput
@@ -79,6 +83,7 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 			CreatedWithDoNothing:        onFailure == OnFailureDoNothing,
 			EnableTerminationProtection: in.EnableTerminationProtection,
 			RetainExceptOnCreate:        in.RetainExceptOnCreate,
+			StackPolicyBody:             policy,
 		}
 		b, p, err := e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{})
 		if err != nil {
@@ -200,6 +205,14 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 	if err != nil {
 		return nil, err
 	}
+	newPolicy, err := e.policySource(in.StackPolicyBody, in.StackPolicyURL, "StackPolicyBody", "StackPolicyURL")
+	if err != nil {
+		return nil, err
+	}
+	duringPolicy, err := e.policySource(in.StackPolicyDuringUpdateBody, in.StackPolicyDuringUpdateURL, "StackPolicyDuringUpdateBody", "StackPolicyDuringUpdateURL")
+	if err != nil {
+		return nil, err
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out *UpdateStackOutput
@@ -229,6 +242,7 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 			return err
 		}
 		op.DisableRollback = in.DisableRollback
+		op.StackPolicyDuringUpdate, op.NewStackPolicy = duringPolicy, newPolicy
 		if in.RetainExceptOnCreate != nil {
 			c.RetainExceptOnCreate = *in.RetainExceptOnCreate
 		}
@@ -416,6 +430,7 @@ func (e *Engine) DeleteStack(ctx context.Context, in DeleteStackInput) (*DeleteS
 			token = tx.newToken("DeleteStack", st.StackName)
 		}
 		c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, in.ClientRequestToken
+		enteredStatus(c, to, tx.now())
 		tx.stackEvent(c, to, reasonUserInitiated)
 		p, err := e.deletePlan(tx, c, in.RetainResources)
 		if err != nil {

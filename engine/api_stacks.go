@@ -136,28 +136,31 @@ func (e *Engine) stackPage(tx *txn, call, token string, keep func(*store.StackRe
 // api is the stack as DescribeStacks shows it.
 func stackAPI(s *store.StackRecord) Stack {
 	out := Stack{
-		StackId:                     s.StackId,
-		StackName:                   s.StackName,
-		ChangeSetId:                 s.ChangeSetId,
-		Description:                 s.Description,
-		Parameters:                  publicParameters(s.Parameters),
-		CreationTime:                s.CreationTime,
-		DeletionTime:                optTime(s.DeletionTime),
-		LastUpdatedTime:             optTime(s.LastUpdatedTime),
-		RollbackConfiguration:       cloneRollbackConfiguration(s.RollbackConfiguration),
-		StackStatus:                 string(s.StackStatus),
-		StackStatusReason:           s.StackStatusReason,
-		DisableRollback:             s.DisableRollback,
-		NotificationARNs:            nonNil(s.NotificationARNs),
-		Capabilities:                slices.Clone(s.Capabilities),
-		Outputs:                     slices.Clone(s.Outputs),
-		RoleARN:                     s.RoleARN,
-		Tags:                        nonNil(s.Tags),
-		EnableTerminationProtection: s.EnableTerminationProtection,
-		ParentId:                    s.ParentId,
-		RootId:                      s.RootId,
-		DriftInformation:            StackDriftInformation{StackDriftStatus: DriftNotChecked},
-		RetainExceptOnCreate:        s.RetainExceptOnCreate,
+		StackId:               s.StackId,
+		StackName:             s.StackName,
+		ChangeSetId:           s.ChangeSetId,
+		Description:           s.Description,
+		Parameters:            publicParameters(s.Parameters),
+		CreationTime:          s.CreationTime,
+		DeletionTime:          optTime(s.DeletionTime),
+		LastUpdatedTime:       optTime(s.LastUpdatedTime),
+		RollbackConfiguration: cloneRollbackConfiguration(s.RollbackConfiguration),
+		StackStatus:           string(s.StackStatus),
+		StackStatusReason:     s.StackStatusReason,
+		DisableRollback:       s.DisableRollback,
+		NotificationARNs:      nonNil(s.NotificationARNs),
+		Capabilities:          slices.Clone(s.Capabilities),
+		Outputs:               slices.Clone(s.Outputs),
+		RoleARN:               s.RoleARN,
+		Tags:                  nonNil(s.Tags),
+		ParentId:              s.ParentId,
+		RootId:                s.RootId,
+		DriftInformation:      StackDriftInformation{StackDriftStatus: DriftNotChecked},
+		RetainExceptOnCreate:  s.RetainExceptOnCreate,
+	}
+	if s.StackStatus != statemachine.StackStatusDeleteComplete {
+		p := s.EnableTerminationProtection
+		out.EnableTerminationProtection = &p
 	}
 	if s.TimeoutInMinutes > 0 {
 		t := s.TimeoutInMinutes

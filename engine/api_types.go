@@ -31,25 +31,28 @@ type ResourceDriftInformation struct {
 
 // Stack is one stack as DescribeStacks returns it.
 type Stack struct {
-	StackId                     string                `json:"StackId"`
-	StackName                   string                `json:"StackName"`
-	ChangeSetId                 string                `json:"ChangeSetId,omitempty"`
-	Description                 string                `json:"Description,omitempty"`
-	Parameters                  []Parameter           `json:"Parameters,omitempty"`
-	CreationTime                time.Time             `json:"CreationTime"`
-	DeletionTime                *time.Time            `json:"DeletionTime,omitempty"`
-	LastUpdatedTime             *time.Time            `json:"LastUpdatedTime,omitempty"`
-	RollbackConfiguration       RollbackConfiguration `json:"RollbackConfiguration"`
-	StackStatus                 string                `json:"StackStatus"`
-	StackStatusReason           string                `json:"StackStatusReason,omitempty"`
-	DisableRollback             bool                  `json:"DisableRollback"`
-	NotificationARNs            []string              `json:"NotificationARNs"`
-	TimeoutInMinutes            *int                  `json:"TimeoutInMinutes,omitempty"`
-	Capabilities                []string              `json:"Capabilities,omitempty"`
-	Outputs                     []Output              `json:"Outputs,omitempty"`
-	RoleARN                     string                `json:"RoleARN,omitempty"`
-	Tags                        []Tag                 `json:"Tags"`
-	EnableTerminationProtection bool                  `json:"EnableTerminationProtection"`
+	StackId               string                `json:"StackId"`
+	StackName             string                `json:"StackName"`
+	ChangeSetId           string                `json:"ChangeSetId,omitempty"`
+	Description           string                `json:"Description,omitempty"`
+	Parameters            []Parameter           `json:"Parameters,omitempty"`
+	CreationTime          time.Time             `json:"CreationTime"`
+	DeletionTime          *time.Time            `json:"DeletionTime,omitempty"`
+	LastUpdatedTime       *time.Time            `json:"LastUpdatedTime,omitempty"`
+	RollbackConfiguration RollbackConfiguration `json:"RollbackConfiguration"`
+	StackStatus           string                `json:"StackStatus"`
+	StackStatusReason     string                `json:"StackStatusReason,omitempty"`
+	DisableRollback       bool                  `json:"DisableRollback"`
+	NotificationARNs      []string              `json:"NotificationARNs"`
+	TimeoutInMinutes      *int                  `json:"TimeoutInMinutes,omitempty"`
+	Capabilities          []string              `json:"Capabilities,omitempty"`
+	Outputs               []Output              `json:"Outputs,omitempty"`
+	RoleARN               string                `json:"RoleARN,omitempty"`
+	Tags                  []Tag                 `json:"Tags"`
+	// EnableTerminationProtection is absent on a DELETE_COMPLETE stack, as
+	// AWS shows it (LocalStack's AWS-recorded api/test_stacks.snapshot.json,
+	// test_blocked_stack_deletion, stack_post_success_delete).
+	EnableTerminationProtection *bool                 `json:"EnableTerminationProtection,omitempty"`
 	ParentId                    string                `json:"ParentId,omitempty"`
 	RootId                      string                `json:"RootId,omitempty"`
 	DriftInformation            StackDriftInformation `json:"DriftInformation"`

@@ -310,6 +310,7 @@ func (r *run) deleteChild(row *store.StepRecord, child *store.StackRecord) error
 		c.OperationId = ""
 	}
 	c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, r.stack().ClientRequestToken
+	enteredStatus(c, to, tx.now())
 	tx.stackEvent(c, to, reasonUserInitiated)
 	p, err := r.e.deletePlan(tx, c, nil)
 	if err != nil {

@@ -101,7 +101,6 @@ func (r *run) dropRetired() {
 // still finds by ARN (EXECUTE_COMPLETE), as AWS's does (issue 15).
 func (r *run) stackDeleted() error {
 	st := r.stack()
-	st.DeletionTime = r.tx.now()
 	for _, x := range r.tx.ExportsOf(st.StackId) {
 		r.tx.DeleteExport(x.Name)
 	}

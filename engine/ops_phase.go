@@ -186,6 +186,13 @@ func (r *run) endUpdate(failed bool) error {
 		if err := r.fireStack(statemachine.StackUpdateSucceeded, ""); err != nil {
 			return err
 		}
+		if r.op.NewStackPolicy != "" {
+			// UpdateStack's StackPolicyBody: the stack's policy from the
+			// update's success on, not during it (LocalStack's AWS-validated
+			// test_set_policy_with_update_operation: a deny-all policy given
+			// with the update does not stop it).
+			r.stack().StackPolicyBody = r.op.NewStackPolicy
+		}
 		return r.nextPhase()
 	}
 	if r.op.DisableRollback {
@@ -281,6 +288,9 @@ func (r *run) rollbackUpdate(ev statemachine.StackEvent, reason string) error {
 		return err
 	}
 	if err := r.fireStack(ev, reason); err != nil {
+		return err
+	}
+	if err := r.keepDenied(); err != nil {
 		return err
 	}
 	r.swapTemplates()

@@ -161,6 +161,7 @@ func (r *run) fireStack(ev statemachine.StackEvent, reason string) error {
 		return internalf("stack %s: %w", st.StackName, err)
 	}
 	st.StackStatus, st.StackStatusReason = to, reason
+	enteredStatus(st, to, r.tx.now())
 	r.tx.stackEvent(st, to, reason)
 	r.wakeParent(st)
 	return nil
@@ -291,6 +292,13 @@ func (e *Engine) runStart(ctx context.Context, tx *txn, t *Task) error {
 			op := r.oper()
 			op.Stopping, op.StopCause = true, reason
 			r.schedulePhaseEnd()
+			return r.flush()
+		}
+	}
+	if r.op.Plan.Operation == plan.OpUpdate && r.op.Phase == 0 {
+		if denied, err := r.checkStackPolicy(); err != nil {
+			return err
+		} else if denied {
 			return r.flush()
 		}
 	}

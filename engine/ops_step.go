@@ -394,6 +394,9 @@ func (r *run) startUpdate(row *store.StepRecord, s *plan.Step) error {
 			row.Action = plan.NoOp
 			return r.succeed(row)
 		case plan.CreateThenDelete, plan.DeleteThenCreate:
+			if denied, err := r.replaceDenied(s); denied || err != nil {
+				return err
+			}
 			row.Entry.Action = dec.Action
 			row.Action = dec.Action
 			return r.startReplace(row, s, dec.Action)

@@ -39,7 +39,8 @@ const (
 
 // ResourceEvent names what happens to one physical resource: it is the input
 // of the resource machine. A bare verb (create, update, replace, delete,
-// retain, discard, cancel, skip_rollback, import, rollback) is an action the
+// retain, discard, cancel, skip_rollback, deny, keep, import, rollback) is an
+// action the
 // engine takes; a past participle (create_succeeded, delete_failed...) is the
 // handler's answer.
 type ResourceEvent string
@@ -55,6 +56,8 @@ const (
 	ResourceUpdateFailed      ResourceEvent = "update_failed"
 	ResourceCancel            ResourceEvent = "cancel"
 	ResourceSkipRollback      ResourceEvent = "skip_rollback"
+	ResourceDeny              ResourceEvent = "deny"
+	ResourceKeep              ResourceEvent = "keep"
 	ResourceDelete            ResourceEvent = "delete"
 	ResourceDeleteSucceeded   ResourceEvent = "delete_succeeded"
 	ResourceDeleteFailed      ResourceEvent = "delete_failed"

@@ -81,6 +81,22 @@ func resourceTable() []eventDef[ResourceStatus, ResourceEvent] {
 			},
 		},
 		{
+			Name:    ResourceDeny,
+			Summary: "The stack policy denies the update of the resource: UPDATE_FAILED without a handler call (\"Action denied by stack policy: ...\").",
+			Edges: []edge[ResourceStatus]{
+				{ResourceStatusCreateComplete, ResourceStatusUpdateFailed, "an update would modify, replace or remove it and the stack policy does not allow that (Update:Modify, Update:Replace, Update:Delete)"},
+				{ResourceStatusUpdateComplete, ResourceStatusUpdateFailed, "as from CREATE_COMPLETE"},
+				{ResourceStatusImportComplete, ResourceStatusUpdateFailed, "as from CREATE_COMPLETE"},
+			},
+		},
+		{
+			Name:    ResourceKeep,
+			Summary: "The update's rollback reaches a resource the stack policy kept from updating: nothing changed, so UPDATE_COMPLETE without a handler call (AWS's log in the awscfncli README, 2017).",
+			Edges: []edge[ResourceStatus]{
+				{ResourceStatusUpdateFailed, ResourceStatusUpdateComplete, "the stack policy denied its update, which the update rollback now ends"},
+			},
+		},
+		{
 			Name:    ResourceDelete,
 			Summary: "The handler is asked to delete the resource.",
 			Edges: []edge[ResourceStatus]{

@@ -152,6 +152,7 @@ replays a whole scenario in one process.`,
 	root.AddCommand(a.validateTemplateCommand())
 	root.AddCommand(a.stackOpCommands()...)
 	root.AddCommand(a.changeSetCommands()...)
+	root.AddCommand(a.stackPolicyCommands()...)
 	root.AddCommand(a.readCommands()...)
 	root.AddCommand(a.stepCommand(), a.timelineCommand(), a.runCommand())
 	root.AddCommand(a.stateCommand(), a.waitCommand(), a.deployCommand())

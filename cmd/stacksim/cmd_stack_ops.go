@@ -108,6 +108,7 @@ func (a *app) createStackCommand() *cobra.Command {
 	var onFailure, roleARN string
 	var disableRollback, noDisableRollback, protect, retainExceptOnCreate bool
 	var timeout int
+	policy := policyFlags{name: "stack-policy"}
 	cmd := &cobra.Command{
 		Use:   "create-stack --stack-name NAME --template-body file://PATH",
 		Short: "Create a stack and run its creation in virtual time",
@@ -131,6 +132,9 @@ func (a *app) createStackCommand() *cobra.Command {
 				return badInput(fmt.Errorf("argument --no-disable-rollback: not allowed with argument --disable-rollback"))
 			}
 			in.DisableRollback = disableRollback
+			if in.StackPolicyBody, in.StackPolicyURL, err = policy.load(); err != nil {
+				return err
+			}
 			if in.Parameters, err = parseParameters(params); err != nil {
 				return badInput(err)
 			}
@@ -160,6 +164,7 @@ func (a *app) createStackCommand() *cobra.Command {
 	cmd.Flags().StringVar(&roleARN, "role-arn", "", "the service role (recorded, not used)")
 	cmd.Flags().BoolVar(&protect, "enable-termination-protection", false, "protect the stack from deletion")
 	cmd.Flags().BoolVar(&retainExceptOnCreate, "retain-except-on-create", false, "delete resources with DeletionPolicy Retain when the creation that made them rolls back")
+	policy.add(cmd, "the stack policy that governs the stack's updates")
 	return cmd
 }
 
@@ -185,6 +190,8 @@ func (a *app) updateStackCommand() *cobra.Command {
 	var params, tags, caps, notifications []string
 	var roleARN string
 	var disableRollback, noDisableRollback bool
+	policy := policyFlags{name: "stack-policy"}
+	during := policyFlags{name: "stack-policy-during-update"}
 	cmd := &cobra.Command{
 		Use:   "update-stack --stack-name NAME (--template-body file://PATH | --use-previous-template)",
 		Short: "Update a stack and run the update in virtual time",
@@ -206,6 +213,12 @@ func (a *app) updateStackCommand() *cobra.Command {
 			}
 			in := engine.UpdateStackInput{StackName: f.stack, TemplateBody: src.body, TemplateURL: src.url, UsePreviousTemplate: t.usePrevious,
 				RoleARN: roleARN, DisableRollback: disableRollback, ClientRequestToken: f.token}
+			if in.StackPolicyBody, in.StackPolicyURL, err = policy.load(); err != nil {
+				return err
+			}
+			if in.StackPolicyDuringUpdateBody, in.StackPolicyDuringUpdateURL, err = during.load(); err != nil {
+				return err
+			}
 			if in.Parameters, err = parseParameters(params); err != nil {
 				return badInput(err)
 			}
@@ -233,6 +246,8 @@ func (a *app) updateStackCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&disableRollback, "disable-rollback", false, "leave a failed update in UPDATE_FAILED (then rollback-stack, or update again)")
 	cmd.Flags().BoolVar(&noDisableRollback, "no-disable-rollback", false, "roll a failed update back (the default)")
 	cmd.Flags().StringVar(&roleARN, "role-arn", "", "the service role (recorded, not used)")
+	policy.add(cmd, "the stack's policy once the update succeeds")
+	during.add(cmd, "the policy this update runs under instead of the stack's")
 	return cmd
 }
 

@@ -152,7 +152,7 @@ func TestServeKill9KeepsAcknowledgedCalls(t *testing.T) {
 		}
 	}
 	out, _ := e.DescribeStacks(ctx, engine.DescribeStacksInput{StackName: "one"})
-	if !out.Stacks[0].EnableTerminationProtection {
+	if p := out.Stacks[0].EnableTerminationProtection; p == nil || !*p {
 		t.Error("termination protection lost after kill -9")
 	}
 }

@@ -72,6 +72,9 @@ type StackRecord struct {
 	// AWS::CloudFormation::Stack resource in the parent (ParentId).
 	ParentLogicalId      string `json:",omitempty"`
 	RetainExceptOnCreate bool   `json:",omitempty"`
+	// StackPolicyBody is the stack's policy as it was given (CreateStack,
+	// SetStackPolicy, a successful UpdateStack); "" when none was set.
+	StackPolicyBody string `json:",omitempty"`
 
 	// TemplateBody is the template as submitted (GetTemplate, stage
 	// Original); ProcessedTemplateBody the template after transforms (stage
@@ -342,6 +345,15 @@ type OperationRecord struct {
 	Cancelled bool `json:",omitempty"`
 	// ChangeSetId is the change set the operation executes.
 	ChangeSetId string `json:",omitempty"`
+	// StackPolicyDuringUpdate is the policy an update runs under instead of
+	// the stack's (UpdateStack's StackPolicyDuringUpdateBody);
+	// NewStackPolicy the one the stack takes when the update succeeds
+	// (UpdateStack's StackPolicyBody). PolicyDenied lists the resources the
+	// policy kept from updating (UPDATE_FAILED without a handler call),
+	// which the update's rollback marks UPDATE_COMPLETE.
+	StackPolicyDuringUpdate string   `json:",omitempty"`
+	NewStackPolicy          string   `json:",omitempty"`
+	PolicyDenied            []string `json:",omitempty"`
 	// ReturnTo is the status a DeleteStack refused before any resource
 	// (an export in use) takes the stack back to.
 	ReturnTo statemachine.StackStatus `json:",omitempty"`

@@ -1,0 +1,147 @@
+package engine
+
+import (
+	"github.com/stacksim/stacksim/plan"
+	"github.com/stacksim/stacksim/stackpolicy"
+	"github.com/stacksim/stacksim/statemachine"
+)
+
+// The stack policy's check of an update. Before any resource of an update
+// starts, every resource it would modify, replace or remove is asked of
+// the policy the update runs under (StackPolicyDuringUpdateBody, else the
+// stack's). A resource the policy does not allow goes UPDATE_FAILED with
+// AWS's reason, no handler is called, nothing else starts, and the update
+// fails: "The following resource(s) failed to update: [X]." and its
+// rollback, which marks the denied resources UPDATE_COMPLETE (they never
+// changed). AWS's log (awscfncli README, 2017, a stack policy denying
+// Update:*): UPDATE_IN_PROGRESS "User Initiated"; CFNUser UPDATE_FAILED
+// "Action denied by stack policy: Statement [#1] does not allow [Update:*]
+// for resource [*];"; UPDATE_ROLLBACK_IN_PROGRESS "The following
+// resource(s) failed to update: [CFNUser]."; CFNUser UPDATE_COMPLETE;
+// UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS; UPDATE_ROLLBACK_COMPLETE.
+// An update whose Conditional replacement turns out, when the step starts,
+// to replace is asked again (Update:Replace) then (startUpdate).
+
+// updatePolicy is the policy the running update runs under, nil when the
+// stack has none ({} protects nothing: stackpolicy.Evaluate).
+func (r *run) updatePolicy() (*stackpolicy.Policy, error) {
+	body := r.op.StackPolicyDuringUpdate
+	if body == "" {
+		body = r.st.StackPolicyBody
+	}
+	if body == "" {
+		return nil, nil
+	}
+	p, err := stackpolicy.Parse(body)
+	if err != nil {
+		return nil, internalf("stack %s: its stack policy, accepted when it was set, does not parse: %v", r.st.StackName, err)
+	}
+	return p, nil
+}
+
+// policyAction is the update action a step of an update takes on its
+// resource, "" when it takes none a policy governs (a create, a no-op, the
+// delete of a replaced resource's old physical resource).
+func policyAction(s *plan.Step) stackpolicy.Action {
+	switch s.Phase {
+	case plan.PhaseUpdate:
+		switch s.Action {
+		case plan.Update:
+			return stackpolicy.Modify
+		case plan.CreateThenDelete, plan.DeleteThenCreate:
+			return stackpolicy.Replace
+		}
+	case plan.PhaseUpdateCleanup:
+		switch s.Action {
+		case plan.Delete, plan.Retain, plan.Snapshot:
+			if s.Replaces == 0 {
+				return stackpolicy.Delete
+			}
+		}
+	}
+	return ""
+}
+
+// checkStackPolicy runs at the start of an update: it fails the resources
+// the policy denies, and reports whether any was.
+func (r *run) checkStackPolicy() (bool, error) {
+	p, err := r.updatePolicy()
+	if err != nil || p == nil {
+		return false, err
+	}
+	denied := false
+	for i := range r.op.Plan.Steps {
+		s := &r.op.Plan.Steps[i]
+		a := policyAction(s)
+		if a == "" {
+			continue
+		}
+		if d := p.Evaluate(a, s.LogicalID, s.ResourceType); !d.Allowed {
+			if err := r.denyByPolicy(s.LogicalID, d.Reason); err != nil {
+				return false, err
+			}
+			denied = true
+		}
+	}
+	if denied {
+		op := r.oper()
+		op.Stopping = true
+		r.schedulePhaseEnd()
+	}
+	return denied, nil
+}
+
+// denyByPolicy fails a resource the stack policy keeps from updating.
+func (r *run) denyByPolicy(logicalID, reason string) error {
+	cur := r.current(logicalID)
+	if cur == nil {
+		return internalf("stack %s: the stack policy denies the update of %s, which has no record", r.st.StackName, logicalID)
+	}
+	if _, ok := statemachine.NextResource(cur.ResourceStatus, statemachine.ResourceDeny); !ok {
+		// Nothing complete to deny (a resource whose create failed with
+		// rollback disabled): the update itself retries it.
+		return nil
+	}
+	if _, err := r.moveTo(cur, logicalID, statemachine.ResourceDeny, reason, cur.Properties); err != nil {
+		return err
+	}
+	op := r.oper()
+	op.PolicyDenied = append(append([]string(nil), op.PolicyDenied...), logicalID)
+	r.recordFailure(logicalID, "update")
+	return nil
+}
+
+// replaceDenied reports whether a step that is about to replace its
+// resource at run time (a Conditional replacement) is denied Update:Replace;
+// if so the resource has failed and the phase stops.
+func (r *run) replaceDenied(s *plan.Step) (bool, error) {
+	p, err := r.updatePolicy()
+	if err != nil || p == nil || r.phase() != plan.PhaseUpdate {
+		return false, err
+	}
+	d := p.Evaluate(stackpolicy.Replace, s.LogicalID, s.ResourceType)
+	if d.Allowed {
+		return false, nil
+	}
+	if err := r.denyByPolicy(s.LogicalID, d.Reason); err != nil {
+		return false, err
+	}
+	return true, r.stopPhase("")
+}
+
+// keepDenied ends, at the start of an update's rollback, the failure of
+// the resources the stack policy kept from updating: UPDATE_COMPLETE, no
+// handler called.
+func (r *run) keepDenied() error {
+	for _, id := range r.op.PolicyDenied {
+		cur := r.current(id)
+		if cur == nil || cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
+			continue
+		}
+		if _, err := r.moveTo(cur, id, statemachine.ResourceKeep, "", cur.Properties); err != nil {
+			return err
+		}
+	}
+	r.oper().PolicyDenied = nil
+	return nil
+}
