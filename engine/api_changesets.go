@@ -67,7 +67,15 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 		}
 		if st != nil && st.Live() {
 			for _, cs := range tx.ChangeSetsOf(st.StackId) {
-				if cs.Name == in.ChangeSetName {
+				// An executed change set no longer holds its name: AWS
+				// accepts a new change set of the same name once the
+				// first has run (a user's log: create, execute, create
+				// again with the same name and no changes gave FAILED
+				// "The submitted information didn't contain changes",
+				// github.com/elias5000/clouds-aws issue 9). aws
+				// cloudformation deploy names its change sets by the
+				// second, so two deploys within one second need it.
+				if cs.Name == in.ChangeSetName && !executed(cs) {
 					// UNVERIFIED wording.
 					return newAPIError(CodeAlreadyExists, "ChangeSet [%s] already exists", in.ChangeSetName)
 				}
@@ -189,12 +197,23 @@ func (tx *txn) findChangeSet(name, stackName string) (*store.ChangeSetRecord, er
 		// messages recorded from AWS).
 		return nil, stackNotFound(stackName)
 	}
+	// By name, the newest change set of that name (an executed one's name
+	// may be taken again).
+	var found *store.ChangeSetRecord
 	for _, cs := range tx.ChangeSetsOf(st.StackId) {
 		if cs.Name == name {
-			return cs, nil
+			found = cs
 		}
 	}
-	return nil, ChangeSetNotFoundError(name)
+	if found == nil {
+		return nil, ChangeSetNotFoundError(name)
+	}
+	return found, nil
+}
+
+// executed: the change set ran (or is running no more).
+func executed(cs *store.ChangeSetRecord) bool {
+	return cs.ExecutionStatus == ExecutionStatusExecuteComplete || cs.ExecutionStatus == ExecutionStatusExecuteFailed
 }
 
 // DescribeChangeSet describes a change set: its status and its changes

@@ -244,3 +244,40 @@ func TestCreateChangeSetClientTokenRetries(t *testing.T) {
 	e = loaded
 	retry("after a save and a load")
 }
+
+// TestChangeSetNameFreeAfterExecution: once a change set has run, a new
+// change set may take its name (aws cloudformation deploy names its change
+// sets by the second), and the name finds the new one; a change set that
+// has not run keeps its name.
+func TestChangeSetNameFreeAfterExecution(t *testing.T) {
+	e := newTestEngine(t, Options{})
+	body := "Resources:\n  Topic:\n    Type: AWS::SNS::Topic\n"
+	first, err := e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "web", ChangeSetName: "deploy-1", ChangeSetType: ChangeSetTypeCreate, TemplateBody: body})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{ChangeSetName: first.Id}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(ctx()); err != nil {
+		t.Fatal(err)
+	}
+	update := CreateChangeSetInput{StackName: "web", ChangeSetName: "deploy-1", TemplateBody: body + "  Two:\n    Type: AWS::SNS::Topic\n"}
+	second, err := e.CreateChangeSet(ctx(), update)
+	if err != nil {
+		t.Fatalf("a change set named as the executed one: %v", err)
+	}
+	if second.Id == first.Id {
+		t.Fatal("the second change set has the first's id")
+	}
+	d, err := e.DescribeChangeSet(ctx(), DescribeChangeSetInput{StackName: "web", ChangeSetName: "deploy-1"})
+	if err != nil || d.ChangeSetId != second.Id || d.ExecutionStatus != ExecutionStatusAvailable {
+		t.Fatalf("DescribeChangeSet by name: %v %s %s, want the new one, AVAILABLE", err, d.ChangeSetId, d.ExecutionStatus)
+	}
+	d, err = e.DescribeChangeSet(ctx(), DescribeChangeSetInput{ChangeSetName: first.Id})
+	if err != nil || d.ExecutionStatus != ExecutionStatusExecuteComplete {
+		t.Fatalf("the first by ARN: %v %+v", err, d)
+	}
+	_, err = e.CreateChangeSet(ctx(), update)
+	wantAPIError(t, err, CodeAlreadyExists, "ChangeSet [deploy-1] already exists")
+}
