@@ -54,6 +54,7 @@ starts held: operations wait at their start until stepped or released).`,
   stacksim serve --pace x10 --faults faults.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			longLived()
 			p, err := api.ParsePace(pace)
 			if err != nil {
 				return badInput(err)

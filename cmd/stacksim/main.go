@@ -8,6 +8,7 @@ import (
 )
 
 func main() {
+	shortLived()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

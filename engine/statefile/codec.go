@@ -145,13 +145,20 @@ func metaValue(key string, v any) ([]byte, error) {
 	return b, nil
 }
 
-// encodeRow is a row's JSON.
+// row is a row's JSON; a resource's or a cloud object's is valid only until
+// the next call (it is written into the encoder's scratch buffer).
 func (enc *rowEncoder) row(r store.Record) ([]byte, error) {
 	switch r := r.(type) {
 	case *store.EventChunk:
 		return enc.chunk(r), nil
 	case *store.ObjectRecord:
-		return json.Marshal(objectJSON{Num: r.Num, Obj: r.Obj})
+		b, err := appendObject(enc.scratch[:0], r.Num, r.Obj)
+		enc.keep(b)
+		return b, err
+	case *store.ResourceRecord:
+		b, err := appendResource(enc.scratch[:0], r)
+		enc.keep(b)
+		return b, err
 	}
 	return json.Marshal(r)
 }
@@ -183,6 +190,17 @@ type chunkJSON struct {
 // reused while the encoder lives.
 type rowEncoder struct {
 	props map[unsafe.Pointer]string
+	// scratch is the buffer the fast writers write a row into: row's
+	// answer is valid until its next call (encodeValue copies it into
+	// the value bbolt keeps).
+	scratch []byte
+}
+
+// keep keeps b, grown by a writer, as the scratch buffer.
+func (enc *rowEncoder) keep(b []byte) {
+	if b != nil {
+		enc.scratch = b[:0]
+	}
 }
 
 func newRowEncoder() *rowEncoder { return &rowEncoder{props: map[unsafe.Pointer]string{}} }

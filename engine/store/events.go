@@ -1,8 +1,9 @@
 package store
 
 import (
-	"encoding/json"
 	"math"
+
+	"github.com/stacksim/stacksim/internal/jsonvalue"
 )
 
 // PropertiesText is the event's ResourceProperties: the properties as JSON
@@ -251,7 +252,7 @@ func propsText(props map[string]any) string {
 	if len(props) == 0 {
 		return ""
 	}
-	b, err := json.Marshal(props)
+	b, err := jsonvalue.Marshal(props)
 	if err != nil {
 		return ""
 	}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"math"
+	"runtime/debug"
+	"testing"
+)
+
+// TestCollectorPace: a short-lived command collects only near its heap
+// limit, serve puts the default pace back, and a user's GOGC or GOMEMLIMIT
+// wins over both.
+func TestCollectorPace(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	shortLived()
+	if p := debug.SetGCPercent(-1); p != -1 {
+		t.Errorf("after shortLived the collector's percent is %d, want -1 (off)", p)
+	}
+	if l := debug.SetMemoryLimit(-1); l != shortLivedHeap {
+		t.Errorf("after shortLived the memory limit is %d, want %d", l, shortLivedHeap)
+	}
+	longLived()
+	if p := debug.SetGCPercent(-1); p != 100 {
+		t.Errorf("after longLived the collector's percent is %d, want 100", p)
+	}
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		t.Errorf("after longLived the memory limit is %d, want none", l)
+	}
+
+	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
+		t.Run(env, func(t *testing.T) {
+			t.Setenv(env, "50")
+			debug.SetGCPercent(77)
+			debug.SetMemoryLimit(12345 << 20)
+			shortLived()
+			if p := debug.SetGCPercent(77); p != 77 {
+				t.Errorf("with %s set, shortLived changed the percent to %d", env, p)
+			}
+			longLived()
+			if l := debug.SetMemoryLimit(-1); l != 12345<<20 {
+				t.Errorf("with %s set, longLived changed the memory limit to %d", env, l)
+			}
+		})
+	}
+}
