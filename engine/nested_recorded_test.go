@@ -123,7 +123,9 @@ func inOrder(t *testing.T, what string, recorded, got []string) {
 func TestNestedRecordedFailedUpdate(t *testing.T) {
 	dir, _ := filepath.Abs(filepath.Join("testdata", "lifecycles", "nested-recorded"))
 	h := newHarness(t, "nested-recorded", Options{S3Dir: filepath.Join(dir, "s3")})
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "demo-dev", TemplateBody: h.fixture("demo-dev.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "demo-dev", TemplateBody: h.fixture("demo-dev.yaml")})
+	})
 	h.wait("demo-dev")
 	in := UpdateStackInput{StackName: "demo-dev", UsePreviousTemplate: true, Parameters: []Parameter{{ParameterKey: "Version", ParameterValue: "2"}}}
 	in.Faults = h.faults("faults.yaml")
