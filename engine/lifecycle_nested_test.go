@@ -275,3 +275,30 @@ func changeSetName(arn string) string {
 	}
 	return shortARN(arn)
 }
+
+// Operations on a nested stack itself: AWS allows them ("We strongly
+// recommend that updates to nested stacks are run from the parent stack":
+// AWS::CloudFormation::Stack's documentation). A child deleted directly
+// fails its parent's next update of it; the parent is deleted still.
+func TestLifecycleNestedDirectOperations(t *testing.T) {
+	h := nestedHarness(t, "nested-direct-operations")
+	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("siblings.yaml")}) })
+	h.wait("root")
+	res, err := h.e.DescribeStackResource(ctx(), DescribeStackResourceInput{StackName: "root", LogicalResourceId: "Network"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := res.StackResourceDetail.PhysicalResourceId
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: child, UsePreviousTemplate: true, Parameters: []Parameter{{ParameterKey: "Env", ParameterValue: "direct"}}})
+	})
+	h.wait(child)
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: child}) })
+	h.wait(child)
+	_ = h.updateStack(UpdateStackInput{StackName: "root", TemplateBody: strings.ReplaceAll(h.fixture("siblings.yaml"), "staging", "later")})
+	h.wait("root")
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "root"}) })
+	h.wait(h.stackID("root"))
+	h.objects()
+	h.done()
+}

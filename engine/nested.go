@@ -299,6 +299,13 @@ func (r *run) createChild(row *store.StepRecord, s *plan.Step) error {
 // "User Initiated", as a DeleteStack of it would).
 func (r *run) deleteChild(row *store.StepRecord, child *store.StackRecord) error {
 	tx := r.tx
+	if err := statemachine.CheckOperation(statemachine.DeleteStack, child.Info()); err != nil {
+		if statemachine.IsNoOp(err) {
+			return nil // being deleted already: its end wakes the step
+		}
+		s := r.step(int(row.Index))
+		return r.partFailed(row, s, failReason(apiError(err)))
+	}
 	c := child.Clone()
 	to, err := statemachine.FireStack(c.StackName, c.StackStatus, statemachine.StackDelete)
 	if err != nil {

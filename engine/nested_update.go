@@ -7,7 +7,9 @@ import (
 
 	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
+	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/statemachine"
+	"github.com/stacksim/stacksim/template"
 )
 
 // Nested stacks in updates and their rollbacks (see nested.go for the
@@ -82,16 +84,67 @@ func (e *Engine) childUpdate(tx *txn, caps []string, parentTags []Tag, child *st
 	if u.Tags == nil {
 		u.Tags = []Tag{}
 	}
-	c, p, err := e.prepareUpdate(tx, child, u, true)
+	c, p, err := e.prepareUpdate(tx, child, u, false)
 	if err != nil {
-		var api *APIError
-		if errors.As(err, &api) && api.Message == "No updates are to be performed." {
-			return nil, nil, in, "", nil
-		}
 		return nil, nil, in, failReason(err), nil
 	}
 	c.TimeoutInMinutes = in.TimeoutInMinutes
+	if c.TimeoutInMinutes == child.TimeoutInMinutes && !e.stackChanges(tx, child, c, p, how) {
+		return nil, nil, in, "", nil
+	}
 	return c, p, in, "", nil
+}
+
+// stackChanges tells whether an update of st (to c, by plan p) changes
+// anything. A nested stack is planned as updated whenever its parent is
+// (its template may have changed), so the plan alone cannot say: each of
+// its nested stacks is asked in turn, and the resources the plan updates
+// only because they read a nested stack's outputs are decided again once
+// it is known that the nested stack does not change.
+func (e *Engine) stackChanges(tx *txn, st, c *store.StackRecord, p *plan.Plan, how prepareHow) bool {
+	if !sameTags(c.Tags, st.Tags) {
+		return true
+	}
+	b, err := e.currentTemplate(c)
+	if err != nil {
+		return true
+	}
+	live := changingResolver{liveResolver: liveResolver{e: e, tx: tx, st: st, unknown: true}, changing: map[string]plan.Replacement{}}
+	for _, s := range p.Steps {
+		if s.Action != plan.NoOp {
+			live.changing[s.LogicalID] = s.Replacement
+		}
+	}
+	for _, s := range p.Steps {
+		if s.Action == plan.NoOp {
+			continue
+		}
+		if s.Action != plan.Update || s.Phase != plan.PhaseUpdate || len(s.Scope) != 1 || s.Scope[0] != plan.ScopeProperties {
+			return true
+		}
+		rec := tx.Resource(st.Num, s.LogicalID)
+		if rec == nil {
+			return true
+		}
+		props, err := b.Properties(s.LogicalID, live)
+		if err != nil || !template.IsKnown(props) {
+			return true
+		}
+		if isNestedStack(s.ResourceType) {
+			child := tx.StackByID(rec.PhysicalResourceId)
+			if child == nil {
+				return true
+			}
+			gc, _, _, reason, err := e.childUpdate(tx, c.Capabilities, c.Tags, child, resources.StringifyModel(props), how)
+			if err != nil || reason != "" || gc != nil {
+				return true
+			}
+		} else if dec := plan.Decide(e.planSchema(s.ResourceType), s.Custom, rec.Properties, props); dec.Action != plan.NoOp {
+			return true
+		}
+		delete(live.changing, s.LogicalID) // unchanged: its values are known
+	}
+	return e.outputsChange(tx, b, live, st)
 }
 
 // childUpdate is the update of a step's child (e.childUpdate).
@@ -115,6 +168,11 @@ func (r *run) childChanges(cur *store.ResourceRecord, state map[string]any) bool
 // startChildUpdate starts the update of a step's child; done is true when
 // there is nothing to update.
 func (r *run) startChildUpdate(row *store.StepRecord, child *store.StackRecord) (done bool, reason string, err error) {
+	if err := statemachine.CheckOperation(statemachine.UpdateStack, child.Info()); err != nil {
+		// The child is not where an update can start (deleted directly,
+		// say): the resource fails with the refusal.
+		return false, failReason(apiError(err)), nil
+	}
 	if r.phase() == plan.PhaseUpdate {
 		if ncs := r.childChangeSet(child); ncs != nil {
 			reason, err := r.startChildChangeSet(row, child, ncs)
