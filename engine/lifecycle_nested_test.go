@@ -282,7 +282,9 @@ func changeSetName(arn string) string {
 // fails its parent's next update of it; the parent is deleted still.
 func TestLifecycleNestedDirectOperations(t *testing.T) {
 	h := nestedHarness(t, "nested-direct-operations")
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("siblings.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("siblings.yaml")})
+	})
 	h.wait("root")
 	res, err := h.e.DescribeStackResource(ctx(), DescribeStackResourceInput{StackName: "root", LogicalResourceId: "Network"})
 	if err != nil {
