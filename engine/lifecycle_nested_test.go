@@ -310,13 +310,17 @@ func TestLifecycleNestedDirectOperations(t *testing.T) {
 // retaining the nested stack's resource leaves the child in the account.
 func TestLifecycleNestedDeleteFails(t *testing.T) {
 	h := nestedHarness(t, "nested-delete-fails")
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("siblings.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("siblings.yaml")})
+	})
 	h.wait("root")
 	in := DeleteStackInput{StackName: "root"}
 	in.Faults = h.faults("queue-delete-fails.yaml")
 	h.mustDo(func() error { return h.deleteStack(in) })
 	h.wait("root")
-	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "root", RetainResources: []string{"Network"}}) })
+	h.mustDo(func() error {
+		return h.deleteStack(DeleteStackInput{StackName: "root", RetainResources: []string{"Network"}})
+	})
 	h.wait(h.stackID("root"))
 	h.describeChildren()
 	h.objects()
