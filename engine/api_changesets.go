@@ -86,6 +86,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			OnStackFailure: in.OnStackFailure, Status: ChangeSetStatusCreateComplete, ExecutionStatus: ExecutionStatusAvailable,
 			ClientToken: in.ClientToken}
 		var p *plan.Plan
+		var desired *store.StackRecord // the stack as an UPDATE change set leaves it
 		if csType == ChangeSetTypeCreate {
 			if st == nil || st.StackStatus == statemachine.StackStatusDeleteComplete {
 				st = &store.StackRecord{StackId: tx.newStackID(in.StackName), StackName: in.StackName, CreationTime: tx.now(),
@@ -127,7 +128,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			c, up, err := e.prepareUpdate(tx, st, u, false)
 			switch {
 			case err == nil:
-				p = up
+				p, desired = up, c
 				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile, c.Parameters
 				if !p.HasChanges() && sameTags(c.Tags, st.Tags) {
 					cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, noChangesReason, ExecutionStatusUnavailable
@@ -148,6 +149,15 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 		cs.Id = tx.newChangeSetID(st.StackName, in.ChangeSetName)
 		tx.Meta.IDs++
 		cs.Seq = tx.Meta.IDs
+		cs.IncludeNestedStacks = in.IncludeNestedStacks
+		if in.IncludeNestedStacks && desired != nil && cs.Status == ChangeSetStatusCreateComplete {
+			if err := e.nestedChangeSets(tx, st, desired, cs, cs.Id); err != nil {
+				return err
+			}
+			if len(cs.Changes) == 0 && sameTags(desired.Tags, st.Tags) {
+				cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, noChangesReason, ExecutionStatusUnavailable
+			}
+		}
 		tx.Put(cs)
 		out = &CreateChangeSetOutput{Id: cs.Id, StackId: st.StackId}
 		return nil
@@ -254,6 +264,7 @@ func (e *Engine) DescribeChangeSet(ctx context.Context, in DescribeChangeSetInpu
 			ExecutionStatus: cs.ExecutionStatus, Status: cs.Status, StatusReason: cs.StatusReason,
 			NotificationARNs: nonNil(cs.NotificationARNs), Capabilities: nonNil(cs.Capabilities), Tags: cs.Tags,
 			Changes: append([]plan.Change{}, changes[start:end]...), OnStackFailure: cs.OnStackFailure,
+			IncludeNestedStacks: cs.IncludeNestedStacks, ParentChangeSetId: cs.ParentChangeSetId, RootChangeSetId: cs.RootChangeSetId,
 		}
 		if end < len(changes) {
 			out.NextToken = encodeToken("DescribeChangeSet", cs.Id, strconv.Itoa(end))
@@ -291,6 +302,12 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 		info.ChangeSetType, info.ChangeSetName = statemachine.ChangeSetType(cs.Type), cs.Name
 		if err := statemachine.CheckOperation(statemachine.ExecuteChangeSet, info); err != nil {
 			return apiError(err)
+		}
+		if cs.ParentChangeSetId != "" {
+			// UNVERIFIED wording: the change set of a nested stack runs
+			// with its root's ("you can only execute the root change
+			// set": AWS User Guide, change-sets-for-nested-stacks).
+			return InvalidChangeSetStatusError("ChangeSet [%s] is the change set of a nested stack: execute its root change set [%s]", cs.Id, cs.RootChangeSetId)
 		}
 		if cs.ExecutionStatus != ExecutionStatusAvailable {
 			// UNVERIFIED wording.
@@ -399,6 +416,9 @@ func (e *Engine) DeleteChangeSet(ctx context.Context, in DeleteChangeSetInput) (
 			// UNVERIFIED wording.
 			return InvalidChangeSetStatusError("Cannot delete ChangeSet [%s] in its current execution status of [%s]", cs.Id, cs.ExecutionStatus)
 		}
+		for _, n := range tx.nestedChangeSetsOf(cs) {
+			tx.Del(store.TChangeSets, n.Key())
+		}
 		tx.Del(store.TChangeSets, cs.Key())
 		return nil
 	})
@@ -438,7 +458,8 @@ func (e *Engine) ListChangeSets(ctx context.Context, in ListChangeSetsInput) (*L
 		for _, cs := range all[start:end] {
 			out.Summaries = append(out.Summaries, ChangeSetSummary{StackId: cs.StackId, StackName: cs.StackName,
 				ChangeSetId: cs.Id, ChangeSetName: cs.Name, ExecutionStatus: cs.ExecutionStatus, Status: cs.Status,
-				StatusReason: cs.StatusReason, CreationTime: cs.CreationTime, Description: cs.Description})
+				StatusReason: cs.StatusReason, CreationTime: cs.CreationTime, Description: cs.Description,
+				IncludeNestedStacks: cs.IncludeNestedStacks, ParentChangeSetId: cs.ParentChangeSetId, RootChangeSetId: cs.RootChangeSetId})
 		}
 		if end < len(all) {
 			out.NextToken = encodeToken("ListChangeSets", st.StackId, strconv.Itoa(end))

@@ -245,6 +245,10 @@ type DescribeChangeSetOutput struct {
 	NextToken             string                `json:"NextToken,omitempty"`
 	IncludeNestedStacks   bool                  `json:"IncludeNestedStacks"`
 	OnStackFailure        string                `json:"OnStackFailure,omitempty"`
+	// ParentChangeSetId and RootChangeSetId are set on the change set of
+	// a nested stack (IncludeNestedStacks).
+	ParentChangeSetId string `json:"ParentChangeSetId,omitempty"`
+	RootChangeSetId   string `json:"RootChangeSetId,omitempty"`
 }
 
 // ExecuteChangeSetInput is ExecuteChangeSet's request.
@@ -293,6 +297,8 @@ type ChangeSetSummary struct {
 	CreationTime        time.Time `json:"CreationTime"`
 	Description         string    `json:"Description,omitempty"`
 	IncludeNestedStacks bool      `json:"IncludeNestedStacks"`
+	ParentChangeSetId   string    `json:"ParentChangeSetId,omitempty"`
+	RootChangeSetId     string    `json:"RootChangeSetId,omitempty"`
 }
 
 // ListChangeSetsOutput is ListChangeSets' answer.

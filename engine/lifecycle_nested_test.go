@@ -167,3 +167,162 @@ func (h *harness) continueRollback(in ContinueUpdateRollbackInput) error {
 		return err
 	})
 }
+
+// A change set with IncludeNestedStacks: a change set of its own for each
+// nested stack that changes (Network; App's parameters read an output of
+// Network that the update may change, so App is updated from its
+// template when the change set runs),
+// with ParentChangeSetId and RootChangeSetId; only the root's can be
+// executed, and executing it runs the nested ones.
+func TestLifecycleNestedChangeSet(t *testing.T) {
+	h := nestedHarness(t, "nested-change-set")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml")})
+	})
+	h.wait("root")
+	var rootCS string
+	h.mustDo(func() error {
+		return h.call("CreateChangeSet root/prod (IncludeNestedStacks)", func() error {
+			out, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "root", ChangeSetName: "prod", UsePreviousTemplate: true,
+				IncludeNestedStacks: true, Parameters: []Parameter{{ParameterKey: "Env", ParameterValue: "prod"}}})
+			if out != nil {
+				rootCS = out.Id
+			}
+			return err
+		})
+	})
+	var nested []string
+	var describe func(id, indent string)
+	describe = func(id, indent string) {
+		out, err := h.e.DescribeChangeSet(ctx(), DescribeChangeSetInput{ChangeSetName: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.note("%s change set %s of %s: %s %s nested=%v parent=%s root=%s", indent, out.ChangeSetName, out.StackName, out.Status, out.ExecutionStatus,
+			out.IncludeNestedStacks, changeSetName(out.ParentChangeSetId), changeSetName(out.RootChangeSetId))
+		for _, ch := range out.Changes {
+			rc := ch.ResourceChange
+			h.note("%s   %s %s %s replacement=%s changeSet=%s", indent, rc.Action, rc.LogicalResourceID, rc.ResourceType, rc.Replacement, changeSetName(rc.ChangeSetID))
+			if rc.ChangeSetID != "" {
+				nested = append(nested, rc.ChangeSetID)
+				describe(rc.ChangeSetID, indent+"  ")
+			}
+		}
+	}
+	describe(rootCS, "  ")
+	if len(nested) != 1 {
+		t.Fatalf("%d nested change sets, want 1 (Network)", len(nested))
+	}
+	_ = h.call("ExecuteChangeSet (a nested one)", func() error {
+		_, err := h.e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{ChangeSetName: nested[0]})
+		return err
+	})
+	h.mustDo(func() error {
+		return h.call("ExecuteChangeSet root/prod", func() error {
+			_, err := h.e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{ChangeSetName: rootCS})
+			return err
+		})
+	})
+	h.wait("root")
+	for _, id := range append([]string{rootCS}, nested...) {
+		out, err := h.e.DescribeChangeSet(ctx(), DescribeChangeSetInput{ChangeSetName: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.note("   change set %s: %s", out.ChangeSetName, out.ExecutionStatus)
+	}
+	h.describeChildren()
+
+	// Three levels: new stack tags reach every nested stack (a tag is
+	// propagated), the grandchild's change set is its parent's change's.
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "sib", TemplateBody: h.fixture("siblings.yaml")})
+	})
+	h.wait("sib")
+	h.mustDo(func() error {
+		return h.call("CreateChangeSet sib/tagged (IncludeNestedStacks)", func() error {
+			out, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "sib", ChangeSetName: "tagged", UsePreviousTemplate: true,
+				IncludeNestedStacks: true, Tags: []Tag{{Key: "cost-center", Value: "42"}}})
+			if out != nil {
+				rootCS = out.Id
+			}
+			return err
+		})
+	})
+	nested = nil
+	describe(rootCS, "  ")
+	if len(nested) != 3 {
+		t.Fatalf("%d nested change sets, want 3 (Network, App, App's Leaf)", len(nested))
+	}
+	h.mustDo(func() error {
+		return h.call("DeleteChangeSet sib/tagged", func() error {
+			_, err := h.e.DeleteChangeSet(ctx(), DeleteChangeSetInput{ChangeSetName: rootCS})
+			return err
+		})
+	})
+	for _, id := range nested {
+		if _, err := h.e.DescribeChangeSet(ctx(), DescribeChangeSetInput{ChangeSetName: id}); err == nil {
+			t.Errorf("nested change set %s outlived its root's deletion", id)
+		}
+	}
+	h.done()
+}
+
+// changeSetName is the name part of a change set ARN.
+func changeSetName(arn string) string {
+	if arn == "" {
+		return "-"
+	}
+	return shortARN(arn)
+}
+
+// Operations on a nested stack itself: AWS allows them ("We strongly
+// recommend that updates to nested stacks are run from the parent stack":
+// AWS::CloudFormation::Stack's documentation). A child deleted directly
+// fails its parent's next update of it; the parent is deleted still.
+func TestLifecycleNestedDirectOperations(t *testing.T) {
+	h := nestedHarness(t, "nested-direct-operations")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("siblings.yaml")})
+	})
+	h.wait("root")
+	res, err := h.e.DescribeStackResource(ctx(), DescribeStackResourceInput{StackName: "root", LogicalResourceId: "Network"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := res.StackResourceDetail.PhysicalResourceId
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: child, UsePreviousTemplate: true, Parameters: []Parameter{{ParameterKey: "Env", ParameterValue: "direct"}}})
+	})
+	h.wait(child)
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: child}) })
+	h.wait(child)
+	_ = h.updateStack(UpdateStackInput{StackName: "root", TemplateBody: strings.ReplaceAll(h.fixture("siblings.yaml"), "staging", "later")})
+	h.wait("root")
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "root"}) })
+	h.wait(h.stackID("root"))
+	h.objects()
+	h.done()
+}
+
+// A child's delete fails: the parent's resource is DELETE_FAILED with the
+// child's reason and the parent DELETE_FAILED; deleting the parent again
+// retaining the nested stack's resource leaves the child in the account.
+func TestLifecycleNestedDeleteFails(t *testing.T) {
+	h := nestedHarness(t, "nested-delete-fails")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("siblings.yaml")})
+	})
+	h.wait("root")
+	in := DeleteStackInput{StackName: "root"}
+	in.Faults = h.faults("queue-delete-fails.yaml")
+	h.mustDo(func() error { return h.deleteStack(in) })
+	h.wait("root")
+	h.mustDo(func() error {
+		return h.deleteStack(DeleteStackInput{StackName: "root", RetainResources: []string{"Network"}})
+	})
+	h.wait(h.stackID("root"))
+	h.describeChildren()
+	h.objects()
+	h.done()
+}

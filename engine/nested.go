@@ -151,8 +151,9 @@ type childInput struct {
 	Tags             []Tag
 }
 
-// childInputOf reads a nested stack's resolved (stringified) properties.
-func (r *run) childInputOf(state map[string]any) (childInput, string) {
+// childInputOf reads a nested stack's resolved (stringified) properties;
+// parentTags are the parent stack's.
+func childInputOf(state map[string]any, parentTags []Tag) (childInput, string) {
 	var in childInput
 	in.TemplateURL, _ = state["TemplateURL"].(string)
 	if in.TemplateURL == "" {
@@ -180,7 +181,7 @@ func (r *run) childInputOf(state map[string]any) (childInput, string) {
 			in.NotificationARNs = append(in.NotificationARNs, fmt.Sprint(a))
 		}
 	}
-	in.Tags = childTags(r.st.Tags, state["Tags"])
+	in.Tags = childTags(parentTags, state["Tags"])
 	return in, ""
 }
 
@@ -226,7 +227,7 @@ func failReason(err error) string {
 // loop beside the parent's; the resource is "Resource creation Initiated"
 // with the child's ARN as physical id.
 func (r *run) createChild(row *store.StepRecord, s *plan.Step) error {
-	in, reason := r.childInputOf(row.Desired)
+	in, reason := childInputOf(row.Desired, r.st.Tags)
 	if reason != "" {
 		return r.partFailed(row, s, reason)
 	}
@@ -300,6 +301,13 @@ func (r *run) createChild(row *store.StepRecord, s *plan.Step) error {
 // "User Initiated", as a DeleteStack of it would).
 func (r *run) deleteChild(row *store.StepRecord, child *store.StackRecord) error {
 	tx := r.tx
+	if err := statemachine.CheckOperation(statemachine.DeleteStack, child.Info()); err != nil {
+		if statemachine.IsNoOp(err) {
+			return nil // being deleted already: its end wakes the step
+		}
+		s := r.step(int(row.Index))
+		return r.partFailed(row, s, failReason(apiError(err)))
+	}
 	c := child.Clone()
 	to, err := statemachine.FireStack(c.StackName, c.StackStatus, statemachine.StackDelete)
 	if err != nil {

@@ -7,7 +7,9 @@ import (
 
 	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/plan"
+	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/statemachine"
+	"github.com/stacksim/stacksim/template"
 )
 
 // Nested stacks in updates and their rollbacks (see nested.go for the
@@ -62,34 +64,93 @@ func (r *run) held(child *store.StackRecord) bool {
 
 // childUpdate is the update a nested stack's properties ask of its child:
 // its template read again from TemplateURL (its content may have changed),
-// its parameters, tags and notification ARNs.
-func (r *run) childUpdate(child *store.StackRecord, state map[string]any) (*store.StackRecord, *plan.Plan, string, error) {
-	in, reason := r.childInputOf(state)
+// its parameters, tags and notification ARNs; the parent's capabilities
+// and tags. It returns a nil stack when nothing changes, a reason when
+// the update is refused.
+func (e *Engine) childUpdate(tx *txn, caps []string, parentTags []Tag, child *store.StackRecord, state map[string]any, how prepareHow) (*store.StackRecord, *plan.Plan, childInput, string, error) {
+	in, reason := childInputOf(state, parentTags)
 	if reason != "" {
-		return nil, nil, reason, nil
+		return nil, nil, in, reason, nil
 	}
-	file, body, err := ReadTemplateURL(in.TemplateURL, r.e.opts.S3Dir)
+	file, body, err := ReadTemplateURL(in.TemplateURL, e.opts.S3Dir)
 	if err == nil && len(body) == 0 {
 		err = ValidationError("Template format error: At least one Resources member must be defined.")
 	}
 	if err != nil {
-		return nil, nil, failReason(err), nil
+		return nil, nil, in, failReason(err), nil
 	}
-	u := updateRequest{Sub: submission{File: file, Original: string(body)}, Params: in.Parameters,
-		Caps: r.st.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
+	u := updateRequest{Sub: submission{File: file, Original: string(body)}, How: how, Params: in.Parameters,
+		Caps: caps, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
 	if u.Tags == nil {
 		u.Tags = []Tag{}
 	}
-	c, p, err := r.e.prepareUpdate(r.tx, child, u, true)
+	c, p, err := e.prepareUpdate(tx, child, u, false)
 	if err != nil {
-		var api *APIError
-		if errors.As(err, &api) && api.Message == "No updates are to be performed." {
-			return nil, nil, "", nil
-		}
-		return nil, nil, failReason(err), nil
+		return nil, nil, in, failReason(err), nil
 	}
 	c.TimeoutInMinutes = in.TimeoutInMinutes
-	return c, p, "", nil
+	if c.TimeoutInMinutes == child.TimeoutInMinutes && !e.stackChanges(tx, child, c, p, how) {
+		return nil, nil, in, "", nil
+	}
+	return c, p, in, "", nil
+}
+
+// stackChanges tells whether an update of st (to c, by plan p) changes
+// anything. A nested stack is planned as updated whenever its parent is
+// (its template may have changed), so the plan alone cannot say: each of
+// its nested stacks is asked in turn, and the resources the plan updates
+// only because they read a nested stack's outputs are decided again once
+// it is known that the nested stack does not change.
+func (e *Engine) stackChanges(tx *txn, st, c *store.StackRecord, p *plan.Plan, how prepareHow) bool {
+	if !sameTags(c.Tags, st.Tags) {
+		return true
+	}
+	b, err := e.currentTemplate(c)
+	if err != nil {
+		return true
+	}
+	live := changingResolver{liveResolver: liveResolver{e: e, tx: tx, st: st, unknown: true}, changing: map[string]plan.Replacement{}}
+	for _, s := range p.Steps {
+		if s.Action != plan.NoOp {
+			live.changing[s.LogicalID] = s.Replacement
+		}
+	}
+	for _, s := range p.Steps {
+		if s.Action == plan.NoOp {
+			continue
+		}
+		if s.Action != plan.Update || s.Phase != plan.PhaseUpdate || len(s.Scope) != 1 || s.Scope[0] != plan.ScopeProperties {
+			return true
+		}
+		rec := tx.Resource(st.Num, s.LogicalID)
+		if rec == nil {
+			return true
+		}
+		props, err := b.Properties(s.LogicalID, live)
+		if err != nil || !template.IsKnown(props) {
+			return true
+		}
+		if isNestedStack(s.ResourceType) {
+			child := tx.StackByID(rec.PhysicalResourceId)
+			if child == nil {
+				return true
+			}
+			gc, _, _, reason, err := e.childUpdate(tx, c.Capabilities, c.Tags, child, resources.StringifyModel(props), how)
+			if err != nil || reason != "" || gc != nil {
+				return true
+			}
+		} else if dec := plan.Decide(e.planSchema(s.ResourceType), s.Custom, rec.Properties, props); dec.Action != plan.NoOp {
+			return true
+		}
+		delete(live.changing, s.LogicalID) // unchanged: its values are known
+	}
+	return e.outputsChange(tx, b, live, st)
+}
+
+// childUpdate is the update of a step's child (e.childUpdate).
+func (r *run) childUpdate(child *store.StackRecord, state map[string]any) (*store.StackRecord, *plan.Plan, string, error) {
+	c, p, _, reason, err := r.e.childUpdate(r.tx, r.st.Capabilities, r.st.Tags, child, state, prepareHow{})
+	return c, p, reason, err
 }
 
 // childChanges tells whether the update of a nested stack's step changes
@@ -97,7 +158,7 @@ func (r *run) childUpdate(child *store.StackRecord, state map[string]any) (*stor
 // with it when it starts the child's update).
 func (r *run) childChanges(cur *store.ResourceRecord, state map[string]any) bool {
 	child := r.tx.StackByID(cur.PhysicalResourceId)
-	if child == nil || r.busy(child) {
+	if child == nil || r.busy(child) || r.childChangeSet(child) != nil {
 		return true
 	}
 	c, _, reason, err := r.childUpdate(child, state)
@@ -107,6 +168,17 @@ func (r *run) childChanges(cur *store.ResourceRecord, state map[string]any) bool
 // startChildUpdate starts the update of a step's child; done is true when
 // there is nothing to update.
 func (r *run) startChildUpdate(row *store.StepRecord, child *store.StackRecord) (done bool, reason string, err error) {
+	if err := statemachine.CheckOperation(statemachine.UpdateStack, child.Info()); err != nil {
+		// The child is not where an update can start (deleted directly,
+		// say): the resource fails with the refusal.
+		return false, failReason(apiError(err)), nil
+	}
+	if r.phase() == plan.PhaseUpdate {
+		if ncs := r.childChangeSet(child); ncs != nil {
+			reason, err := r.startChildChangeSet(row, child, ncs)
+			return false, reason, err
+		}
+	}
 	c, p, reason, err := r.childUpdate(child, row.Desired)
 	if err != nil || reason != "" {
 		return false, reason, err

@@ -70,6 +70,9 @@ type ResourceChange struct {
 	PolicyAction       string      `json:"PolicyAction,omitempty"`
 	Scope              []string    `json:"Scope"`
 	Details            []Detail    `json:"Details"`
+	// ChangeSetID is, for a nested stack in a change set made with
+	// IncludeNestedStacks, the ARN of the nested stack's own change set.
+	ChangeSetID string `json:"ChangeSetId,omitempty"`
 }
 
 // Detail is one cause of a resource change.

@@ -514,6 +514,12 @@ type ChangeSetRecord struct {
 	NotificationARNs []string      `json:",omitempty"`
 	Changes          []plan.Change `json:",omitempty"`
 	OnStackFailure   string        `json:",omitempty"`
+	// IncludeNestedStacks: made with change sets of the nested stacks
+	// (ParentChangeSetId names the parent's change set, RootChangeSetId
+	// the root's, on those).
+	IncludeNestedStacks bool   `json:",omitempty"`
+	ParentChangeSetId   string `json:",omitempty"`
+	RootChangeSetId     string `json:",omitempty"`
 	// ClientToken is the CreateChangeSet call's ClientToken: a call with the
 	// same name and token is a retry of that call.
 	ClientToken string `json:",omitempty"`

@@ -179,5 +179,26 @@ func unmade() map[string]Why {
 	add(CannotHave, false, "the DynamicUserData macro (no template or code of it in the corpus) makes Fn::Sub's string; answered as given, Fn::Sub has no string",
 		lint+"functions/sub.yaml", lint+"parameters/not_used_parameters.yaml", lint+"parameters/used_transforms.yaml")
 
+	// Nested stacks, now that their children are created: a child
+	// template the corpus does not hold, or a TemplateURL CloudFormation
+	// refuses.
+	add(CannotHave, false, "a nested stack's child template is not in the corpus (an S3 object its author uploaded): "+
+		"TemplateURL must reference a valid S3 object to which you have access.",
+		lint+"minimal.yaml", lint+"resources/iam/instance_profile.yaml")
+	add(CannotHave, false, "a nested stack's TemplateURL is an SSM parameter's value ({{resolve:ssm:/sdlf/pipeline/main:1}}) "+
+		"that names a child template no stack of the corpus uploads",
+		lint+"resources/cloudformation/nested_stack_dynamic.yaml")
+	add(CannotHave, false, "a nested stack's child template is not in the corpus, and its URL's bucket (s3_bucket_name) is not one "+
+		"CloudFormation reads: TemplateURL must be a supported URL.",
+		lint+"resources/properties/hard_coded_arn_properties.yaml")
+	add(CannotHave, false, "an AWS::Serverless::Application whose Location is a local path (path/), never packaged: "+
+		"the nested stack's TemplateURL is not a URL, and the child is not in the corpus",
+		lint+"resources/properties/templated_code_sam.yaml")
+	add(TemplateFault, false, "nested stacks whose TemplateURL is a local path (./stack_nested.yaml, for `aws cloudformation package`), "+
+		"a web URL outside S3 (https://someurl.com) and a bare key: CloudFormation refuses each, TemplateURL must be a supported URL.",
+		lint+"resources/cloudformation/stacks.yaml")
+	add(TemplateFault, false, "VPCPeeringAccepterTagStack passes the parameter LambdaRoleName to VPCPeering-Accepter-Tag.cfn, "+
+		"which does not declare it: CloudFormation fails the nested stack with Parameters: [LambdaRoleName] do not exist in the template",
+		both(aws+"Solutions/VPCPeering/templates/VPCPeering-Accepter.main.cfn")...)
 	return m
 }
