@@ -78,7 +78,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				st = &store.StackRecord{StackId: tx.newStackID(in.StackName), StackName: in.StackName, CreationTime: tx.now(),
 					NotificationARNs: in.NotificationARNs, Tags: in.Tags, Capabilities: in.Capabilities, RoleARN: in.RoleARN}
 				var err error
-				if _, p, err = e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true}); err != nil {
+				if _, p, err = e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true, contexts: true}); err != nil {
 					if !failTransformed(cs, err) {
 						return err
 					}
@@ -100,7 +100,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			} else {
 				probe := st.Clone()
 				var err error
-				if _, p, err = e.prepareCreate(tx, probe, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true}); err != nil {
+				if _, p, err = e.prepareCreate(tx, probe, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true, contexts: true}); err != nil {
 					if !failTransformed(cs, err) {
 						return err
 					}
@@ -109,7 +109,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = probe.TemplateBody, probe.ProcessedTemplateBody, probe.TemplateFile, probe.Parameters
 			}
 		} else {
-			u := updateRequest{Sub: submission{File: file, Original: body}, How: prepareHow{changeSet: true}, UsePrevious: in.UsePreviousTemplate,
+			u := updateRequest{Sub: submission{File: file, Original: body}, How: prepareHow{changeSet: true, contexts: true}, UsePrevious: in.UsePreviousTemplate,
 				Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
 			c, up, err := e.prepareUpdate(tx, st, u, false)
 			switch {

@@ -147,6 +147,11 @@ func (e *Engine) prepareCreate(tx *txn, st *store.StackRecord, sub submission, p
 	if err != nil {
 		return nil, nil, planError(err)
 	}
+	if how.contexts {
+		if err := plan.CreateContexts(p, b, liveResolver{e: e, tx: tx, st: st, unknown: true}); err != nil {
+			return nil, nil, templateError(err)
+		}
+	}
 	st.TemplateBody, st.ProcessedTemplateBody, st.TemplateFile = sub.Original, sub.Processed, sub.File
 	st.Parameters = boundParams(b)
 	st.ResourceOrder = resourceOrder(b, nil)
@@ -168,6 +173,9 @@ type prepareHow struct {
 	// ssm are the SSM parameters' values to bind with (a change set's);
 	// nil reads the account's parameter store.
 	ssm map[string]string
+	// contexts: the plan's steps get their BeforeContext and AfterContext
+	// (CreateChangeSet shows them).
+	contexts bool
 }
 
 // requiredCapabilities is what a call must acknowledge for a bound
@@ -296,7 +304,7 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 		return nil, nil, templateError(err)
 	}
 	live := liveResolver{e: e, tx: tx, st: st, unknown: true}
-	p, err := plan.ForUpdate(plan.UpdateInput{Deployed: e.deployed(tx, st), Desired: b, Live: live, Schemas: e.planSchemas()})
+	p, err := plan.ForUpdate(plan.UpdateInput{Deployed: e.deployed(tx, st), Desired: b, Live: live, Schemas: e.planSchemas(), Contexts: u.How.contexts})
 	if err != nil {
 		return nil, nil, planError(err)
 	}
