@@ -12,7 +12,9 @@ func TestDetailsWithoutValues(t *testing.T) {
 		return Target{Attribute: ScopeProperties, Name: name, RequiresRecreation: Never,
 			BeforeValue: "a", AfterValue: "b", AttributeChangeType: ChangeModify, Path: "/Properties/" + name}
 	}
-	bare := func(name string) Target { return Target{Attribute: ScopeProperties, Name: name, RequiresRecreation: Never} }
+	bare := func(name string) Target {
+		return Target{Attribute: ScopeProperties, Name: name, RequiresRecreation: Never}
+	}
 	cases := []struct {
 		name string
 		in   []Detail
