@@ -52,6 +52,11 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 	defer e.mu.Unlock()
 	var out *CreateChangeSetOutput
 	err = e.update(func(tx *txn) error {
+		if csType == ChangeSetTypeCreate {
+			if err := arnNamesNoLiveStack(tx, in.StackName); err != nil {
+				return err
+			}
+		}
 		st := tx.FindStack(in.StackName)
 		info := statemachine.StackInfo{StackName: in.StackName, ChangeSetType: statemachine.ChangeSetType(csType), ChangeSetName: in.ChangeSetName}
 		if st != nil {
@@ -268,8 +273,19 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 		if err := statemachine.CheckOperation(statemachine.ExecuteChangeSet, info); err != nil {
 			return apiError(err)
 		}
+		if cs.Status == ChangeSetStatusFailed {
+			// Recorded from AWS (an InvalidChangeSetStatus error quoted in
+			// imaman/bigband's source: "ChangeSet [arn:aws:cloudformation:
+			// eu-west-2:...] cannot be executed in its current status of
+			// [FAILED]"; LocalStack's provider answers the same).
+			return InvalidChangeSetStatusError("ChangeSet [%s] cannot be executed in its current status of [%s]", cs.Id, cs.Status)
+		}
 		if cs.ExecutionStatus != ExecutionStatusAvailable {
-			// UNVERIFIED wording.
+			// UNVERIFIED wording for a change set that did not fail but is
+			// not AVAILABLE (OBSOLETE, EXECUTE_COMPLETE...): searched
+			// LocalStack's test_changesets snapshots and the code corpus
+			// for "cannot be executed in its current", which show only the
+			// FAILED status above.
 			return InvalidChangeSetStatusError("ChangeSet [%s] cannot be executed in its current execution status of [%s]", cs.Id, cs.ExecutionStatus)
 		}
 		token := in.ClientRequestToken

@@ -48,8 +48,11 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	defer e.mu.Unlock()
 	var out *CreateStackOutput
 	err = e.update(func(tx *txn) error {
+		if err := arnNamesNoLiveStack(tx, in.StackName); err != nil {
+			return err
+		}
 		info := statemachine.StackInfo{StackName: in.StackName}
-		if existing := tx.StackByName(in.StackName); existing != nil {
+		if existing := tx.FindStack(in.StackName); existing != nil && existing.Live() {
 			if retry, err := tx.retryOf(KindCreateStack, existing, in.ClientRequestToken); retry || err != nil {
 				out = &CreateStackOutput{StackId: existing.StackId}
 				return err

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stacksim/stacksim/resources/faults"
 )
 
 // Change sets as AWS keeps and refuses them.
@@ -178,4 +180,69 @@ Resources:
 	if rc := plain.Changes[1].ResourceChange; rc.Replacement != "" || rc.AfterContext != "" {
 		t.Errorf("Add without values: %+v", rc)
 	}
+}
+
+// A StackName is a name or an ARN (AWS's pattern says so); a CREATE change
+// set naming a live stack by its ARN is refused as by its name, with the
+// ARN in AWS's words.
+func TestCreateChangeSetWithAStacksARN(t *testing.T) {
+	e := newTestEngine(t, Options{})
+	body := "Resources:\n  Topic:\n    Type: AWS::SNS::Topic\n"
+	out, err := e.CreateStack(ctx(), CreateStackInput{StackName: "app", TemplateBody: body})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, e)
+	_, err = e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: out.StackId, ChangeSetName: "again", ChangeSetType: ChangeSetTypeCreate, TemplateBody: body})
+	wantAPIError(t, err, CodeValidationError, "Stack ["+out.StackId+"] already exists and cannot be created again with the changeSet [again].")
+	_, err = e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "app", ChangeSetName: "again", ChangeSetType: ChangeSetTypeCreate, TemplateBody: body})
+	wantAPIError(t, err, CodeValidationError, "Stack [app] already exists and cannot be created again with the changeSet [again].")
+	_, err = e.CreateStack(ctx(), CreateStackInput{StackName: "my_stack", TemplateBody: body})
+	wantAPIError(t, err, CodeValidationError, "1 validation error detected: Value 'my_stack' at 'stackName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/._+]*")
+	// An ARN that names no live stack cannot name a new one.
+	gone := "arn:aws:cloudformation:us-east-1:123456789012:stack/gone/00000000-0000-4000-8000-000000000000"
+	_, err = e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: gone, ChangeSetName: "one", ChangeSetType: ChangeSetTypeCreate, TemplateBody: body})
+	wantAPIError(t, err, CodeValidationError, "Stack ["+gone+"] does not exist")
+	_, err = e.CreateStack(ctx(), CreateStackInput{StackName: gone, TemplateBody: body})
+	wantAPIError(t, err, CodeValidationError, "Stack ["+gone+"] does not exist")
+	if list, _ := e.ListStacks(ctx(), ListStacksInput{}); len(list.StackSummaries) != 1 {
+		t.Fatalf("%d stacks", len(list.StackSummaries))
+	}
+}
+
+// A change set with no changes is FAILED, and executing it is refused in
+// AWS's words, the change set named by its ARN.
+func TestExecuteFailedChangeSet(t *testing.T) {
+	e := newTestEngine(t, Options{})
+	body := "Resources:\n  Topic:\n    Type: AWS::SNS::Topic\n"
+	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "app", TemplateBody: body}); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, e)
+	made, err := e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "app", ChangeSetName: "same", TemplateBody: body})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{StackName: "app", ChangeSetName: "same"})
+	wantAPIError(t, err, CodeInvalidChangeSetStatus, "ChangeSet ["+made.Id+"] cannot be executed in its current status of [FAILED]")
+}
+
+// A resource that a create's rollback deleted is gone for
+// DescribeStackResource: "Resource NAME does not exist for stack STACK"
+// (BEHAVIOUR.md §8), though the stack still lists it DELETE_COMPLETE.
+func TestDescribeStackResourceDeletedByRollback(t *testing.T) {
+	e := newTestEngine(t, Options{})
+	body := "Resources:\n  Topic:\n    Type: AWS::SNS::Topic\n  Bad:\n    Type: AWS::SNS::Topic\n    DependsOn: Topic\n"
+	inj, err := faults.Load("f.yaml", []byte("faults:\n  - match: {logicalId: Bad, action: create}\n    fail: {code: AccessDenied, message: no}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := CreateStackInput{StackName: "app", TemplateBody: body}
+	in.Faults = inj.Faults()
+	if _, err := e.CreateStack(ctx(), in); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, e)
+	_, err = e.DescribeStackResource(ctx(), DescribeStackResourceInput{StackName: "app", LogicalResourceId: "Topic"})
+	wantAPIError(t, err, CodeValidationError, "Resource Topic does not exist for stack app")
 }
