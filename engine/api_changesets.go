@@ -52,6 +52,11 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 	defer e.mu.Unlock()
 	var out *CreateChangeSetOutput
 	err = e.update(func(tx *txn) error {
+		if csType == ChangeSetTypeCreate {
+			if err := arnNamesNoLiveStack(tx, in.StackName); err != nil {
+				return err
+			}
+		}
 		st := tx.FindStack(in.StackName)
 		if first := tx.changeSetRetry(st, in); first != nil {
 			out = &CreateChangeSetOutput{Id: first.Id, StackId: first.StackId}
@@ -92,7 +97,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				st = &store.StackRecord{StackId: tx.newStackID(in.StackName), StackName: in.StackName, CreationTime: tx.now(),
 					NotificationARNs: in.NotificationARNs, Tags: in.Tags, Capabilities: in.Capabilities, RoleARN: in.RoleARN}
 				var err error
-				if _, p, err = e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true}); err != nil {
+				if _, p, err = e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true, contexts: true}); err != nil {
 					if !failTransformed(cs, err) {
 						return err
 					}
@@ -114,7 +119,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			} else {
 				probe := st.Clone()
 				var err error
-				if _, p, err = e.prepareCreate(tx, probe, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true}); err != nil {
+				if _, p, err = e.prepareCreate(tx, probe, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true, contexts: true}); err != nil {
 					if !failTransformed(cs, err) {
 						return err
 					}
@@ -123,7 +128,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = probe.TemplateBody, probe.ProcessedTemplateBody, probe.TemplateFile, probe.Parameters
 			}
 		} else {
-			u := updateRequest{Sub: submission{File: file, Original: body}, How: prepareHow{changeSet: true}, UsePrevious: in.UsePreviousTemplate,
+			u := updateRequest{Sub: submission{File: file, Original: body}, How: prepareHow{changeSet: true, contexts: true}, UsePrevious: in.UsePreviousTemplate,
 				Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
 			c, up, err := e.prepareUpdate(tx, st, u, false)
 			switch {
@@ -309,8 +314,19 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			// set": AWS User Guide, change-sets-for-nested-stacks).
 			return InvalidChangeSetStatusError("ChangeSet [%s] is the change set of a nested stack: execute its root change set [%s]", cs.Id, cs.RootChangeSetId)
 		}
+		if cs.Status == ChangeSetStatusFailed {
+			// Recorded from AWS (an InvalidChangeSetStatus error quoted in
+			// imaman/bigband's source: "ChangeSet [arn:aws:cloudformation:
+			// eu-west-2:...] cannot be executed in its current status of
+			// [FAILED]"; LocalStack's provider answers the same).
+			return InvalidChangeSetStatusError("ChangeSet [%s] cannot be executed in its current status of [%s]", cs.Id, cs.Status)
+		}
 		if cs.ExecutionStatus != ExecutionStatusAvailable {
-			// UNVERIFIED wording.
+			// UNVERIFIED wording for a change set that did not fail but is
+			// not AVAILABLE (OBSOLETE, EXECUTE_COMPLETE...): searched
+			// LocalStack's test_changesets snapshots and the code corpus
+			// for "cannot be executed in its current", which show only the
+			// FAILED status above.
 			return InvalidChangeSetStatusError("ChangeSet [%s] cannot be executed in its current execution status of [%s]", cs.Id, cs.ExecutionStatus)
 		}
 		token := in.ClientRequestToken

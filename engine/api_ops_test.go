@@ -34,7 +34,7 @@ func TestOperationRefusals(t *testing.T) {
 		{"name pattern", func() error {
 			_, err := e.CreateStack(ctx(), CreateStackInput{StackName: "my_stack", TemplateBody: ok})
 			return err
-		}, CodeValidationError, "1 validation error detected: Value 'my_stack' at 'stackName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*"},
+		}, CodeValidationError, "1 validation error detected: Value 'my_stack' at 'stackName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/._+]*"},
 		{"name length", func() error {
 			_, err := e.CreateStack(ctx(), CreateStackInput{StackName: "a" + strings.Repeat("b", 128), TemplateBody: ok})
 			return err

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/stacksim/stacksim/engine/store"
+	"github.com/stacksim/stacksim/statemachine"
 )
 
 // DescribeStackResourceInput is DescribeStackResource's request.
@@ -36,7 +37,12 @@ func (e *Engine) DescribeStackResource(ctx context.Context, in DescribeStackReso
 			return ValidationError("Stack '%s' does not exist", in.StackName)
 		}
 		r := tx.Resource(st.Num, in.LogicalResourceId)
-		if r == nil {
+		if r == nil || (r.ResourceStatus == statemachine.ResourceStatusDeleteComplete && st.Live()) {
+			// A resource deleted (by a create's rollback, say) does not
+			// exist any more for DescribeStackResource of the live stack (a
+			// deleted stack, by its ARN, still shows its resources), though
+			// ListStackResources still shows it DELETE_COMPLETE (issue 15's
+			// comparison with AWS; BEHAVIOUR.md §8 for the wording).
 			return resourceNotFound(in.LogicalResourceId, in.StackName)
 		}
 		out = &DescribeStackResourceOutput{StackResourceDetail: resourceDetail(r, st)}

@@ -52,8 +52,11 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	defer e.mu.Unlock()
 	var out *CreateStackOutput
 	err = e.update(func(tx *txn) error {
+		if err := arnNamesNoLiveStack(tx, in.StackName); err != nil {
+			return err
+		}
 		info := statemachine.StackInfo{StackName: in.StackName}
-		if existing := tx.StackByName(in.StackName); existing != nil {
+		if existing := tx.FindStack(in.StackName); existing != nil && existing.Live() {
 			if retry, err := tx.retryOf(KindCreateStack, existing, in.ClientRequestToken); retry || err != nil {
 				out = &CreateStackOutput{StackId: existing.StackId}
 				return err
@@ -152,6 +155,11 @@ func (e *Engine) prepareCreate(tx *txn, st *store.StackRecord, sub submission, p
 	if err != nil {
 		return nil, nil, planError(err)
 	}
+	if how.contexts {
+		if err := plan.CreateContexts(p, b, liveResolver{e: e, tx: tx, st: st, unknown: true}); err != nil {
+			return nil, nil, templateError(err)
+		}
+	}
 	st.TemplateBody, st.ProcessedTemplateBody, st.TemplateFile = sub.Original, sub.Processed, sub.File
 	st.Parameters = boundParams(b)
 	st.ResourceOrder = resourceOrder(b, nil)
@@ -173,6 +181,9 @@ type prepareHow struct {
 	// ssm are the SSM parameters' values to bind with (a change set's);
 	// nil reads the account's parameter store.
 	ssm map[string]string
+	// contexts: the plan's steps get their BeforeContext and AfterContext
+	// (CreateChangeSet shows them).
+	contexts bool
 }
 
 // requiredCapabilities is what a call must acknowledge for a bound
@@ -310,7 +321,7 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 		return nil, nil, templateError(err)
 	}
 	live := liveResolver{e: e, tx: tx, st: st, unknown: true}
-	p, err := plan.ForUpdate(plan.UpdateInput{Deployed: e.deployed(tx, st), Desired: b, Live: live, Schemas: e.planSchemas()})
+	p, err := plan.ForUpdate(plan.UpdateInput{Deployed: e.deployed(tx, st), Desired: b, Live: live, Schemas: e.planSchemas(), Contexts: u.How.contexts})
 	if err != nil {
 		return nil, nil, planError(err)
 	}

@@ -73,6 +73,13 @@ type ResourceChange struct {
 	// ChangeSetID is, for a nested stack in a change set made with
 	// IncludeNestedStacks, the ARN of the nested stack's own change set.
 	ChangeSetID string `json:"ChangeSetId,omitempty"`
+	// BeforeContext and AfterContext are the resource's properties before
+	// and after the change, as JSON text ({"Properties":{...}}), shown with
+	// IncludePropertyValues (recorded from AWS: LocalStack's
+	// test_change_set_parameters.snapshot.json; the API reference's
+	// ResourceChange: "An encoded JSON string").
+	BeforeContext string `json:"BeforeContext,omitempty"`
+	AfterContext  string `json:"AfterContext,omitempty"`
 }
 
 // Detail is one cause of a resource change.
@@ -94,6 +101,12 @@ type Target struct {
 	// KnownAfterApply for one not known yet.
 	BeforeValue string `json:"BeforeValue,omitempty"`
 	AfterValue  string `json:"AfterValue,omitempty"`
+	// AttributeChangeType (Add, Remove, Modify) and Path (a JSON pointer
+	// such as /Properties/TopicName) are shown with IncludePropertyValues
+	// only (recorded from AWS: LocalStack's
+	// test_change_set_parameters.snapshot.json, 2025-04-17).
+	AttributeChangeType string `json:"AttributeChangeType,omitempty"`
+	Path                string `json:"Path,omitempty"`
 }
 
 // Changes renders the create and update steps of a plan, and the deletes of
@@ -113,9 +126,16 @@ func Changes(p *Plan) []Change {
 			Scope:             append([]string{}, s.Scope...),
 			Details:           append([]Detail{}, s.Details...),
 		}
+		if c, ok := p.Contexts[s.ID]; ok {
+			rc.BeforeContext, rc.AfterContext = c.Before, c.After
+		}
 		switch {
 		case s.Action == Create:
 			rc.Action = ChangeAdd
+			// With property values AWS shows an Add as Replacement True
+			// (recorded: LocalStack's test_change_set_ref and
+			// test_change_set_parameters snapshots, 2025-04).
+			rc.Replacement = ReplacementTrue
 		case s.Action == Update || s.Action.IsReplace():
 			rc.Action = ChangeModify
 			rc.PhysicalResourceID = s.PhysicalID
@@ -133,18 +153,88 @@ func Changes(p *Plan) []Change {
 	return out
 }
 
-// WithoutValues returns changes with every BeforeValue and AfterValue
-// removed: DescribeChangeSet without IncludePropertyValues.
+// WithoutValues returns changes as DescribeChangeSet shows them without
+// IncludePropertyValues: no values, paths, change types or contexts, and
+// each property's details as AWS gives them then (recorded from AWS in
+// LocalStack's AWS-validated snapshots):
+//
+//   - a change a parameter explains: [ParameterReference/Static,
+//     DirectModification/Dynamic] (test_change_set_parameters.snapshot.json,
+//     2025-04-17);
+//   - a change a Ref or Fn::GetAtt of another resource explains: that one
+//     detail, ResourceAttribute Dynamic (test_change_set_fn_get_attr
+//     .snapshot.json, 2025-04-08: CausingEntity Topic1.DisplayName,
+//     Evaluation Dynamic), ResourceReference Static (AWS's answers pasted in
+//     gocfn's README and the SAM workshop's change set: CausingEntity
+//     S3Bucket, FileDb, Evaluation Static), with no DirectModification;
+//   - anything else as it is.
 func WithoutValues(changes []Change) []Change {
 	out := make([]Change, len(changes))
 	for i, c := range changes {
 		rc := *c.ResourceChange
-		rc.Details = make([]Detail, len(c.ResourceChange.Details))
-		for k, d := range c.ResourceChange.Details {
-			d.Target.BeforeValue, d.Target.AfterValue = "", ""
-			rc.Details[k] = d
+		rc.BeforeContext, rc.AfterContext = "", ""
+		if rc.Action == ChangeAdd {
+			rc.Replacement = ""
 		}
+		rc.Details = detailsWithoutValues(c.ResourceChange.Details)
 		out[i] = Change{Type: c.Type, ResourceChange: &rc}
 	}
 	return out
 }
+
+// detailsWithoutValues rewrites one resource change's details, a group of
+// consecutive details with one target at a time.
+func detailsWithoutValues(details []Detail) []Detail {
+	out := make([]Detail, 0, len(details))
+	for start := 0; start < len(details); {
+		end := start + 1
+		for end < len(details) && sameTarget(details[end].Target, details[start].Target) {
+			end++
+		}
+		group := details[start:end]
+		byParam, byResource := false, false
+		for _, d := range group {
+			switch d.ChangeSource {
+			case ParameterReference:
+				byParam = true
+			case ResourceReference, ResourceAttribute:
+				byResource = true
+			}
+		}
+		strip := func(d Detail) Detail {
+			d.Target.BeforeValue, d.Target.AfterValue = "", ""
+			d.Target.AttributeChangeType, d.Target.Path = "", ""
+			return d
+		}
+		switch {
+		case byParam:
+			var dynamic []Detail
+			for _, d := range group {
+				if d.ChangeSource == DirectModification && d.Evaluation == Dynamic {
+					dynamic = append(dynamic, strip(d))
+					continue
+				}
+				out = append(out, strip(d))
+			}
+			out = append(out, dynamic...)
+		case byResource:
+			for _, d := range group {
+				if d.ChangeSource == DirectModification {
+					continue
+				}
+				if d.ChangeSource == ResourceAttribute {
+					d.Evaluation = Dynamic
+				}
+				out = append(out, strip(d))
+			}
+		default:
+			for _, d := range group {
+				out = append(out, strip(d))
+			}
+		}
+		start = end
+	}
+	return out
+}
+
+func sameTarget(a, b Target) bool { return a.Attribute == b.Attribute && a.Name == b.Name }

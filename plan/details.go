@@ -9,24 +9,45 @@ import (
 	"github.com/stacksim/stacksim/template"
 )
 
-// propertyDetails explains a property change as a change set does: one
-// group of details per top-level property, sorted by name. Within a group:
+// propertyDetails explains a property change as a change set does with
+// IncludePropertyValues (WithoutValues derives the other view): one group
+// of details per top-level property, sorted by name. Within a group:
 //
-//   - Dynamic / DirectModification when the new value is not known yet;
+//   - Dynamic / DirectModification when the new value is not known yet, or
+//     when a parameter explains the change;
 //   - Static / ResourceReference (Ref of a resource whose id may change),
 //     ResourceAttribute (Fn::GetAtt of one whose attributes may change) or
 //     ParameterReference (a parameter whose value changed) for each thing
 //     the property refers to that causes the change, with CausingEntity;
 //   - Static / DirectModification for a known change no parameter explains.
 //
-// RequiresRecreation is the strongest of the property's changes.
+// Each Target has the values, the property's Path and its
+// AttributeChangeType (Add, Remove, Modify). RequiresRecreation is the
+// strongest of the property's changes.
+//
+// Recorded from AWS (LocalStack's AWS-validated snapshots,
+// tests/aws/services/cloudformation/test_change_set_parameters.snapshot.json,
+// 2025-04-17: a parameter's change with property values is
+// [DirectModification/Dynamic, ParameterReference/Static], each Target with
+// AfterValue, BeforeValue, AttributeChangeType Modify and Path
+// /Properties/TopicName; AWS's answer quoted in a LocalStack test of
+// change-set values, and BEHAVIOUR.md §9: a Fn::GetAtt or Ref of a replaced resource is
+// [DirectModification/Dynamic with AfterValue {{changeSet:KNOWN_AFTER_APPLY}},
+// ResourceAttribute or ResourceReference/Static]).
 func (u *updater) propertyDetails(id string, tops []topChange) []Detail {
 	slices.SortFunc(tops, func(a, b topChange) int { return cmp.Compare(a.name, b.name) })
 	refs := references(u.in.Desired, id)
 	out := u.scratch.details[:0]
 	for i := range tops {
 		g := &tops[i]
-		target := Target{Attribute: ScopeProperties, Name: g.name, RequiresRecreation: g.rec}
+		target := Target{Attribute: ScopeProperties, Name: g.name, RequiresRecreation: g.rec,
+			Path: "/Properties/" + escapePointer(g.name), AttributeChangeType: ChangeModify}
+		switch {
+		case !g.hadOld:
+			target.AttributeChangeType = ChangeAdd
+		case !g.hasNew:
+			target.AttributeChangeType = ChangeRemove
+		}
 		if g.hadOld {
 			target.BeforeValue = render(g.old)
 		}
@@ -48,7 +69,7 @@ func (u *updater) propertyDetails(id string, tops []topChange) []Detail {
 				target.AfterValue = "****"
 			}
 		}
-		if g.unknown {
+		if g.unknown || byParam {
 			out = append(out, Detail{Target: target, Evaluation: Dynamic, ChangeSource: DirectModification})
 		}
 		for _, c := range causes {

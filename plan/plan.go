@@ -22,6 +22,9 @@ type Plan struct {
 	// from, in deployed order: what its rollback needs to put the stack back
 	// in the previous template's order.
 	Prior []PriorResource `json:"prior,omitempty"`
+	// Contexts, when asked for, are the steps' BeforeContext and
+	// AfterContext by step ID (contexts.go); not kept in the plan's JSON.
+	Contexts map[int]Context `json:"-"`
 }
 
 // PriorResource is a resource of the deployed stack as an update plan

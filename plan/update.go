@@ -18,6 +18,9 @@ type UpdateInput struct {
 	Live template.Resolver
 	// Schemas finds each type's schema (nil: permissive).
 	Schemas Schemas
+	// Contexts asks for the steps' BeforeContext and AfterContext
+	// (Plan.Contexts), as a change set shows them.
+	Contexts bool
 }
 
 // propertiesScope is the Scope of most updates, shared (a plan's slices are
@@ -84,7 +87,48 @@ func ForUpdate(in UpdateInput) (*Plan, error) {
 	cleanup = append(cleanup, u.removed()...)
 	p.Steps = u.cleanupSteps(p.Steps, cleanup)
 	p.Prior = u.prior()
+	if in.Contexts {
+		u.removedContexts(p)
+		p.Contexts = u.contexts
+	}
 	return p, nil
+}
+
+// context records a step's contexts, when they are asked for.
+func (u *updater) context(s *Step, before, after map[string]any, hadBefore bool) {
+	if !u.in.Contexts {
+		return
+	}
+	if u.contexts == nil {
+		u.contexts = map[int]Context{}
+	}
+	secret := secretProperties(u.in.Desired, s.LogicalID, u.noEcho)
+	c := Context{After: contextOf(after, secret)}
+	if hadBefore {
+		c.Before = contextOf(before, secret)
+	}
+	u.contexts[s.ID] = c
+}
+
+// removedContexts gives the removal of a resource the template no longer
+// has its BeforeContext.
+func (u *updater) removedContexts(p *Plan) {
+	for i := range p.Steps {
+		s := &p.Steps[i]
+		if !s.Action.IsDelete() || s.Replaces != 0 || s.Phase != PhaseUpdateCleanup {
+			continue
+		}
+		for k := range u.in.Deployed.Resources {
+			d := &u.in.Deployed.Resources[k]
+			if d.LogicalID == s.LogicalID && d.PhysicalID == s.PhysicalID {
+				if u.contexts == nil {
+					u.contexts = map[int]Context{}
+				}
+				u.contexts[s.ID] = Context{Before: contextOf(d.Properties, secretProperties(u.in.Desired, s.LogicalID, u.noEcho))}
+				break
+			}
+		}
+	}
 }
 
 type updater struct {
@@ -101,6 +145,7 @@ type updater struct {
 	boxed       unknowns // Ref and Fn::GetAtt answers not known yet
 	scratch     detailScratch
 	details     slab[Detail] // the Details of the steps
+	contexts    map[int]Context
 }
 
 // current is the deployed resource of a desired one.
@@ -290,6 +335,13 @@ func (u *updater) step(s *Step, id, v int) (c cleanupItem, ok bool, err error) {
 		// New, or never created (a CREATE_FAILED left by a create that
 		// disabled rollback): create it.
 		s.Action, u.kinds[v] = Create, kAdded
+		if u.in.Contexts {
+			props, err := b.Properties(r.LogicalID, u)
+			if err != nil {
+				return c, false, err
+			}
+			u.context(s, nil, props, false)
+		}
 		return c, false, nil
 	}
 	s.PhysicalID = d.PhysicalID
@@ -298,6 +350,7 @@ func (u *updater) step(s *Step, id, v int) (c cleanupItem, ok bool, err error) {
 	if err != nil {
 		return c, false, err
 	}
+	u.context(s, d.Properties, props, true)
 	schema := u.in.Schemas.of(r.Type)
 	dec := u.diff.decide(schema, s.Custom, d.Properties, props, u.recreations)
 	attrs, err := u.attributeChanges(r.LogicalID, d, s)

@@ -178,6 +178,17 @@ func (b *builder) section(sec *Node, name, noun string, max int) bool {
 		return false
 	}
 	if sec.Kind != Map {
+		if name == "Resources" {
+			// "Template format error: Any Resources member must be an
+			// object." (issue 15's comparison with AWS; Eucalyptus, which
+			// copied AWS's messages of its time, answers "Any Resources
+			// member must be a JSON object."). The other sections' wording
+			// is UNVERIFIED: no recording of them was found (searched the
+			// code corpus for "member must be an object" and "Any
+			// Parameters member").
+			b.c.at(sec, "Template format error: Any Resources member must be an object.")
+			return false
+		}
 		b.c.at(sec, "Template format error: Every %s member must be an object.", name)
 		return false
 	}

@@ -37,17 +37,15 @@ func (b *builder) mappings(sec *Node) {
 	}
 }
 
-// mappingValue refuses intrinsic functions in a mapping's values.
+// mappingValue refuses what a mapping's value cannot be: "The values can
+// be String or List types" (the user guide's Mappings section), so an
+// object (an intrinsic function among them) is "Template format error:
+// Every Mappings attribute must be a String or a List." (the wording of
+// issue 15's comparison with AWS).
 func (b *builder) mappingValue(v *Node) {
 	switch v.Kind {
 	case Map:
-		if v.fn != fnNone {
-			b.c.at(v, "Template format error: Every Mappings attribute must be a String or a List.")
-			return
-		}
-		for _, f := range v.Fields {
-			b.mappingValue(f.Value)
-		}
+		b.c.at(v, "Template format error: Every Mappings attribute must be a String or a List.")
 	case List:
 		for _, item := range v.Items {
 			b.mappingValue(item)
