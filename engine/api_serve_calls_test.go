@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -83,7 +85,16 @@ func TestGetTemplateSummary(t *testing.T) {
 	_, err = e.GetTemplateSummary(ctx(), GetTemplateSummaryInput{StackName: "nope"})
 	wantAPIError(t, err, CodeValidationError, "Stack with id nope does not exist")
 	_, err = e.GetTemplateSummary(ctx(), GetTemplateSummaryInput{})
-	wantAPIError(t, err, CodeValidationError, "Specify either TemplateBody or StackName (stacksim does not read TemplateURL or StackSetName).")
+	wantAPIError(t, err, CodeValidationError, "Specify one of TemplateBody, TemplateURL and StackName (stacksim does not read StackSetName).")
+	// By URL: as by body.
+	path := filepath.Join(t.TempDir(), "t.yaml")
+	if err := os.WriteFile(path, []byte(twoParams), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	byURL, err := e.GetTemplateSummary(ctx(), GetTemplateSummaryInput{TemplateURL: "file://" + path})
+	if err != nil || !reflect.DeepEqual(byURL, want) {
+		t.Fatalf("by URL: %v\n%+v", err, byURL)
+	}
 }
 
 func TestTerminationProtection(t *testing.T) {

@@ -13,6 +13,9 @@ import (
 // or the stack whose template to summarise.
 type GetTemplateSummaryInput struct {
 	TemplateBody string `json:"TemplateBody,omitempty"`
+	// TemplateURL names the template as CreateStack's does (file:// or S3
+	// from Options.S3Dir).
+	TemplateURL string `json:"TemplateURL,omitempty"`
 	// StackName is a stack's name or ARN (a deleted stack by ARN).
 	StackName string `json:"StackName,omitempty"`
 
@@ -40,7 +43,7 @@ type ParameterDeclaration struct {
 type ResourceIdentifierSummary struct {
 	ResourceType        string   `json:"ResourceType"`
 	LogicalResourceIds  []string `json:"LogicalResourceIds"`
-	ResourceIdentifiers []string `json:"ResourceIdentifiers"`
+	ResourceIdentifiers []string `json:"ResourceIdentifiers,omitempty"`
 }
 
 // TemplateSummaryWarnings lists the resource types nothing serves.
@@ -69,11 +72,24 @@ type GetTemplateSummaryOutput struct {
 // resource type (the primary identifier of its schema). AWS CLI's deploy
 // calls it before updating a stack, to learn the parameters.
 func (e *Engine) GetTemplateSummary(ctx context.Context, in GetTemplateSummaryInput) (*GetTemplateSummaryOutput, error) {
-	if (in.TemplateBody == "") == (in.StackName == "") {
-		// UNVERIFIED wording: AWS's answer when neither (or both) is given.
-		return nil, ValidationError("Specify either TemplateBody or StackName (stacksim does not read TemplateURL or StackSetName).")
+	given := 0
+	for _, v := range []string{in.TemplateBody, in.TemplateURL, in.StackName} {
+		if v != "" {
+			given++
+		}
+	}
+	if given != 1 {
+		// UNVERIFIED wording: AWS's answer when none (or more than one) is
+		// given.
+		return nil, ValidationError("Specify one of TemplateBody, TemplateURL and StackName (stacksim does not read StackSetName).")
 	}
 	body, file := in.TemplateBody, in.TemplateFile
+	if in.TemplateURL != "" {
+		var err error
+		if body, file, err = e.templateSource("", in.TemplateURL, file, false); err != nil {
+			return nil, err
+		}
+	}
 	if in.StackName != "" {
 		e.mu.Lock()
 		err := e.view(func(tx *txn) error {
@@ -88,8 +104,10 @@ func (e *Engine) GetTemplateSummary(ctx context.Context, in GetTemplateSummaryIn
 		if err != nil {
 			return nil, err
 		}
-	} else if err := checkTemplateBody(body, false, file); err != nil {
-		return nil, err
+	} else if in.TemplateURL == "" {
+		if err := checkTemplateBody(body, false, file); err != nil {
+			return nil, err
+		}
 	}
 	e.mu.Lock()
 	t, err := e.parseTemplate(file, body)
@@ -124,8 +142,8 @@ func (e *Engine) GetTemplateSummary(ctx context.Context, in GetTemplateSummaryIn
 }
 
 // summariseResources returns a template's resource types in order of first
-// appearance, the identifier summary of each type that has a schema with a
-// primary identifier, and the types nothing serves.
+// appearance, the identifier summary of each type that has a schema (its
+// primary identifier, when it has one), and the types nothing serves.
 func (e *Engine) summariseResources(t *template.Template) ([]string, []ResourceIdentifierSummary, *TemplateSummaryWarnings) {
 	types := []string{}
 	byType := map[string]*ResourceIdentifierSummary{}
@@ -146,11 +164,14 @@ func (e *Engine) summariseResources(t *template.Template) ([]string, []ResourceI
 				unknown = append(unknown, r.Type)
 				continue
 			}
+			// A type is summarised with its resources even when it names
+			// no identifiers (LocalStack's AWS-recorded
+			// api/test_get_template_summary.snapshot.json: an
+			// AWS::SNS::Topic with LogicalResourceIds and no
+			// ResourceIdentifiers).
+			summaries = append(summaries, s)
 			for _, p := range schema.PrimaryIdentifier {
 				s.ResourceIdentifiers = append(s.ResourceIdentifiers, strings.TrimPrefix(p, "/properties/"))
-			}
-			if len(s.ResourceIdentifiers) > 0 {
-				summaries = append(summaries, s)
 			}
 		}
 		byType[r.Type].LogicalResourceIds = append(byType[r.Type].LogicalResourceIds, r.LogicalID)
