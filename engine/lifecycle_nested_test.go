@@ -326,3 +326,25 @@ func TestLifecycleNestedDeleteFails(t *testing.T) {
 	h.objects()
 	h.done()
 }
+
+// DisableRollback reaches the children: the grandchild whose resource
+// fails stops in CREATE_FAILED, and so does each parent up to the root;
+// RollbackStack of the root deletes them all.
+func TestLifecycleNestedCreateDisableRollback(t *testing.T) {
+	h := nestedHarness(t, "nested-create-disable-rollback")
+	in := CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml"), DisableRollback: true}
+	in.Faults = h.faults("leaf-fails.yaml")
+	h.mustDo(func() error { return h.create(in) })
+	h.wait("root")
+	h.describeChildren()
+	h.mustDo(func() error {
+		return h.call("RollbackStack root", func() error {
+			_, err := h.e.RollbackStack(ctx(), RollbackStackInput{StackName: "root"})
+			return err
+		})
+	})
+	h.wait("root")
+	h.describeChildren()
+	h.objects()
+	h.done()
+}

@@ -278,6 +278,13 @@ func (r *run) createChild(row *store.StepRecord, s *plan.Step) error {
 	op := r.e.newOperation(tx, st, KindCreateStack, r.op.ClientRequestToken, p, Extensions{Faults: r.op.Faults})
 	op.OnFailure = OnFailureRollback
 	op.ForParent = true
+	r.inheritRollback(op)
+	if op.DisableRollback {
+		st.DisableRollback = true
+		if err := tx.PutStack(st); err != nil {
+			return err
+		}
+	}
 	if err := r.e.beginOperation(tx, st.Clone(), op); err != nil {
 		return err
 	}
@@ -425,4 +432,16 @@ func (r *run) cancelChild(row *store.StepRecord) error {
 		cr.schedulePhaseEnd()
 	}
 	return cr.flush()
+}
+
+// inheritRollback gives a child's create or update the parent
+// operation's DisableRollback: a child whose resource fails then stops in
+// CREATE_FAILED or UPDATE_FAILED with what it made, as its parent does,
+// and the parent's RollbackStack rolls it back. UNVERIFIED: AWS documents
+// that preserving provisioned resources applies to the whole stack
+// hierarchy, but no recorded nested event stream was found.
+func (r *run) inheritRollback(op *store.OperationRecord) {
+	if r.op.DisableRollback && (r.phase() == plan.PhaseCreate || r.phase() == plan.PhaseUpdate) {
+		op.DisableRollback = true
+	}
 }

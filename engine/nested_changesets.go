@@ -147,6 +147,7 @@ func (r *run) startChildChangeSet(row *store.StepRecord, child *store.StackRecor
 		return "", err
 	}
 	op.ForParent = true
+	r.inheritRollback(op)
 	op.ChangeSetId = ncs.Id
 	c.ChangeSetId = ncs.Id
 	x := ncs.Clone()

@@ -195,6 +195,7 @@ func (r *run) startChildUpdate(row *store.StepRecord, child *store.StackRecord) 
 		return false, "", err
 	}
 	op.ForParent = true
+	r.inheritRollback(op)
 	if err := r.e.beginOperation(r.tx, c, op); err != nil {
 		return false, "", err
 	}
