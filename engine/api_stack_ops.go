@@ -349,7 +349,24 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 	if t := b.Template(); t != nil {
 		c.Description = t.Description
 	}
+	// A nested stack is planned as updated whenever its parent is; when
+	// nothing in it (or in its own nested stacks) changes either, the
+	// update changes nothing, and AWS refuses it as any other.
+	if refuseNoChange && changesOnlyNested(p) && !e.stackChanges(tx, st, c, p, u.How) {
+		return nil, nil, ValidationError("No updates are to be performed.")
+	}
 	return c, p, nil
+}
+
+// changesOnlyNested: a plan whose changes include a nested stack's (which
+// the plan alone cannot tell from no change).
+func changesOnlyNested(p *plan.Plan) bool {
+	for _, s := range p.Steps {
+		if s.Action != plan.NoOp && isNestedStack(s.ResourceType) {
+			return true
+		}
+	}
+	return false
 }
 
 // outputsChange tells whether an update would change the stack's outputs

@@ -348,3 +348,29 @@ func TestLifecycleNestedCreateDisableRollback(t *testing.T) {
 	h.objects()
 	h.done()
 }
+
+// TestNestedNoChangeRefused: an update of a root that changes nothing in
+// it nor in any of its nested stacks is refused as AWS refuses any update
+// that changes nothing ("No updates are to be performed."), and changes
+// nothing. (TestLifecycleNestedUpdate pins that a change inside a child
+// is still an update.)
+func TestNestedNoChangeRefused(t *testing.T) {
+	h := nestedHarness(t, "nested-no-change")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml")})
+	})
+	st := h.wait("root")
+	before, err := h.e.DescribeStackEvents(ctx(), DescribeStackEventsInput{StackName: "root"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.e.UpdateStack(ctx(), UpdateStackInput{StackName: "root", UsePreviousTemplate: true})
+	wantAPIError(t, err, CodeValidationError, "No updates are to be performed.")
+	after, _ := h.e.DescribeStackEvents(ctx(), DescribeStackEventsInput{StackName: "root"})
+	if len(after.StackEvents) != len(before.StackEvents) {
+		t.Fatalf("a refused update wrote %d events", len(after.StackEvents)-len(before.StackEvents))
+	}
+	if d, _ := h.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: st.StackId}); d.Stacks[0].StackStatus != "CREATE_COMPLETE" {
+		t.Fatalf("root is %s after a refused update", d.Stacks[0].StackStatus)
+	}
+}
