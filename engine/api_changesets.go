@@ -135,7 +135,8 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			case err == nil:
 				p, desired = up, c
 				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile, c.Parameters
-				if !p.HasChanges() && sameTags(c.Tags, st.Tags) {
+				noChange := !p.HasChanges() || changesOnlyNested(p) && !e.stackChanges(tx, st, c, p, u.How)
+				if noChange && sameTags(c.Tags, st.Tags) {
 					cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, noChangesReason, ExecutionStatusUnavailable
 				}
 			case failTransformed(cs, err):
@@ -147,7 +148,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				return err
 			}
 		}
-		if p != nil {
+		if p != nil && cs.StatusReason != noChangesReason {
 			cs.Changes = plan.Changes(p)
 		}
 		cs.StackId, cs.StackName = st.StackId, st.StackName

@@ -374,3 +374,30 @@ func TestNestedNoChangeRefused(t *testing.T) {
 		t.Fatalf("root is %s after a refused update", d.Stacks[0].StackStatus)
 	}
 }
+
+// TestNestedNoChangeChangeSet: a change set of a root whose nested stacks
+// change nothing is FAILED with AWS's "didn't contain changes" reason (so
+// that aws cloudformation deploy says "No changes to deploy").
+func TestNestedNoChangeChangeSet(t *testing.T) {
+	h := nestedHarness(t, "nested-no-change-cs")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml")})
+	})
+	h.wait("root")
+	for _, nested := range []bool{false, true} {
+		name := "same"
+		if nested {
+			name = "same-nested"
+		}
+		if _, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "root", ChangeSetName: name, UsePreviousTemplate: true, IncludeNestedStacks: nested}); err != nil {
+			t.Fatal(err)
+		}
+		d, err := h.e.DescribeChangeSet(ctx(), DescribeChangeSetInput{StackName: "root", ChangeSetName: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Status != ChangeSetStatusFailed || d.StatusReason != noChangesReason || len(d.Changes) != 0 {
+			t.Fatalf("IncludeNestedStacks %v: %s %q with %d changes, want FAILED %q and none", nested, d.Status, d.StatusReason, len(d.Changes), noChangesReason)
+		}
+	}
+}
