@@ -24,10 +24,6 @@ const (
 	// corpus (the run's macros answer what they are given), a type or a
 	// module registered in its author's account.
 	CannotHave
-	// WaitingNested: the template reads a nested stack's outputs
-	// (AWS::CloudFormation::Stack Outputs.NAME), which stacksim does not
-	// create yet.
-	WaitingNested
 )
 
 func (v Verdict) String() string {
@@ -36,8 +32,6 @@ func (v Verdict) String() string {
 		return "template fault"
 	case CannotHave:
 		return "an input stacksim cannot have"
-	case WaitingNested:
-		return "waiting for nested stacks"
 	}
 	return "unknown verdict"
 }

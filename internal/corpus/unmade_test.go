@@ -19,14 +19,14 @@ func TestUnmadeWellFormed(t *testing.T) {
 		if strings.HasPrefix(rel, "/") || strings.Contains(rel, "\\") {
 			t.Errorf("%s: not relative to the corpus with slashes", rel)
 		}
-		if why.Verdict < TemplateFault || why.Verdict > WaitingNested || strings.HasPrefix(why.Verdict.String(), "unknown") {
+		if why.Verdict < TemplateFault || why.Verdict > CannotHave || strings.HasPrefix(why.Verdict.String(), "unknown") {
 			t.Errorf("%s: verdict %d", rel, why.Verdict)
 		}
 		if len(why.Reason) < 20 {
 			t.Errorf("%s: reason %q says too little", rel, why.Reason)
 		}
 	}
-	if got := TemplateFault.Plural(2) + ", " + CannotHave.Plural(1) + ", " + WaitingNested.Plural(3); got != "2 template faults, 1 an input stacksim cannot have, 3 waiting for nested stacks" {
+	if got := TemplateFault.Plural(2) + ", " + CannotHave.Plural(1) + ", " + CannotHave.Plural(3); got != "2 template faults, 1 an input stacksim cannot have, 3 inputs stacksim cannot have" {
 		t.Errorf("plurals: %s", got)
 	}
 }

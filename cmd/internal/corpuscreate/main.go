@@ -16,8 +16,8 @@
 // Each template runs in an engine of its own. It prints one line per
 // template (CREATE_COMPLETE, or why it did not create; with -v, what it is
 // given first), then those that did not create by verdict
-// (corpus.Unmade: a fault of the template, an input stacksim cannot have,
-// waiting for nested stacks), each with stacksim's reason, the unexplained
+// (corpus.Unmade: a fault of the template, or an input stacksim cannot
+// have), each with stacksim's reason, the unexplained
 // ones grouped by reason, and a summary. It exits with status 1 when a
 // created stack (or one it imports from) did not delete to DELETE_COMPLETE,
 // the engine panicked or broke an invariant, a template failed without a

@@ -63,7 +63,7 @@ Resources:
 		"  an input stacksim cannot have (1):\n    refused.yaml\n        an input stacksim cannot have: an export no template makes\n        stacksim: REFUSED No export named",
 		"  unexplained (1), by reason: a fault of stacksim, or a verdict to write in internal/corpus/unmade.go:\n",
 		"        rolled-back.yaml\n",
-		"4 templates: 2 CREATE_COMPLETE (2 deleted to DELETE_COMPLETE), 2 did not create (0 template faults, 1 an input stacksim cannot have, 0 waiting for nested stacks, 1 unexplained), 0 broke stacksim\n",
+		"4 templates: 2 CREATE_COMPLETE (2 deleted to DELETE_COMPLETE), 2 did not create (0 template faults, 1 an input stacksim cannot have, 1 unexplained), 0 broke stacksim\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in\n%s", want, text)

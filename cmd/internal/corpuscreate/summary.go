@@ -44,7 +44,7 @@ func summarize(w io.Writer, results []result, known map[string]corpus.Why, minCr
 	if n := len(results) - created; n > 0 {
 		fmt.Fprintf(w, "\nThe %d that did not create, by verdict:\n", n)
 	}
-	verdicts := []corpus.Verdict{corpus.TemplateFault, corpus.CannotHave, corpus.WaitingNested}
+	verdicts := []corpus.Verdict{corpus.TemplateFault, corpus.CannotHave}
 	var counts []string
 	for _, v := range verdicts {
 		rs := byVerdict[v]
