@@ -455,6 +455,8 @@ func (e *Engine) checkRetainResources(tx *txn, st *store.StackRecord, retain []s
 		// UNVERIFIED wording: AWS refuses RetainResources outside
 		// DELETE_FAILED (API reference; rebuy-de/aws-nuke#244) with a
 		// ValidationError whose text was not found.
+		// Searched (issue 15): the code corpus (LocalStack's *.snapshot.json and recorded event logs) and the docs and issues corpora for
+		// "RetainResources" refusals.
 		return ValidationError("Invalid operation on stack [%s]: RetainResources can only be specified when the stack is in the DELETE_FAILED state", st.StackName)
 	}
 	for _, id := range retain {

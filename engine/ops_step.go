@@ -32,6 +32,8 @@ const (
 	reasonUpdateCancelled = "Resource update cancelled"
 	// UNVERIFIED: the reason of the UPDATE_COMPLETE of a resource named in
 	// ContinueUpdateRollback's ResourcesToSkip; no recorded event was found.
+	// Searched (issue 15): the code corpus (LocalStack's *.snapshot.json and recorded event logs) and the docs and issues corpora for
+	// "skipped during continue update rollback" and ResourcesToSkip events.
 	reasonSkipped = "Resource skipped during continue update rollback"
 )
 
