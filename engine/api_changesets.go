@@ -92,12 +92,16 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			ClientToken: in.ClientToken}
 		var p *plan.Plan
 		var desired *store.StackRecord // the stack as an UPDATE change set leaves it
+		// Imports of exports that do not exist yet are accepted, the
+		// change set AVAILABLE with a warning as its reason; executing it
+		// checks them again (missingImports.reason).
+		missing := &missingImports{}
 		if csType == ChangeSetTypeCreate {
 			if st == nil || st.StackStatus == statemachine.StackStatusDeleteComplete {
 				st = &store.StackRecord{StackId: tx.newStackID(in.StackName), StackName: in.StackName, CreationTime: tx.now(),
 					NotificationARNs: in.NotificationARNs, Tags: in.Tags, Capabilities: in.Capabilities, RoleARN: in.RoleARN}
 				var err error
-				if _, p, err = e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true, contexts: true}); err != nil {
+				if _, p, err = e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true, contexts: true, missing: missing}); err != nil {
 					if !failTransformed(cs, err) {
 						return err
 					}
@@ -119,7 +123,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			} else {
 				probe := st.Clone()
 				var err error
-				if _, p, err = e.prepareCreate(tx, probe, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true, contexts: true}); err != nil {
+				if _, p, err = e.prepareCreate(tx, probe, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true, contexts: true, missing: missing}); err != nil {
 					if !failTransformed(cs, err) {
 						return err
 					}
@@ -128,7 +132,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = probe.TemplateBody, probe.ProcessedTemplateBody, probe.TemplateFile, probe.Parameters
 			}
 		} else {
-			u := updateRequest{Sub: submission{File: file, Original: body}, How: prepareHow{changeSet: true, contexts: true}, UsePrevious: in.UsePreviousTemplate,
+			u := updateRequest{Sub: submission{File: file, Original: body}, How: prepareHow{changeSet: true, contexts: true, missing: missing}, UsePrevious: in.UsePreviousTemplate,
 				Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
 			c, up, err := e.prepareUpdate(tx, st, u, false)
 			switch {
@@ -150,6 +154,9 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 		}
 		if p != nil && cs.StatusReason != noChangesReason {
 			cs.Changes = plan.Changes(p)
+		}
+		if reason := missing.reason(); reason != "" && cs.Status == ChangeSetStatusCreateComplete {
+			cs.StatusReason = reason
 		}
 		cs.StackId, cs.StackName = st.StackId, st.StackName
 		cs.Id = tx.newChangeSetID(st.StackName, in.ChangeSetName)

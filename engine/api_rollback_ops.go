@@ -73,6 +73,8 @@ func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRo
 			// UNVERIFIED wording. AWS accepts in ResourcesToSkip only
 			// resources in UPDATE_FAILED because their rollback failed
 			// (ContinueUpdateRollback, API reference).
+			// Searched (issue 15): the code corpus (LocalStack's *.snapshot.json and recorded event logs) and the docs and issues corpora for
+			// ContinueUpdateRollback's ResourcesToSkip refusals.
 			return ValidationError("Resources %s cannot be skipped: only resources whose rollback failed (UPDATE_FAILED) can be specified in ResourcesToSkip", bracketed(bad))
 		}
 		token := in.ClientRequestToken

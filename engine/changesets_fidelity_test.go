@@ -246,3 +246,44 @@ func TestDescribeStackResourceDeletedByRollback(t *testing.T) {
 	_, err = e.DescribeStackResource(ctx(), DescribeStackResourceInput{StackName: "app", LogicalResourceId: "Topic"})
 	wantAPIError(t, err, CodeValidationError, "Resource Topic does not exist for stack app")
 }
+
+// A change set may import an export that does not exist yet: it is made
+// (AVAILABLE, a [WARN] reason naming the resource and the export), and
+// executing it is refused until the export exists, then runs.
+func TestChangeSetImportsAnExportNotMadeYet(t *testing.T) {
+	e := newTestEngine(t, Options{})
+	consumer := "Resources:\n  P:\n    Type: AWS::SSM::Parameter\n    Properties:\n      Type: String\n      Value: !ImportValue shared\n"
+	producer := "Resources:\n  Q:\n    Type: AWS::SSM::Parameter\n    Properties:\n      Type: String\n      Value: v\nOutputs:\n  O:\n    Value: !Ref Q\n    Export:\n      Name: shared\n"
+	if _, err := e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "c", ChangeSetName: "one", ChangeSetType: ChangeSetTypeCreate, TemplateBody: consumer}); err != nil {
+		t.Fatalf("CreateChangeSet refused: %v", err)
+	}
+	cs, err := e.DescribeChangeSet(ctx(), DescribeChangeSetInput{StackName: "c", ChangeSetName: "one"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs.Status != ChangeSetStatusCreateComplete || cs.ExecutionStatus != ExecutionStatusAvailable ||
+		!strings.HasPrefix(cs.StatusReason, "[WARN] ") || !strings.HasSuffix(cs.StatusReason, "resource [P] because: No export named shared found.") {
+		t.Fatalf("change set: %s %s %q", cs.Status, cs.ExecutionStatus, cs.StatusReason)
+	}
+	_, err = e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{StackName: "c", ChangeSetName: "one"})
+	wantAPIError(t, err, CodeValidationError, "No export named shared found.")
+	st, _ := e.DescribeStacks(ctx(), DescribeStacksInput{StackName: "c"})
+	if st.Stacks[0].StackStatus != "REVIEW_IN_PROGRESS" {
+		t.Fatalf("after the refused execute: %s", st.Stacks[0].StackStatus)
+	}
+	// A direct create is refused at once, as before.
+	_, err = e.CreateStack(ctx(), CreateStackInput{StackName: "d", TemplateBody: consumer})
+	wantAPIError(t, err, CodeValidationError, "No export named shared found.")
+	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "p", TemplateBody: producer}); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, e)
+	if _, err := e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{StackName: "c", ChangeSetName: "one"}); err != nil {
+		t.Fatalf("execute once the export exists: %v", err)
+	}
+	mustRun(t, e)
+	st, _ = e.DescribeStacks(ctx(), DescribeStacksInput{StackName: "c"})
+	if st.Stacks[0].StackStatus != "CREATE_COMPLETE" {
+		t.Fatalf("consumer: %s", st.Stacks[0].StackStatus)
+	}
+}

@@ -30,6 +30,8 @@ const (
 	reasonCleanupFailed = "Update successful. One or more resources could not be deleted."
 	// UNVERIFIED: the reason of UPDATE_ROLLBACK_IN_PROGRESS after
 	// CancelUpdateStack; no recorded event was found.
+	// Searched (issue 15): the code corpus (LocalStack's *.snapshot.json and recorded event logs) and the docs and issues corpora for
+	// "Stack update cancelled": only other simulators' copies turned up.
 	reasonStackUpdateCancelled = "Stack update cancelled"
 )
 

@@ -32,6 +32,8 @@ const (
 	reasonUpdateCancelled = "Resource update cancelled"
 	// UNVERIFIED: the reason of the UPDATE_COMPLETE of a resource named in
 	// ContinueUpdateRollback's ResourcesToSkip; no recorded event was found.
+	// Searched (issue 15): the code corpus (LocalStack's *.snapshot.json and recorded event logs) and the docs and issues corpora for
+	// "skipped during continue update rollback" and ResourcesToSkip events.
 	reasonSkipped = "Resource skipped during continue update rollback"
 )
 
@@ -682,7 +684,10 @@ func (r *run) startRemove(row *store.StepRecord, s *plan.Step) error {
 	if r.phase().IsCleanup() {
 		// The events of a cleanup's deletes carry no ResourceProperties:
 		// recorded from AWS for the old physical resource of a replacement
-		// (issue 15's comparison with recorded sequences) and for the
+		// (LocalStack's tests/aws/services/cloudformation/
+		// test_change_set_parameters.snapshot.json, per-resource-events,
+		// 2025-04-17: its DELETE_IN_PROGRESS and DELETE_COMPLETE have no
+		// ResourceProperties, its other events do) and for the
 		// resources an update rollback's cleanup deletes (an events
 		// fixture recorded from AWS in the code corpus, case
 		// stack_update_create_rollback_then_update, 2020-10-22: its

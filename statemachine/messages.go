@@ -74,7 +74,9 @@ func msgContinueUpdateRollback(s StackStatus) string {
 
 // msgRollbackStack: RollbackStack outside CREATE_FAILED and UPDATE_FAILED.
 // UNVERIFIED: neither the API reference nor any public report found gives
-// AWS's wording. This follows the shape of ContinueUpdateRollback's message,
+// AWS's wording (searched again for issue 15: the code corpus, LocalStack's
+// snapshots among it, and the docs and issues corpora for "RollbackStack
+// cannot be called"). This follows the shape of ContinueUpdateRollback's message,
 // the closest relative; replace it when a recorded response turns up.
 func msgRollbackStack(s StackStatus) string {
 	return fmt.Sprintf("RollbackStack cannot be called from stack with %s status", s)

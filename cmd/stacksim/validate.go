@@ -55,6 +55,10 @@ FILE:LINE:COLUMN.`,
 					return badInput(err)
 				}
 				if err := template.CheckBodySize(name, text); err != nil {
+					// ValidateTemplate's refusal, printed as the AWS CLI prints it.
+					if cerr := a.checkTypes(cmd.Context(), name, string(text)); cerr != nil {
+						return cerr
+					}
 					return badInput(err)
 				}
 			}
@@ -67,6 +71,13 @@ FILE:LINE:COLUMN.`,
 			}
 			t, err := template.Parse(name, text)
 			if err != nil {
+				// ValidateTemplate's refusal as the AWS CLI prints it ("An
+				// error occurred (ValidationError) when calling the
+				// ValidateTemplate operation: ..."), then every fault at
+				// FILE:LINE:COLUMN: the engine parses it again and says so.
+				if cerr := a.checkTypes(cmd.Context(), name, string(text)); cerr != nil {
+					return cerr
+				}
 				return badInput(err)
 			}
 			if err := a.checkTypes(cmd.Context(), name, string(text)); err != nil {
