@@ -91,6 +91,10 @@ type StackEvent struct {
 	ResourceStatusReason string    `json:"ResourceStatusReason,omitempty"`
 	ResourceProperties   string    `json:"ResourceProperties,omitempty"`
 	ClientRequestToken   string    `json:"ClientRequestToken,omitempty"`
+	// DetailedStatus is VALIDATION_FAILED on the event of a resource whose
+	// properties failed validation before any handler ran (AWS's
+	// StackEvent documentation; derived from the reason, stackEventOf).
+	DetailedStatus string `json:"DetailedStatus,omitempty"`
 }
 
 // IsStackEvent reports whether the event is about the stack itself rather

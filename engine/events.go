@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"strings"
 	"time"
 
 	"github.com/stacksim/stacksim/engine/store"
+	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/statemachine"
 )
 
@@ -102,6 +104,20 @@ func stackEventOf(s *store.Store, st *store.StackRecord, seq uint64, r *store.Ev
 		ev.EventId = stackEventID(s.ID.Seed, st.StackId, seq)
 	} else {
 		ev.EventId = resourceEventID(r.Logical, r.Status, ts.Format(eventTimeLayout), r.Dup)
+		ev.DetailedStatus = detailedStatus(r.Status, r.Reason)
 	}
 	return ev
+}
+
+// detailedStatus is a resource event's DetailedStatus: VALIDATION_FAILED
+// when its properties failed validation before any handler ran (the
+// reason is CloudFormation's own, resources.ValidationMessage; a
+// handler's failure is worded "Resource handler returned message: ..."),
+// "" otherwise. Derived, so the state file keeps no column for it.
+func detailedStatus(status, reason string) string {
+	if (status == string(statemachine.ResourceStatusCreateFailed) || status == string(statemachine.ResourceStatusUpdateFailed)) &&
+		strings.HasPrefix(reason, resources.ValidationMessagePrefix) {
+		return "VALIDATION_FAILED"
+	}
+	return ""
 }

@@ -71,7 +71,7 @@ func (h *harness) objectModel(typeName string) map[string]any {
 	})
 	h.e.mu.Unlock()
 	if out == nil {
-		h.t.Fatalf("no single %s object", typeName)
+		h.t.Fatalf("no single %s object\n%s", typeName, h.out.String())
 	}
 	return out
 }

@@ -419,9 +419,10 @@ func (r *run) handlerFailed(row *store.StepRecord, s *plan.Step, p resources.Pro
 // failureMessage words a handler's failure as the resource's reason: AWS's
 // `Resource handler returned message: "MSG" (RequestToken: TOKEN,
 // HandlerErrorCode: CODE)` for registry types; a custom resource's own
-// message (Received response status [FAILED] from custom resource...).
+// message (Received response status [FAILED] from custom resource...); a
+// raw service error as it is (ProgressEvent.Raw).
 func (r *run) failureMessage(s *plan.Step, ev *resources.ProgressEvent) string {
-	if s.Custom {
+	if s.Custom || ev.Raw {
 		return ev.Message
 	}
 	return fmt.Sprintf("Resource handler returned message: %q (RequestToken: %s, HandlerErrorCode: %s)",

@@ -294,8 +294,18 @@ func (e *Engine) runStart(ctx context.Context, tx *txn, t *Task) error {
 			r.schedulePhaseEnd()
 			return r.flush()
 		}
+		if refused, err := r.checkProperties(); err != nil {
+			return err
+		} else if refused {
+			return r.flush()
+		}
 	}
 	if r.op.Plan.Operation == plan.OpUpdate && r.op.Phase == 0 {
+		if refused, err := r.checkProperties(); err != nil {
+			return err
+		} else if refused {
+			return r.flush()
+		}
 		if denied, err := r.checkStackPolicy(); err != nil {
 			return err
 		} else if denied {

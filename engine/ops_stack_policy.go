@@ -130,15 +130,24 @@ func (r *run) replaceDenied(s *plan.Step) (bool, error) {
 }
 
 // keepDenied ends, at the start of an update's rollback, the failure of
-// the resources the stack policy kept from updating: UPDATE_COMPLETE, no
-// handler called.
+// the resources refused before their handler ran (the stack policy,
+// validation: operation's PolicyDenied): an existing one UPDATE_COMPLETE
+// (keep), a new one DELETE_COMPLETE (discard); no handler is called.
 func (r *run) keepDenied() error {
 	for _, id := range r.op.PolicyDenied {
 		cur := r.current(id)
-		if cur == nil || cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
+		if cur == nil {
 			continue
 		}
-		if _, err := r.moveTo(cur, id, statemachine.ResourceKeep, "", cur.Properties); err != nil {
+		ev := statemachine.ResourceKeep
+		switch cur.ResourceStatus {
+		case statemachine.ResourceStatusUpdateFailed:
+		case statemachine.ResourceStatusCreateFailed:
+			ev = statemachine.ResourceDiscard
+		default:
+			continue
+		}
+		if _, err := r.moveTo(cur, id, ev, "", cur.Properties); err != nil {
 			return err
 		}
 	}

@@ -280,6 +280,9 @@ func (r *run) startCreate(row *store.StepRecord, s *plan.Step) error {
 	if reason == "" {
 		desired, reason = r.handlerState(s.ResourceType, props)
 	}
+	if reason == "" {
+		reason = r.stepValidation(s, desired)
+	}
 	if reason != "" {
 		return r.createFailedAt(row, rec, reason)
 	}
@@ -418,6 +421,9 @@ func (r *run) startUpdate(row *store.StepRecord, s *plan.Step) error {
 	if reason == "" {
 		desired, reason = r.handlerState(s.ResourceType, props)
 	}
+	if reason == "" && r.phase() == plan.PhaseUpdate {
+		reason = r.stepValidation(s, desired)
+	}
 	if reason == "" {
 		previous, reason = r.handlerState(s.ResourceType, cur.Properties)
 	}
@@ -499,6 +505,9 @@ func (r *run) startReplace(row *store.StepRecord, s *plan.Step, action plan.Acti
 		// Read before anything is deleted: a reference that cannot be
 		// read fails the replacement while the old resource still stands.
 		desired, reason = r.handlerState(s.ResourceType, props)
+	}
+	if reason == "" && r.phase() == plan.PhaseUpdate {
+		reason = r.stepValidation(s, desired)
 	}
 	if reason != "" {
 		return r.createFailedAt(row, rec, reason)

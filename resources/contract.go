@@ -167,6 +167,11 @@ type ProgressEvent struct {
 	ResourceModel        map[string]any   `json:"resourceModel,omitempty"`
 	ResourceModels       []map[string]any `json:"resourceModels,omitempty"`
 	NextToken            string           `json:"nextToken,omitempty"`
+	// Raw marks a FAILED answer whose Message CloudFormation reports as it
+	// is, without "Resource handler returned message: ..." around it: the
+	// service error of a resource type not served by a registry handler
+	// (a fault's fail.service). Not part of the contract's JSON.
+	Raw bool `json:"-"`
 }
 
 // Success answers SUCCESS with a model (nil for delete).

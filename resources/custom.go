@@ -195,7 +195,7 @@ func (p *customProvider) send(ctx context.Context, req *Request, requestType str
 	props := StringifyModel(customProperties(req.DesiredResourceState))
 	token, _ := props["ServiceToken"].(string)
 	if token == "" {
-		return Failed(ErrInvalidRequest, "Properties validation failed for resource %s with message: #: required key [ServiceToken] not found", req.LogicalResourceIdentifier), nil
+		return Failed(ErrInvalidRequest, "%s", ValidationMessage(req.LogicalResourceIdentifier, []string{"#: required key [ServiceToken] not found"})), nil
 	}
 	key := requestKey(p.hub.seed, req.StackID, req.LogicalResourceIdentifier, req.ClientRequestToken)
 	cr := &CustomRequest{

@@ -439,7 +439,7 @@ func (g *generic) finish(id string, remaining int64) (*ProgressEvent, error) {
 func (g *generic) invalid(req *Request, err error) *ProgressEvent {
 	msg := err.Error()
 	if ve, ok := err.(*ValidationError); ok {
-		msg = fmt.Sprintf("Properties validation failed for resource %s with message: %s", req.LogicalResourceIdentifier, strings.Join(ve.Problems, "; "))
+		msg = ValidationMessage(req.LogicalResourceIdentifier, ve.Problems)
 	}
 	return Failed(ErrInvalidRequest, "%s", msg)
 }

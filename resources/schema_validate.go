@@ -44,6 +44,23 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("Properties validation failed for resource type %s with message: %s", e.TypeName, strings.Join(e.Problems, "; "))
 }
 
+// ValidationMessage is CloudFormation's reason for a resource whose
+// properties fail its schema's validation, before any handler runs:
+// "Properties validation failed for resource MyParameter with message:
+// [#: required key [Type] not found]" — the problems as a list, each
+// worded as the everit validator CloudFormation uses words it (recorded
+// from AWS: "[#/Content: expected type: String, found: JSONObject]", a
+// 2024 console paste; "[#/SamplingRule/RuleName: expected maxLength: 32,
+// actual: 33]"; "[#/MethodResponses/0: extraneous key [ResponseHeaders]
+// is not permitted]"). AWS's older wording ("Property validation failure:
+// [The property {/Type} is required]") is no longer what it writes.
+func ValidationMessage(logicalID string, problems []string) string {
+	return fmt.Sprintf("Properties validation failed for resource %s with message: [%s]", logicalID, strings.Join(problems, ", "))
+}
+
+// ValidationMessagePrefix begins every ValidationMessage.
+const ValidationMessagePrefix = "Properties validation failed for resource "
+
 // validator is one compiled variant: the quick check, made at once, and
 // v6's, compiled only when the quick check cannot say a model is valid (v6
 // compiles a registry schema in milliseconds, most of it validating the
@@ -164,7 +181,7 @@ func (s *Schema) ValidateInput(model map[string]any) error {
 	if err := s.compileInput(); err != nil {
 		return err
 	}
-	return s.validate(s.input, s.coerced(model))
+	return s.validate(s.input, s.coerced(model), true)
 }
 
 // ValidateModel checks a handler's model against the schema as the contract
@@ -175,7 +192,7 @@ func (s *Schema) ValidateModel(model map[string]any) error {
 	if s.valErr != nil {
 		return s.valErr
 	}
-	return s.validate(s.contract, s.coerced(model))
+	return s.validate(s.contract, s.coerced(model), false)
 }
 
 // ModelCertainlyValid is the contract checker's quick path: true means
@@ -196,7 +213,7 @@ func (s *Schema) validateInputCoerced(model map[string]any) error {
 	if err := s.compileInput(); err != nil {
 		return err
 	}
-	return s.validate(s.input, model)
+	return s.validate(s.input, model, true)
 }
 
 // CompileError reports whether the schema's validators compile (both, in
@@ -215,7 +232,10 @@ func (s *Schema) CompileError() error {
 
 var englishPrinter = message.NewPrinter(language.English)
 
-func (s *Schema) validate(v *validator, model map[string]any) error {
+// validate checks a model; aws words the problems as CloudFormation's
+// validation does (problemTexts), else as the contract checker does (the
+// values named, for the handler's author).
+func (s *Schema) validate(v *validator, model map[string]any, aws bool) error {
 	if model == nil {
 		model = map[string]any{}
 	}
@@ -235,16 +255,16 @@ func (s *Schema) validate(v *validator, model map[string]any) error {
 		return fmt.Errorf("validate %s model: %w", s.TypeName, err)
 	}
 	var problems []string
-	collectProblems(ve, &problems)
+	collectProblems(ve, &problems, aws)
 	sort.Strings(problems)
 	problems = dedupe(problems)
 	return &ValidationError{TypeName: s.TypeName, Problems: problems}
 }
 
-func collectProblems(e *jsonschema.ValidationError, out *[]string) {
+func collectProblems(e *jsonschema.ValidationError, out *[]string, aws bool) {
 	if len(e.Causes) > 0 {
 		for _, c := range e.Causes {
-			collectProblems(c, out)
+			collectProblems(c, out, aws)
 		}
 		return
 	}
@@ -252,10 +272,61 @@ func collectProblems(e *jsonschema.ValidationError, out *[]string) {
 	if len(e.InstanceLocation) > 0 {
 		loc = "#/" + strings.Join(e.InstanceLocation, "/")
 	}
-	*out = append(*out, loc+": "+problemText(e.ErrorKind))
+	if !aws {
+		*out = append(*out, loc+": "+contractText(e.ErrorKind))
+		return
+	}
+	for _, text := range problemTexts(e.ErrorKind) {
+		*out = append(*out, loc+": "+text)
+	}
 }
 
-func problemText(k jsonschema.ErrorKind) string {
+// problemTexts words a violation as everit does: one problem per missing
+// or extraneous key ("#: required key [Name] not found", "#: required key
+// [Type] not found"), JSON types by their Java names (JSONObject,
+// JSONArray).
+func problemTexts(k jsonschema.ErrorKind) []string {
+	switch t := k.(type) {
+	case *kind.AdditionalProperties:
+		var out []string
+		for _, p := range sorted(t.Properties) {
+			out = append(out, fmt.Sprintf("extraneous key [%s] is not permitted", p))
+		}
+		return out
+	case *kind.Required:
+		var out []string
+		for _, p := range sorted(t.Missing) {
+			out = append(out, fmt.Sprintf("required key [%s] not found", p))
+		}
+		return out
+	case *kind.Pattern:
+		// CloudFormation does not quote the value: recorded from AWS,
+		// "#/SourceArn: failed validation constraint for keyword
+		// [pattern]", "#/Role: failed validation constraint for keyword
+		// [pattern]".
+		return []string{"failed validation constraint for keyword [pattern]"}
+	case *kind.Enum:
+		// UNVERIFIED: worded as the pattern's.
+		return []string{"failed validation constraint for keyword [enum]"}
+	case *kind.MaxLength:
+		// Recorded: "#/SamplingRule/RuleName: expected maxLength: 32,
+		// actual: 33".
+		return []string{fmt.Sprintf("expected maxLength: %d, actual: %d", t.Want, t.Got)}
+	case *kind.MinLength:
+		return []string{fmt.Sprintf("expected minLength: %d, actual: %d", t.Want, t.Got)}
+	case *kind.Type:
+		want := make([]string, len(t.Want))
+		for i, w := range t.Want {
+			want[i] = everitType(w)
+		}
+		return []string{fmt.Sprintf("expected type: %s, found: %s", strings.Join(want, " or "), everitType(t.Got))}
+	}
+	return []string{k.LocalizedString(englishPrinter)}
+}
+
+// contractText words a violation for the contract checker: the keys
+// together, the values named.
+func contractText(k jsonschema.ErrorKind) string {
 	switch t := k.(type) {
 	case *kind.AdditionalProperties:
 		return fmt.Sprintf("extraneous key [%s] is not permitted", strings.Join(sorted(t.Properties), ", "))
@@ -269,6 +340,17 @@ func problemText(k jsonschema.ErrorKind) string {
 		return fmt.Sprintf("expected type: %s, found: %s", strings.Join(want, " or "), titleCase(t.Got))
 	}
 	return k.LocalizedString(englishPrinter)
+}
+
+// everitType names a JSON type as everit's messages do.
+func everitType(t string) string {
+	switch t {
+	case "object":
+		return "JSONObject"
+	case "array":
+		return "JSONArray"
+	}
+	return titleCase(t)
 }
 
 // sorted is a sorted copy of the keys the validator lists (it gathers

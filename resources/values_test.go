@@ -143,7 +143,7 @@ func TestGenericBehaviours(t *testing.T) {
 	}
 	// Invalid input: InvalidRequest worded as CloudFormation words it.
 	inv := drive(t, p, newReq(ActionCreate, "Q3", "t3", map[string]any{"DelaySeconds": "soon", "Colour": "red"}))
-	if inv.ErrorCode != ErrInvalidRequest || !strings.Contains(inv.Message, "Properties validation failed for resource Q3 with message: #/DelaySeconds: expected type: Integer, found: String; #: extraneous key [Colour] is not permitted") {
+	if inv.ErrorCode != ErrInvalidRequest || !strings.Contains(inv.Message, "Properties validation failed for resource Q3 with message: [#/DelaySeconds: expected type: Integer, found: String, #: extraneous key [Colour] is not permitted]") {
 		t.Fatalf("invalid %v", inv)
 	}
 	// The generated attributes: GetAtt, and an unknown one.

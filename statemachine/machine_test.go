@@ -97,6 +97,7 @@ var wantResource = []struct {
 	{"CREATE_IN_PROGRESS", "cancel", "CREATE_FAILED"},
 	{"UPDATE_IN_PROGRESS", "cancel", "UPDATE_FAILED"},
 	{"UPDATE_FAILED", "skip_rollback", "UPDATE_COMPLETE"},
+	{NotExist, "deny", "CREATE_FAILED"},
 	{"CREATE_COMPLETE", "deny", "UPDATE_FAILED"},
 	{"UPDATE_COMPLETE", "deny", "UPDATE_FAILED"},
 	{"IMPORT_COMPLETE", "deny", "UPDATE_FAILED"},
@@ -221,7 +222,7 @@ func TestTransitionErrorMessage(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 	_, err = FireResource("Q", NotExist, ResourceDelete)
-	want = `statemachine: resource "Q": event "delete" is not allowed in status NotExist (allowed: create, replace, import)`
+	want = `statemachine: resource "Q": event "delete" is not allowed in status NotExist (allowed: create, replace, deny, import)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}

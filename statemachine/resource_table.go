@@ -82,18 +82,19 @@ func resourceTable() []eventDef[ResourceStatus, ResourceEvent] {
 		},
 		{
 			Name:    ResourceDeny,
-			Summary: "The stack policy denies the update of the resource: UPDATE_FAILED without a handler call (\"Action denied by stack policy: ...\").",
+			Summary: "CloudFormation refuses the resource's action before any handler runs: its properties fail its schema's validation (DetailedStatus VALIDATION_FAILED), or the stack policy denies the update (\"Action denied by stack policy: ...\").",
 			Edges: []edge[ResourceStatus]{
-				{ResourceStatusCreateComplete, ResourceStatusUpdateFailed, "an update would modify, replace or remove it and the stack policy does not allow that (Update:Modify, Update:Replace, Update:Delete)"},
+				{NotExist, ResourceStatusCreateFailed, "its properties fail validation when the create or update starts: CREATE_FAILED with no CREATE_IN_PROGRESS (AWS's console, 2024: \"Properties validation failed for resource X with message: [...]\")"},
+				{ResourceStatusCreateComplete, ResourceStatusUpdateFailed, "an update would modify, replace or remove it and the stack policy does not allow that (Update:Modify, Update:Replace, Update:Delete), or its new properties fail validation"},
 				{ResourceStatusUpdateComplete, ResourceStatusUpdateFailed, "as from CREATE_COMPLETE"},
 				{ResourceStatusImportComplete, ResourceStatusUpdateFailed, "as from CREATE_COMPLETE"},
 			},
 		},
 		{
 			Name:    ResourceKeep,
-			Summary: "The update's rollback reaches a resource the stack policy kept from updating: nothing changed, so UPDATE_COMPLETE without a handler call (AWS's log in the awscfncli README, 2017).",
+			Summary: "The update's rollback reaches a resource refused before its handler ran (deny): nothing changed, so UPDATE_COMPLETE without a handler call (AWS's log in the awscfncli README, 2017).",
 			Edges: []edge[ResourceStatus]{
-				{ResourceStatusUpdateFailed, ResourceStatusUpdateComplete, "the stack policy denied its update, which the update rollback now ends"},
+				{ResourceStatusUpdateFailed, ResourceStatusUpdateComplete, "its update was refused (deny), which the update rollback now ends"},
 			},
 		},
 		{

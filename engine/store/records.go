@@ -348,9 +348,10 @@ type OperationRecord struct {
 	// StackPolicyDuringUpdate is the policy an update runs under instead of
 	// the stack's (UpdateStack's StackPolicyDuringUpdateBody);
 	// NewStackPolicy the one the stack takes when the update succeeds
-	// (UpdateStack's StackPolicyBody). PolicyDenied lists the resources the
-	// policy kept from updating (UPDATE_FAILED without a handler call),
-	// which the update's rollback marks UPDATE_COMPLETE.
+	// (UpdateStack's StackPolicyBody). PolicyDenied lists the resources
+	// refused before their handler ran (by the stack policy, or because
+	// their properties fail validation), which an update's rollback ends
+	// (UPDATE_COMPLETE, or DELETE_COMPLETE for a new one).
 	StackPolicyDuringUpdate string   `json:",omitempty"`
 	NewStackPolicy          string   `json:",omitempty"`
 	PolicyDenied            []string `json:",omitempty"`

@@ -69,6 +69,12 @@ type Fault struct {
 	Callbacks    int                        // Stall
 	DelaySeconds int64                      // Stall
 	Reads        int                        // EventualConsistency
+	// Service, ServiceCode and StatusCode make a Fail a raw service error
+	// (fail.service: the service's name, its error code, the HTTP status),
+	// reported without the handler's wrapper.
+	Service     string `json:",omitempty"`
+	ServiceCode string `json:",omitempty"`
+	StatusCode  int    `json:",omitempty"`
 
 	// Pos is where the fault is written ("faults.yaml:12:5"), for messages.
 	Pos string

@@ -306,7 +306,7 @@ func TestLoadErrors(t *testing.T) {
 		{"falts: []\n", `faults.yaml:1:1: unknown top-level key "falts"`},
 		{"faults:\n  - match: {logicalId: \"[\"}\n    panic: x\n", "faults.yaml:2:24: logicalId \"[\" is not a valid glob"},
 		{"faults: [\n", "faults.yaml:1:1: not valid YAML"},
-		{"faults:\n  - fail: {code: Throttling, mesage: x}\n", `unknown key "mesage" in fail; expected one of after, code, message (did you mean "message"?)`},
+		{"faults:\n  - fail: {code: Throttling, mesage: x}\n", `unknown key "mesage" in fail; expected one of after, code, message, service (did you mean "message"?)`},
 		{"faults:\n  - fail: Throttling\n    times: sometimes\n", `faults.yaml:3:12: times must be a whole number ≥ 1, "once" or "always"`},
 		// A key written twice is refused, not last-wins.
 		{"faults:\n  - fail: Throttling\nfaults: []\n", `faults.yaml:3:1: mapping key "faults" already defined at line 1, column 1; keep one (YAML would silently keep only the last)`},
@@ -329,6 +329,22 @@ func TestJSONFaultFile(t *testing.T) {
 	}
 	f := inj.Faults()[0]
 	if f.Kind != faults.Fail || f.Times != faults.Always || len(f.Match.Actions) != 2 {
+		t.Fatalf("%+v", f)
+	}
+}
+
+// fail.service needs the service's name and error code.
+func TestLoadServiceNeedsNameAndCode(t *testing.T) {
+	_, err := faults.Load("f.yaml", []byte("faults:\n  - match: {logicalId: Zone}\n    fail:\n      service: {name: AmazonRoute53}\n"))
+	if err == nil || !strings.Contains(err.Error(), "fail.service needs name (AmazonRoute53) and errorCode") {
+		t.Fatalf("got %v", err)
+	}
+	inj, err := faults.Load("f.yaml", []byte("faults:\n  - match: {logicalId: Zone}\n    fail:\n      service: {name: AmazonRoute53, errorCode: HostedZoneNotEmpty, status: 409}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := inj.Faults()[0]
+	if f.Service != "AmazonRoute53" || f.ServiceCode != "HostedZoneNotEmpty" || f.StatusCode != 409 || f.Code != "GeneralServiceException" {
 		t.Fatalf("%+v", f)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -218,7 +219,7 @@ func (w *wrapped) call(ctx context.Context, req *resources.Request, next handler
 		switch f.Kind {
 		case Fail:
 			if !f.After && inj.take(i, typeName, req) {
-				return resources.Failed(f.Code, "%s", f.message(typeName)), nil
+				return f.failure(typeName, req), nil
 			}
 		case Throttle:
 			if inj.take(i, typeName, req) {
@@ -252,7 +253,7 @@ func (w *wrapped) call(ctx context.Context, req *resources.Request, next handler
 		switch f.Kind {
 		case Fail:
 			if f.After && inj.take(i, typeName, req) {
-				return resources.Failed(f.Code, "%s", f.message(typeName)), nil
+				return f.failure(typeName, req), nil
 			}
 		case NewPhysicalID:
 			var err error
@@ -303,6 +304,32 @@ func (f *Fault) matchesIgnoringAction(typeName string, req *resources.Request) b
 	g := *f
 	g.Match.Actions = nil
 	return g.matches(typeName, req)
+}
+
+// failure is a Fail's answer: FAILED with its code and message, or, with
+// fail.service, the raw service error CloudFormation reports for the
+// resource types its handlers do not wrap, worded as the AWS SDK for Java
+// words a service exception: "The specified hosted zone contains
+// non-required resource record sets and so cannot be deleted. (Service:
+// AmazonRoute53; Status Code: 400; Error Code: HostedZoneNotEmpty; Request
+// ID: ...; Proxy: null)" (issue 15, from AWS's events). The request id is
+// derived from the request, so a run is reproducible.
+func (f *Fault) failure(typeName string, req *resources.Request) *resources.ProgressEvent {
+	if f.Service == "" {
+		return resources.Failed(f.Code, "%s", f.message(typeName))
+	}
+	status := f.StatusCode
+	if status == 0 {
+		status = 400
+	}
+	sum := sha256.Sum256([]byte(strings.Join([]string{f.label(), req.StackID, req.LogicalResourceIdentifier, string(req.Action),
+		req.ClientRequestToken, strconv.Itoa(req.Attempt)}, "\x00")))
+	id := hex.EncodeToString(sum[:16])
+	id = id[:8] + "-" + id[8:12] + "-" + id[12:16] + "-" + id[16:20] + "-" + id[20:32]
+	ev := resources.Failed(f.Code, "%s (Service: %s; Status Code: %d; Error Code: %s; Request ID: %s; Proxy: null)",
+		f.message(typeName), f.Service, status, f.ServiceCode, id)
+	ev.Raw = true
+	return ev
 }
 
 func (f *Fault) message(typeName string) string {

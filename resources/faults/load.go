@@ -195,6 +195,20 @@ func (l loader) effect(f *Fault, kind string, v *yaml.Node) error {
 			},
 			"message": func(n *yaml.Node) error { s, err := l.str(n, "message"); f.Message = s; return err },
 			"after":   func(n *yaml.Node) error { b, err := l.boolean(n, "after"); f.After = b; return err },
+			"service": func(n *yaml.Node) error {
+				err := l.fields(n, "service", map[string]func(*yaml.Node) error{
+					"name":      func(n *yaml.Node) error { s, err := l.str(n, "name"); f.Service = s; return err },
+					"errorCode": func(n *yaml.Node) error { s, err := l.str(n, "errorCode"); f.ServiceCode = s; return err },
+					"status":    func(n *yaml.Node) error { c, err := l.count(n, "status"); f.StatusCode = c; return err },
+				})
+				if err == nil && (f.Service == "" || f.ServiceCode == "") {
+					return l.errf(n, "fail.service needs name (AmazonRoute53) and errorCode (HostedZoneNotEmpty); status is 400 when left out")
+				}
+				if f.Code == "" {
+					f.Code = resources.ErrGeneralServiceException
+				}
+				return err
+			},
 		})
 	case Throttle:
 		n, err := l.count(v, "throttle")
