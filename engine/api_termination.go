@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/statemachine"
 )
 
@@ -39,8 +40,20 @@ func (e *Engine) UpdateTerminationProtection(ctx context.Context, in UpdateTermi
 		if st == nil || st.StackStatus == statemachine.StackStatusDeleteComplete {
 			return stackWithIDNotFound(in.StackName)
 		}
-		if st.EnableTerminationProtection != *in.EnableTerminationProtection {
-			c := st.Clone()
+		if st.RootId != "" {
+			// "For nested stacks, termination protection is set on the
+			// root stack and can't be changed directly on the nested
+			// stack" (UpdateTerminationProtection, API reference).
+			// UNVERIFIED wording: AWS's message was not found.
+			return ValidationError("Stack [%s] is a nested stack: its termination protection is its root's; change it on the root stack [%s]", st.StackName, st.RootId)
+		}
+		// The choice passes on to the nested stacks (User Guide,
+		// using-cfn-protect-stacks).
+		for _, x := range append([]*store.StackRecord{st}, tx.nestedOf(st.StackId)...) {
+			if x.EnableTerminationProtection == *in.EnableTerminationProtection {
+				continue
+			}
+			c := x.Clone()
 			c.EnableTerminationProtection = *in.EnableTerminationProtection
 			if err := tx.PutStack(c); err != nil {
 				return err
@@ -59,4 +72,15 @@ func (e *Engine) UpdateTerminationProtection(ctx context.Context, in UpdateTermi
 // (recorded from AWS, e.g. ekristen/aws-nuke#821).
 func terminationProtected(stackName string) *APIError {
 	return ValidationError("Stack [%s] cannot be deleted while TerminationProtection is enabled", stackName)
+}
+
+// nestedOf is every live nested stack whose root is root.
+func (tx *txn) nestedOf(root string) []*store.StackRecord {
+	var out []*store.StackRecord
+	for _, x := range tx.AllStacks() {
+		if x.RootId == root && x.StackStatus != statemachine.StackStatusDeleteComplete {
+			out = append(out, x)
+		}
+	}
+	return out
 }

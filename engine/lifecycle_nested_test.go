@@ -401,3 +401,60 @@ func TestNestedNoChangeChangeSet(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedTerminationProtection: nested stacks have their root's
+// termination protection: set on the root it passes to them, a protected
+// nested stack cannot be deleted directly, and it cannot be changed on a
+// nested stack (User Guide, using-cfn-protect-stacks).
+func TestNestedTerminationProtection(t *testing.T) {
+	h := nestedHarness(t, "nested-termination-protection")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml"), EnableTerminationProtection: true})
+	})
+	root := h.wait("root")
+	protection := func() map[string]bool {
+		t.Helper()
+		out, err := h.e.DescribeStacks(ctx(), DescribeStacksInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]bool{}
+		for _, s := range out.Stacks {
+			if s.EnableTerminationProtection == nil {
+				t.Fatalf("%s has no EnableTerminationProtection", s.StackName)
+			}
+			m[s.StackName] = *s.EnableTerminationProtection
+		}
+		return m
+	}
+	all := protection()
+	if len(all) < 3 {
+		t.Fatalf("want the root and its nested stacks, got %v", all)
+	}
+	var child string
+	for name, on := range all {
+		if !on {
+			t.Fatalf("%s is not protected: %v", name, all)
+		}
+		if name != "root" && child == "" {
+			child = name
+		}
+	}
+	_, err := h.e.DeleteStack(ctx(), DeleteStackInput{StackName: child})
+	wantAPIError(t, err, CodeValidationError, "Stack ["+child+"] cannot be deleted while TerminationProtection is enabled")
+	off := false
+	_, err = h.e.UpdateTerminationProtection(ctx(), UpdateTerminationProtectionInput{StackName: child, EnableTerminationProtection: &off})
+	if !IsCode(err, CodeValidationError) || !strings.Contains(err.Error(), "its root's") {
+		t.Fatalf("UpdateTerminationProtection on a nested stack: %v", err)
+	}
+	if _, err := h.e.UpdateTerminationProtection(ctx(), UpdateTerminationProtectionInput{StackName: "root", EnableTerminationProtection: &off}); err != nil {
+		t.Fatal(err)
+	}
+	for name, on := range protection() {
+		if on {
+			t.Fatalf("%s still protected after the root's was turned off", name)
+		}
+	}
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "root"}) })
+	h.wait(root.StackId)
+}

@@ -258,6 +258,11 @@ func (r *run) createChild(row *store.StepRecord, s *plan.Step) error {
 		ParentId:         parent.StackId,
 		RootId:           root,
 		ParentLogicalId:  s.LogicalID,
+		// A nested stack has its root's termination protection (the
+		// parent's is the root's): "Enabling or disabling termination
+		// protection on a stack passes the same choice on to any nested
+		// stacks" (User Guide, using-cfn-protect-stacks).
+		EnableTerminationProtection: parent.EnableTerminationProtection,
 	}
 	_, p, err := r.e.prepareCreate(tx, st, submission{File: file, Original: string(body)}, in.Parameters, parent.Capabilities, prepareHow{})
 	if err != nil {
