@@ -67,7 +67,16 @@ func validatedStep(s *plan.Step) bool {
 // business).
 func propertyProblems(s *resources.Schema, props map[string]any) []string {
 	var unknown []string
-	model, _ := withoutUnknowns(props, "#", &unknown).(map[string]any)
+	// The quick path first: with each value not known yet marked as
+	// passing every check, most properties are certainly valid, without
+	// the full validator's walk and its problems (which would all be
+	// about the unknowns).
+	pending, _ := withoutUnknowns(props, "#", &unknown, resources.Pending{}).(map[string]any)
+	if s.InputCertainlyValid(resources.StringifyModel(pending)) {
+		return nil
+	}
+	unknown = unknown[:0]
+	model, _ := withoutUnknowns(props, "#", &unknown, nil).(map[string]any)
 	// CloudFormation sends scalars as strings, and validates them as the
 	// schema's types after converting (ValidateInput coerces).
 	err := s.ValidateInput(resources.StringifyModel(model))
@@ -84,19 +93,19 @@ func propertyProblems(s *resources.Schema, props map[string]any) []string {
 	return out
 }
 
-// withoutUnknowns copies v with null in place of every value not known
-// yet (an unknown, a dynamic reference), noting where each was (as
-// "#/A/0/B").
-func withoutUnknowns(v any, at string, where *[]string) any {
+// withoutUnknowns copies v with hole (null, or resources.Pending) in place
+// of every value not known yet (an unknown, a dynamic reference), noting
+// where each was (as "#/A/0/B").
+func withoutUnknowns(v any, at string, where *[]string, hole any) any {
 	switch t := v.(type) {
 	case template.Unknown:
 		*where = append(*where, at)
-		return nil
+		return hole
 	case string:
 		if paramstore.Contains(t) {
 			// A dynamic reference is read when the step starts.
 			*where = append(*where, at)
-			return nil
+			return hole
 		}
 		return t
 	case map[string]any:
@@ -105,7 +114,7 @@ func withoutUnknowns(v any, at string, where *[]string) any {
 		}
 		out := make(map[string]any, len(t))
 		for k, e := range t {
-			out[k] = withoutUnknowns(e, at+"/"+k, where)
+			out[k] = withoutUnknowns(e, at+"/"+k, where, hole)
 		}
 		return out
 	case []any:
@@ -114,13 +123,13 @@ func withoutUnknowns(v any, at string, where *[]string) any {
 		}
 		out := make([]any, len(t))
 		for i, e := range t {
-			out[i] = withoutUnknowns(e, at+"/"+strconv.Itoa(i), where)
+			out[i] = withoutUnknowns(e, at+"/"+strconv.Itoa(i), where, hole)
 		}
 		return out
 	}
 	if !template.IsKnown(v) {
 		*where = append(*where, at) // a partially unknown scalar (a Join of one)
-		return nil
+		return hole
 	}
 	return v
 }

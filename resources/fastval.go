@@ -253,6 +253,9 @@ func (n *fastNode) valid(v any) bool {
 	if n == nil {
 		return true
 	}
+	if _, ok := v.(Pending); ok {
+		return true // not known yet: passes every check (InputCertainlyValid)
+	}
 	if n.unsupported {
 		return false
 	}

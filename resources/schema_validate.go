@@ -184,6 +184,25 @@ func (s *Schema) ValidateInput(model map[string]any) error {
 	return s.validate(s.input, s.coerced(model), true)
 }
 
+// Pending stands, in a model given to InputCertainlyValid, for a value
+// not known yet (an attribute of a resource not made yet): it passes every
+// check where it is.
+type Pending struct{}
+
+// InputCertainlyValid is ValidateInput's quick path: true means that the
+// model (coerced) passes every check, each Pending taken as passing its
+// own; false means "not certain" (the caller asks ValidateInput, with
+// something the full validator reads in place of each Pending).
+func (s *Schema) InputCertainlyValid(model map[string]any) bool {
+	if s.compileInput() != nil {
+		return false
+	}
+	if model == nil {
+		model = map[string]any{}
+	}
+	return s.input.fast.valid(s.coerced(model))
+}
+
 // ValidateModel checks a handler's model against the schema as the contract
 // tests do (no required, dependencies, propertyNames, conditional or boolean
 // subschemas), after coercing stringified scalars as the plugins do.
