@@ -3,10 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"time"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/stacksim/stacksim/internal/jsonvalue"
 )
 
 // parseOrdered reads JSON that json.Marshal wrote (so known to be valid)
@@ -195,57 +194,13 @@ func (p *orderedParser) escaped(start int) (string, error) {
 			break
 		}
 		e := p.b[p.i+1]
-		p.i += 2
-		switch e {
-		case '"', '\\', '/':
-			p.buf = append(p.buf, e)
-		case 'b':
-			p.buf = append(p.buf, '\b')
-		case 'f':
-			p.buf = append(p.buf, '\f')
-		case 'n':
-			p.buf = append(p.buf, '\n')
-		case 'r':
-			p.buf = append(p.buf, '\r')
-		case 't':
-			p.buf = append(p.buf, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
+		var ok bool
+		if p.buf, p.i, ok = jsonvalue.AppendEscape(p.buf, p.b, p.i); !ok {
+			if e == 'u' {
 				return "", p.fail("4 hex digits")
 			}
-			if utf16.IsSurrogate(r) {
-				// A pair makes one rune; a lone half is U+FFFD, and what
-				// follows it is read as itself (as encoding/json does).
-				d := utf8.RuneError
-				if p.i+1 < len(p.b) && p.b[p.i] == '\\' && p.b[p.i+1] == 'u' {
-					save := p.i
-					p.i += 2
-					if r2, ok := p.hex4(); ok {
-						d = utf16.DecodeRune(r, r2)
-					}
-					if d == utf8.RuneError {
-						p.i = save
-					}
-				}
-				r = d
-			}
-			p.buf = utf8.AppendRune(p.buf, r)
-		default:
 			return "", p.fail("an escape")
 		}
 	}
 	return "", p.fail("the end of a string")
-}
-
-func (p *orderedParser) hex4() (rune, bool) {
-	if p.i+4 > len(p.b) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(p.b[p.i:p.i+4]), 16, 32)
-	if err != nil {
-		return 0, false
-	}
-	p.i += 4
-	return rune(n), true
 }

@@ -3,9 +3,8 @@ package statefile
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/stacksim/stacksim/internal/jsonvalue"
 )
 
 // Event rows are most of a state file, and most of their strings repeat
@@ -156,58 +155,13 @@ func (p *rowParser) escaped(start int) (string, error) {
 			break
 		}
 		e := p.b[p.i+1]
-		p.i += 2
-		switch e {
-		case '"', '\\', '/':
-			p.buf = append(p.buf, e)
-		case 'b':
-			p.buf = append(p.buf, '\b')
-		case 'f':
-			p.buf = append(p.buf, '\f')
-		case 'n':
-			p.buf = append(p.buf, '\n')
-		case 'r':
-			p.buf = append(p.buf, '\r')
-		case 't':
-			p.buf = append(p.buf, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
+		var ok bool
+		if p.buf, p.i, ok = jsonvalue.AppendEscape(p.buf, p.b, p.i); !ok {
+			if e == 'u' {
 				return "", fmt.Errorf("a bad \\u escape")
 			}
-			if utf16.IsSurrogate(r) {
-				r2 := utf8.RuneError
-				if p.i+1 < len(p.b) && p.b[p.i] == '\\' && p.b[p.i+1] == 'u' {
-					save := p.i
-					p.i += 2
-					if lo, ok := p.hex4(); ok {
-						if d := utf16.DecodeRune(r, lo); d != utf8.RuneError {
-							r2 = d
-						} else {
-							p.i = save
-						}
-					} else {
-						p.i = save
-					}
-				}
-				r = r2
-			}
-			p.buf = utf8.AppendRune(p.buf, r)
-		default:
 			return "", fmt.Errorf("a bad escape \\%c", e)
 		}
 	}
 	return "", fmt.Errorf("an unterminated string")
-}
-
-func (p *rowParser) hex4() (rune, bool) {
-	if p.i+4 > len(p.b) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(p.b[p.i:p.i+4]), 16, 32)
-	if err != nil {
-		return 0, false
-	}
-	p.i += 4
-	return rune(n), true
 }
