@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // AWS's public parameters: the parameters every account can read under
@@ -39,38 +40,42 @@ type publicName struct {
 	sub                     []string
 }
 
-var families = []family{
-	// Amazon Linux 2023, Amazon Linux 2 and the Amazon Linux AMI (2018.03).
-	{re(`^/aws/service/ami-amazon-linux-latest/(al2023-ami(?:-minimal)?-kernel-(?:default|6\.1|6\.12)-(?:x86_64|arm64)` +
-		`|amzn2-ami(?:-kernel-5\.10)?(?:-minimal)?-hvm-(?:x86_64|arm64)-(?:gp2|ebs)` +
-		`|amzn-ami(?:-minimal)?-(?:hvm|pv)-x86_64-(?:gp2|ebs|s3))$`), imageID},
-	// Windows Server, with or without SQL Server, and Amazon Linux 2 with
-	// SQL Server or .NET.
-	{re(`^/aws/service/ami-windows-latest/((?:EC2LaunchV2-|TPM-)?Windows_Server-(?:2012-R2_RTM|2012-RTM|2016|2019|2022|2025)` +
-		`-[A-Za-z]+(?:_[A-Za-z]+)*-(?:Full|Core)-[A-Za-z0-9_.]+` +
-		`|amzn2-(?:x86_64|ami-hvm-x86_64)-[A-Za-z0-9_.-]+)$`), imageID},
-	// ECS-optimized images: the whole "recommended" document, or one of
-	// its fields.
-	{re(`^/aws/service/ecs/optimized-ami/(amazon-linux|amazon-linux-2|amazon-linux-2023|amazon-linux-2/kernel-5\.10` +
-		`|amazon-linux-2/arm64|amazon-linux-2/gpu|amazon-linux-2/inf|amazon-linux-2023/arm64|amazon-linux-2023/gpu|amazon-linux-2023/neuron` +
-		`|amazon-linux-2/kernel-5\.10/arm64|amazon-linux-2/kernel-5\.10/gpu|windows_server/[0-9]{4}/[a-z]+/(?:full|core))` +
-		`/recommended(?:/(image_id|image_name|image_version|ecs_agent_version|ecs_runtime_version|os|schema_version|source_image_name))?$`), ecsRecommended},
-	// EKS-optimized images, by Kubernetes version.
-	{re(`^/aws/service/eks/optimized-ami/(1\.[0-9]{2})/(amazon-linux-2|amazon-linux-2-arm64|amazon-linux-2-gpu` +
-		`|amazon-linux-2023/(?:x86_64|arm64)/(?:standard|nvidia|neuron))/recommended(?:/(image_id|image_name|release_version))?$`), eksRecommended},
-	// Ubuntu images Canonical publishes.
-	{re(`^/aws/service/canonical/ubuntu/(?:server|server-minimal|pro-server|pro-fips|eks|eks-pro)/[0-9]{2}\.[0-9]{2}(?:/1\.[0-9]{2})?` +
-		`/stable/(?:current|[0-9]{8}(?:\.[0-9]+)?)/(?:amd64|arm64)/hvm/(?:ebs-gp2|ebs-gp3|ebs-io1|ebs-standard|instance-store)/ami-id$`), imageID},
-	// Debian images.
-	{re(`^/aws/service/debian/(?:release|daily)/(?:10|11|12|13|buster|bullseye|bookworm|trixie)/(?:latest|[0-9]{8}-[0-9]+)/(?:amd64|arm64)$`), imageID},
-	// Bottlerocket images, by variant.
-	{re(`^/aws/service/bottlerocket/(aws-k8s-1\.[0-9]{2}(?:-nvidia|-fips)?|aws-ecs-[12](?:-nvidia)?|aws-dev)/(?:x86_64|arm64)` +
-		`/(?:latest|[0-9]+\.[0-9]+\.[0-9]+)/(image_id|image_version)$`), bottlerocket},
-	// The global infrastructure: regions, their long names and partitions,
-	// and the services offered in a region.
-	{re(`^/aws/service/global-infrastructure/regions/([a-z]{2}(?:-gov|-iso|-isob)?-[a-z]+-[0-9])(?:/(longName|partition|domain)|/services/([a-z0-9-]+))?$`), regionInfo},
-	{re(`^/aws/service/global-infrastructure/services/([a-z0-9-]+)$`), func(p publicName) string { return p.sub[1] }},
-}
+// families are compiled on first use (a command that reads no public
+// parameter does not pay for their patterns).
+var families = sync.OnceValue(func() []family {
+	return []family{
+		// Amazon Linux 2023, Amazon Linux 2 and the Amazon Linux AMI (2018.03).
+		{re(`^/aws/service/ami-amazon-linux-latest/(al2023-ami(?:-minimal)?-kernel-(?:default|6\.1|6\.12)-(?:x86_64|arm64)` +
+			`|amzn2-ami(?:-kernel-5\.10)?(?:-minimal)?-hvm-(?:x86_64|arm64)-(?:gp2|ebs)` +
+			`|amzn-ami(?:-minimal)?-(?:hvm|pv)-x86_64-(?:gp2|ebs|s3))$`), imageID},
+		// Windows Server, with or without SQL Server, and Amazon Linux 2 with
+		// SQL Server or .NET.
+		{re(`^/aws/service/ami-windows-latest/((?:EC2LaunchV2-|TPM-)?Windows_Server-(?:2012-R2_RTM|2012-RTM|2016|2019|2022|2025)` +
+			`-[A-Za-z]+(?:_[A-Za-z]+)*-(?:Full|Core)-[A-Za-z0-9_.]+` +
+			`|amzn2-(?:x86_64|ami-hvm-x86_64)-[A-Za-z0-9_.-]+)$`), imageID},
+		// ECS-optimized images: the whole "recommended" document, or one of
+		// its fields.
+		{re(`^/aws/service/ecs/optimized-ami/(amazon-linux|amazon-linux-2|amazon-linux-2023|amazon-linux-2/kernel-5\.10` +
+			`|amazon-linux-2/arm64|amazon-linux-2/gpu|amazon-linux-2/inf|amazon-linux-2023/arm64|amazon-linux-2023/gpu|amazon-linux-2023/neuron` +
+			`|amazon-linux-2/kernel-5\.10/arm64|amazon-linux-2/kernel-5\.10/gpu|windows_server/[0-9]{4}/[a-z]+/(?:full|core))` +
+			`/recommended(?:/(image_id|image_name|image_version|ecs_agent_version|ecs_runtime_version|os|schema_version|source_image_name))?$`), ecsRecommended},
+		// EKS-optimized images, by Kubernetes version.
+		{re(`^/aws/service/eks/optimized-ami/(1\.[0-9]{2})/(amazon-linux-2|amazon-linux-2-arm64|amazon-linux-2-gpu` +
+			`|amazon-linux-2023/(?:x86_64|arm64)/(?:standard|nvidia|neuron))/recommended(?:/(image_id|image_name|release_version))?$`), eksRecommended},
+		// Ubuntu images Canonical publishes.
+		{re(`^/aws/service/canonical/ubuntu/(?:server|server-minimal|pro-server|pro-fips|eks|eks-pro)/[0-9]{2}\.[0-9]{2}(?:/1\.[0-9]{2})?` +
+			`/stable/(?:current|[0-9]{8}(?:\.[0-9]+)?)/(?:amd64|arm64)/hvm/(?:ebs-gp2|ebs-gp3|ebs-io1|ebs-standard|instance-store)/ami-id$`), imageID},
+		// Debian images.
+		{re(`^/aws/service/debian/(?:release|daily)/(?:10|11|12|13|buster|bullseye|bookworm|trixie)/(?:latest|[0-9]{8}-[0-9]+)/(?:amd64|arm64)$`), imageID},
+		// Bottlerocket images, by variant.
+		{re(`^/aws/service/bottlerocket/(aws-k8s-1\.[0-9]{2}(?:-nvidia|-fips)?|aws-ecs-[12](?:-nvidia)?|aws-dev)/(?:x86_64|arm64)` +
+			`/(?:latest|[0-9]+\.[0-9]+\.[0-9]+)/(image_id|image_version)$`), bottlerocket},
+		// The global infrastructure: regions, their long names and partitions,
+		// and the services offered in a region.
+		{re(`^/aws/service/global-infrastructure/regions/([a-z]{2}(?:-gov|-iso|-isob)?-[a-z]+-[0-9])(?:/(longName|partition|domain)|/services/([a-z0-9-]+))?$`), regionInfo},
+		{re(`^/aws/service/global-infrastructure/services/([a-z0-9-]+)$`), func(p publicName) string { return p.sub[1] }},
+	}
+})
 
 func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 
@@ -80,7 +85,7 @@ func Public(region, partition, name string) (Parameter, bool) {
 	if !strings.HasPrefix(name, PublicPrefix) {
 		return Parameter{}, false
 	}
-	for _, f := range families {
+	for _, f := range families() {
 		m := f.pattern.FindStringSubmatch(name)
 		if m == nil {
 			continue

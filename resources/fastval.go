@@ -14,8 +14,8 @@ import (
 // (type, enum, const, lengths, pattern, bounds, items, properties,
 // additionalProperties, patternProperties, required, property and item
 // counts, uniqueItems), compiled from the same stripped document as the
-// jsonschema/v6 validator. It only ever answers "certainly valid": when it
-// finds a problem, or meets a keyword it does not implement, the v6
+// full validator (fullNode). It only ever answers "certainly valid": when
+// it finds a problem, or meets a keyword it does not implement, the full
 // validator decides and words the errors. Models are checked on every
 // handler event, so this keeps the contract checker cheap.
 type fastNode struct {
@@ -34,7 +34,7 @@ type fastNode struct {
 	matched atomic.Pointer[patternMemo]
 
 	// numeric bounds; math.Inf when absent (float64 is exact for the
-	// integers and decimals schemas use; a value beyond 2^53 goes to v6)
+	// integers and decimals schemas use; a value beyond 2^53 goes to the full validator)
 	min, max, exMin, exMax float64
 
 	minItems, maxItems int
@@ -68,7 +68,7 @@ const (
 var typeBits = map[string]uint8{"object": tObject, "array": tArray, "string": tString, "number": tNumber, "integer": tInteger, "boolean": tBoolean, "null": tNull}
 
 // Keywords the fast check does not implement: their presence hands the
-// decision to v6.
+// decision to the full validator.
 var fastUnsupported = []string{"multipleOf", "contains", "minContains", "maxContains", "additionalItems",
 	"propertyNames", "dependencies", "dependentRequired", "dependentSchemas", "if", "then", "else",
 	"allOf", "anyOf", "oneOf", "not", "unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef", "format"}
@@ -90,7 +90,7 @@ func (b *fastBuilder) build(v any, depth int) *fastNode {
 		if t {
 			return &fastNode{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1}
 		}
-		return &fastNode{unsupported: true} // false: let v6 say so
+		return &fastNode{unsupported: true} // false: let the full validator say so
 	case map[string]any:
 		return b.object(t, depth)
 	}
@@ -160,7 +160,7 @@ func (b *fastBuilder) object(m map[string]any, depth int) *fastNode {
 	if p, ok := m["pattern"].(string); ok {
 		re, err := cachedRegexp(p)
 		if err != nil {
-			n.patternUnsupported = true // v6 accepts it as matching everything (lenientRegexp)
+			n.patternUnsupported = true // the full validator takes it as matching everything
 		} else {
 			n.pattern = re
 		}
@@ -392,7 +392,7 @@ func (n *fastNode) number(num json.Number) bool {
 		var err error
 		f, err = strconv.ParseFloat(string(num), 64)
 		if err != nil || math.Abs(f) > 1<<53 {
-			return false // v6 decides, exactly
+			return false // the full validator decides, exactly
 		}
 	}
 	integral := f == math.Trunc(f)

@@ -1,14 +1,11 @@
 package resources
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -62,31 +59,22 @@ func ValidationMessage(logicalID string, problems []string) string {
 const ValidationMessagePrefix = "Properties validation failed for resource "
 
 // validator is one compiled variant: the quick check, made at once, and
-// v6's, compiled only when the quick check cannot say a model is valid (v6
-// compiles a registry schema in milliseconds, most of it validating the
-// schema's definitions against the metaschema; valid models never need it).
+// the full validator, compiled only when the quick check cannot say a
+// model is valid (valid models never need it).
 type validator struct {
 	fast *fastNode
-	// root is the stripped document v6 compiles, url its name.
+	// root is the stripped document the full validator compiles.
 	root map[string]any
-	url  string
 	src  string
 	once sync.Once
-	full *jsonschema.Schema
+	full *fullNode
 	err  error
 }
 
-// fullSchema is v6's compiled schema, compiled on first use.
-func (v *validator) fullSchema() (*jsonschema.Schema, error) {
+// fullSchema is the full validator, compiled on first use.
+func (v *validator) fullSchema() (*fullNode, error) {
 	v.once.Do(func() {
-		c := jsonschema.NewCompiler()
-		c.DefaultDraft(jsonschema.Draft7)
-		c.UseRegexpEngine(lenientRegexp)
-		if err := c.AddResource(v.url, v.root); err != nil {
-			v.err = fmt.Errorf("%s: %w", v.src, err)
-			return
-		}
-		v.full, v.err = c.Compile(v.url)
+		v.full, v.err = compileFull(v.root)
 		if v.err != nil {
 			v.err = fmt.Errorf("%s: compile schema: %w", v.src, v.err)
 		}
@@ -128,20 +116,7 @@ func (s *Schema) compileVariant(drop []string) (*validator, error) {
 		delete(root, k)
 	}
 	stripKeywords(root, drop)
-	return &validator{fast: buildFast(root), root: root, url: "mem:///" + SchemaFileName(s.TypeName), src: s.Source}, nil
-}
-
-type anyRegexp string
-
-func (r anyRegexp) MatchString(string) bool { return true }
-func (r anyRegexp) String() string          { return string(r) }
-
-func lenientRegexp(s string) (jsonschema.Regexp, error) {
-	re, err := cachedRegexp(s)
-	if err != nil {
-		return anyRegexp(s), nil
-	}
-	return re, nil
+	return &validator{fast: buildFast(root), root: root, src: s.Source}, nil
 }
 
 // stripKeywords removes keywords from a schema object and its subschemas.
@@ -265,100 +240,89 @@ func (s *Schema) validate(v *validator, model map[string]any, aws bool) error {
 	if err != nil {
 		return err
 	}
-	err = full.Validate(model)
-	if err == nil {
+	var found []violation
+	full.check(any(model), nil, &found)
+	if len(found) == 0 {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return fmt.Errorf("validate %s model: %w", s.TypeName, err)
-	}
 	var problems []string
-	collectProblems(ve, &problems, aws)
+	for _, f := range found {
+		loc := "#"
+		if len(f.loc) > 0 {
+			loc = "#/" + strings.Join(f.loc, "/")
+		}
+		if !aws {
+			problems = append(problems, loc+": "+contractText(f))
+			continue
+		}
+		for _, text := range problemTexts(f) {
+			problems = append(problems, loc+": "+text)
+		}
+	}
 	sort.Strings(problems)
 	problems = dedupe(problems)
 	return &ValidationError{TypeName: s.TypeName, Problems: problems}
-}
-
-func collectProblems(e *jsonschema.ValidationError, out *[]string, aws bool) {
-	if len(e.Causes) > 0 {
-		for _, c := range e.Causes {
-			collectProblems(c, out, aws)
-		}
-		return
-	}
-	loc := "#"
-	if len(e.InstanceLocation) > 0 {
-		loc = "#/" + strings.Join(e.InstanceLocation, "/")
-	}
-	if !aws {
-		*out = append(*out, loc+": "+contractText(e.ErrorKind))
-		return
-	}
-	for _, text := range problemTexts(e.ErrorKind) {
-		*out = append(*out, loc+": "+text)
-	}
 }
 
 // problemTexts words a violation as everit does: one problem per missing
 // or extraneous key ("#: required key [Name] not found", "#: required key
 // [Type] not found"), JSON types by their Java names (JSONObject,
 // JSONArray).
-func problemTexts(k jsonschema.ErrorKind) []string {
-	switch t := k.(type) {
-	case *kind.AdditionalProperties:
+func problemTexts(f violation) []string {
+	switch f.kind {
+	case vAdditionalProperties:
 		var out []string
-		for _, p := range sorted(t.Properties) {
+		for _, p := range sorted(f.keys) {
 			out = append(out, fmt.Sprintf("extraneous key [%s] is not permitted", p))
 		}
 		return out
-	case *kind.Required:
+	case vRequired:
 		var out []string
-		for _, p := range sorted(t.Missing) {
+		for _, p := range sorted(f.keys) {
 			out = append(out, fmt.Sprintf("required key [%s] not found", p))
 		}
 		return out
-	case *kind.Pattern:
+	case vPattern:
 		// CloudFormation does not quote the value: recorded from AWS,
 		// "#/SourceArn: failed validation constraint for keyword
 		// [pattern]", "#/Role: failed validation constraint for keyword
 		// [pattern]".
 		return []string{"failed validation constraint for keyword [pattern]"}
-	case *kind.Enum:
+	case vEnum:
 		// UNVERIFIED: worded as the pattern's.
 		return []string{"failed validation constraint for keyword [enum]"}
-	case *kind.MaxLength:
+	case vMaxLength:
 		// Recorded: "#/SamplingRule/RuleName: expected maxLength: 32,
 		// actual: 33".
-		return []string{fmt.Sprintf("expected maxLength: %d, actual: %d", t.Want, t.Got)}
-	case *kind.MinLength:
-		return []string{fmt.Sprintf("expected minLength: %d, actual: %d", t.Want, t.Got)}
-	case *kind.Type:
-		want := make([]string, len(t.Want))
-		for i, w := range t.Want {
+		return []string{fmt.Sprintf("expected maxLength: %d, actual: %d", f.want, f.got)}
+	case vMinLength:
+		return []string{fmt.Sprintf("expected minLength: %d, actual: %d", f.want, f.got)}
+	case vType:
+		want := make([]string, len(f.wantTypes))
+		for i, w := range f.wantTypes {
 			want[i] = everitType(w)
 		}
-		return []string{fmt.Sprintf("expected type: %s, found: %s", strings.Join(want, " or "), everitType(t.Got))}
+		return []string{fmt.Sprintf("expected type: %s, found: %s", strings.Join(want, " or "), everitType(f.gotType))}
 	}
-	return []string{k.LocalizedString(englishPrinter)}
+	return []string{f.text()}
 }
 
 // contractText words a violation for the contract checker: the keys
 // together, the values named.
-func contractText(k jsonschema.ErrorKind) string {
-	switch t := k.(type) {
-	case *kind.AdditionalProperties:
-		return fmt.Sprintf("extraneous key [%s] is not permitted", strings.Join(sorted(t.Properties), ", "))
-	case *kind.Required:
-		return fmt.Sprintf("required key [%s] not found", strings.Join(sorted(t.Missing), ", "))
-	case *kind.Type:
-		want := make([]string, len(t.Want))
-		for i, w := range t.Want {
+func contractText(f violation) string {
+	switch f.kind {
+	case vAdditionalProperties:
+		return fmt.Sprintf("extraneous key [%s] is not permitted", strings.Join(sorted(f.keys), ", "))
+	case vRequired:
+		return fmt.Sprintf("required key [%s] not found", strings.Join(sorted(f.keys), ", "))
+	case vType:
+		want := make([]string, len(f.wantTypes))
+		for i, w := range f.wantTypes {
 			want[i] = titleCase(w)
 		}
-		return fmt.Sprintf("expected type: %s, found: %s", strings.Join(want, " or "), titleCase(t.Got))
+		return fmt.Sprintf("expected type: %s, found: %s", strings.Join(want, " or "), titleCase(f.gotType))
 	}
-	return k.LocalizedString(englishPrinter)
+	return f.text()
 }
 
 // everitType names a JSON type as everit's messages do.

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Uploader stores artefacts in the local S3 directory as the AWS CLI's
@@ -66,14 +67,14 @@ func (u *Uploader) PathStyleURL(key string) string {
 // (^[a-zA-Z0-9.\-_]{1,255}$), with S3's rule that it starts with a letter
 // or a digit: no "." or "..", which would leave the S3 directory, and no
 // ".metadata", where stacksim keeps the objects' records.
-var bucketName = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9.\-_]{0,254}$`)
+var bucketName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9.\-_]{0,254}$`) })
 
 func (u *Uploader) upload(data []byte, key string) (string, error) {
 	if u.Prefix != "" {
 		key = u.Prefix + "/" + key
 	}
 	url := "s3://" + u.Bucket + "/" + key
-	if !bucketName.MatchString(u.Bucket) {
+	if !bucketName().MatchString(u.Bucket) {
 		return "", fmt.Errorf("Parameter validation failed:\nInvalid bucket name %q: a bucket's name is letters, digits, '.', '-' and '_' (botocore's check), starting with a letter or a digit (S3's)", u.Bucket)
 	}
 	bucketDir := filepath.Join(u.Dir, u.Bucket)
