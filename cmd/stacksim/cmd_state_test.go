@@ -2,10 +2,17 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // state export writes the whole account as stable JSON; state import makes
@@ -107,4 +114,108 @@ func TestStateUpgradeFromFormat1(t *testing.T) {
 	if !strings.Contains(out, "UPDATE_COMPLETE") {
 		t.Fatalf("after the upgrade:\n%s", out)
 	}
+}
+
+// A state file of version 2 (objects keyed by type and physical id; this
+// one written by stacksim of 2026-12-01: testdata/state-v2) is read as it
+// is, and laid out anew by the first save: objects under their stacks
+// (engine/statefile/objects.go), the account unchanged.
+func TestStateUpgradeFromVersion2(t *testing.T) {
+	dir := "testdata/state-v2/"
+	gz, err := os.ReadFile(dir + "account.db.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &cli{t: t, state: filepath.Join(t.TempDir(), "state.db")}
+	if err := os.WriteFile(c.state, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(dir + "export-v2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exported, _ := c.must(0, "state", "export")
+	if exported != string(want) {
+		t.Fatalf("the export of the file of version 2 is not what the stacksim that wrote it exported:\n%s", exported)
+	}
+	if b, _ := os.ReadFile(c.state); !bytes.Equal(b, raw) {
+		t.Fatal("a read changed the file of version 2")
+	}
+	if v, where := dbLayout(t, c.state); v != "2" || where != -1 {
+		t.Fatalf("the fixture is version %s with %d where entries, not version 2", v, where)
+	}
+
+	c.must(0, "create-stack", "--stack-name", "fourth", "--template-body", "file://"+dir+"template.yaml", "--quiet")
+	if v, where := dbLayout(t, c.state); v != "3" || where != 11+5 {
+		t.Fatalf("after a save: version %s, %d where entries; want version 3 and 16 (11 objects of before, 5 of the new stack)", v, where)
+	}
+	var before, after struct {
+		Stacks  []map[string]any `json:"stacks"`
+		Objects []map[string]any `json:"objects"`
+	}
+	after2, _ := c.must(0, "state", "export")
+	if err := json.Unmarshal(want, &before); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(after2), &after); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range before.Objects {
+		found := false
+		for _, n := range after.Objects {
+			if reflect.DeepEqual(o, n) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("object %v %v is gone or changed after the upgrade", o["Type"], o["ID"])
+		}
+	}
+	if len(after.Objects) != len(before.Objects)+5 {
+		t.Errorf("%d objects after the create, want %d", len(after.Objects), len(before.Objects)+5)
+	}
+	// Objects are found by key, by type and by stack in the new layout: a
+	// delete removes the stack's objects but the retained bucket, and the
+	// deleted stack's retained bucket is still there.
+	c.must(0, "delete-stack", "--stack-name", "first", "--quiet")
+	out, _ := c.must(0, "state", "export")
+	if err := json.Unmarshal([]byte(out), &after); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(after.Objects); got != len(before.Objects)+5-4 {
+		t.Errorf("%d objects after deleting first, want %d (its bucket is retained)", got, len(before.Objects)+1)
+	}
+	if _, where := dbLayout(t, c.state); where != len(after.Objects) {
+		t.Errorf("%d where entries for %d objects", where, len(after.Objects))
+	}
+}
+
+// dbLayout reads a state database's format version and the number of
+// entries of its objects.where bucket (-1: none).
+func dbLayout(t *testing.T, path string) (version string, where int) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	where = -1
+	if err := db.View(func(tx *bolt.Tx) error {
+		version = string(tx.Bucket([]byte("meta")).Get([]byte("version")))
+		if b := tx.Bucket([]byte("objects.where")); b != nil {
+			where = b.Stats().KeyN
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return version, where
 }

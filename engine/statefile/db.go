@@ -31,9 +31,12 @@ import (
 // docs/state-format.md for the format and why it was chosen.
 
 const (
-	dbVersion  = 2
-	metaBucket = "meta"
-	taskBucket = "tasks"
+	dbVersion = layoutVersion
+	// legacyDBVersion is the version of format 2 before objects lay under
+	// their stacks (objects.go): read, and laid out anew by the first save.
+	legacyDBVersion = 2
+	metaBucket      = "meta"
+	taskBucket      = "tasks"
 )
 
 // boltMagic is what a bbolt file holds at byte 16 (its first meta page's
@@ -71,6 +74,8 @@ type DB struct {
 	in  interner
 	// wait bounds the waits for bbolt's lock on the file.
 	wait time.Duration
+	// legacy is a file of version 2 (objects keyed by the store's key).
+	legacy bool
 }
 
 // openDB opens the database at path read-only.
@@ -198,7 +203,11 @@ func (d *DB) Get(t store.TableID, k string) (r store.Record, err error) {
 		if b == nil {
 			return nil
 		}
-		raw := b.Get([]byte(k))
+		at := rowKey(tx, t, k, d.legacy)
+		if at == nil {
+			return nil
+		}
+		raw := b.Get(at)
 		if raw == nil {
 			return nil
 		}
@@ -235,6 +244,28 @@ func (d *DB) Scan(t store.TableID, ix, prefix string, fn func(r store.Record) bo
 			return nil
 		}
 		p := []byte(prefix)
+		if ix == store.IxID && clustered(t) && !d.legacy {
+			// by the store's key: the where bucket is in that order
+			where := tx.Bucket([]byte(whereBucket))
+			if where == nil {
+				return nil
+			}
+			c := where.Cursor()
+			for k, num := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, num = c.Next() {
+				raw := rows.Get(append(bytes.Clone(num), k...))
+				if raw == nil {
+					return d.rowError(t, string(k), fmt.Errorf("%s names it under stack #%x, the table does not hold it there", whereBucket, num))
+				}
+				r, err := d.decode(t, string(k), raw)
+				if err != nil {
+					return err
+				}
+				if !fn(r) {
+					return nil
+				}
+			}
+			return nil
+		}
 		if ix == store.IxID {
 			c := rows.Cursor()
 			for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
@@ -254,7 +285,10 @@ func (d *DB) Scan(t store.TableID, ix, prefix string, fn func(r store.Record) bo
 		}
 		c := index.Cursor()
 		for k, pk := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, pk = c.Next() {
-			raw := rows.Get(pk)
+			var raw []byte
+			if at := rowKey(tx, t, string(pk), d.legacy); at != nil {
+				raw = rows.Get(at)
+			}
 			if raw == nil {
 				return d.rowError(t, string(pk), fmt.Errorf("index %s names it, the table does not hold it", ix))
 			}
@@ -320,9 +354,11 @@ func (d *DB) load() (*store.Store, error) {
 		if mb == nil || string(mb.Get([]byte("format"))) != stateFormat {
 			return &Error{Path: d.path, Problem: "it is a bbolt database, not a stacksim state file", Hint: hintFormat}
 		}
-		if v := string(mb.Get([]byte("version"))); v != fmt.Sprint(dbVersion) {
+		v := string(mb.Get([]byte("version")))
+		d.legacy = v == fmt.Sprint(legacyDBVersion)
+		if v != fmt.Sprint(dbVersion) && !d.legacy {
 			return &Error{Path: d.path, Hint: hintVersion,
-				Problem: fmt.Sprintf("its format version is %s; this stacksim reads version %d (and %d, which it upgrades)", v, dbVersion, stateVersion)}
+				Problem: fmt.Sprintf("its format version is %s; this stacksim reads version %d (and %d and %d, which it upgrades)", v, dbVersion, legacyDBVersion, stateVersion)}
 		}
 		for _, f := range []struct {
 			key string
@@ -395,6 +431,11 @@ func (d *DB) save(s *store.Store) error {
 	if err == nil {
 		err = guardDB(d.path, func() error {
 			return w.Update(func(tx *bolt.Tx) error {
+				if d.legacy {
+					if err := migrateObjects(tx); err != nil {
+						return fmt.Errorf("lay out the objects of version %d anew: %w", legacyDBVersion, err)
+					}
+				}
 				enc := newRowEncoder()
 				if err := s.Dirty(func(t store.TableID, k string, r store.Record) error {
 					return putRow(tx, enc, t, k, r)
@@ -414,6 +455,7 @@ func (d *DB) save(s *store.Store) error {
 	if err != nil {
 		return err
 	}
+	d.legacy = false
 	s.MarkSaved()
 	return nil
 }
@@ -430,25 +472,36 @@ func putRow(tx *bolt.Tx, enc *rowEncoder, t store.TableID, k string, r store.Rec
 	}
 	rows.FillPercent = 0.9
 	key := []byte(k)
-	var old []indexKey
-	if raw := rows.Get(key); raw != nil {
-		if v, err := splitValue(k, raw); err == nil {
-			old = v.idx
-		}
-	}
-	var now []indexKey
-	if r == nil {
-		if err := rows.Delete(key); err != nil {
-			return err
-		}
-	} else {
-		val, idx, err := encodeValue(enc, k, r)
+	var old, now []indexKey
+	var val []byte
+	if r != nil {
+		val, now, err = encodeValue(enc, k, r)
 		if err != nil {
 			return fmt.Errorf("%s %q: %w", t, k, err)
 		}
-		now = idx
-		if err := rows.Put(key, val); err != nil {
+	}
+	var oldRaw []byte
+	if clustered(t) {
+		if oldRaw, err = putClustered(tx, rows, k, r, val); err != nil {
 			return err
+		}
+	} else {
+		oldRaw = rows.Get(key)
+		if oldRaw != nil {
+			oldRaw = bytes.Clone(oldRaw) // the put below may move it
+		}
+		if r == nil {
+			err = rows.Delete(key)
+		} else {
+			err = rows.Put(key, val)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if oldRaw != nil {
+		if v, err := splitValue(k, oldRaw); err == nil {
+			old = v.idx
 		}
 	}
 	for i, name := range store.Indexes(t) {

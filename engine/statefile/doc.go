@@ -6,8 +6,10 @@
 //   - format 2, a bbolt database holding the store row by row (db.go: the
 //     buckets, the Backing the store reads through, the save of the rows
 //     that changed in one transaction; codec.go: a row's value — a
-//     checksum, its index keys, its JSON; dbcheck.go: a truncated file
-//     refused before it is mapped);
+//     checksum, its index keys, its JSON; objects.go: cloud objects laid
+//     under their stacks since version 3, and the files of version 2 laid
+//     out anew by their first save; dbcheck.go: a truncated file refused
+//     before it is mapped);
 //   - format 1, the whole store as versioned JSON (format.go: one row per
 //     line, tables in a fixed order, rows in key order; events as rows of
 //     strings, parsed by hand in events.go), Encode and Decode: what state
