@@ -115,6 +115,9 @@ func unmade() map[string]Why {
 		"(its SSM default /Infra/VpcCidr given, as --ssm-parameter gives it)", lint+"properties_ec2_vpc.yaml")
 	add(TemplateFault, false, "AMIIDLookup's Role is Fn::If [isPrimary, ..., AWS::NoValue], and isPrimary (Fn::Equals [!Ref AWS::NoValue, us-east-1]) never holds: "+
 		"AWS::Lambda::Function requires Role", lint+"functions/relationship_conditions.yaml")
+	add(TemplateFault, false, "ImageFunctionWithImageUri has an ImageUri but no PackageType: Image, so the SAM translator takes it for a Zip function "+
+		"and wants InlineCode or CodeUri (and ImageFunction's image, from a local DockerContext, was never built or pushed: it has no ImageUri)",
+		lint+"resources/lambda/sam_required_properties.yaml")
 	add(TemplateFault, false, "FunctionC has neither InlineCode nor CodeUri (nor Globals for them): the SAM translator refuses it",
 		lint+"functions/relationship_conditions_sam.yaml")
 	add(TemplateFault, false, "App2's Location names a Serverless Application Repository application without its required SemanticVersion "+
@@ -132,7 +135,7 @@ func unmade() map[string]Why {
 		lint+"functions/sub_needed_transform.yaml", lint+"some_logs_stream_lambda.yaml",
 		lint+"transform/list_transform_many.yaml", lint+"transform/step_function_local_definition.yaml")
 	add(CannotHave, false, "a SAM function of PackageType Image built from a local DockerContext that `sam build` never built or pushed: "+
-		"no ImageUri, which the SAM translator requires", lint+"transform/function_using_image.yaml", lint+"resources/lambda/sam_required_properties.yaml")
+		"no ImageUri, which the SAM translator requires", lint+"transform/function_using_image.yaml")
 	add(CannotHave, false, "AWS::Include's Location is built from parameter IncludeBaseUrl: the included snippets (attribute-definitions.yaml, key-schema.yaml) "+
 		"were never uploaded, and are not in the corpus", lint+"resources/dynamodb/attributes_transform.yaml")
 	add(CannotHave, false, "AWS::Serverless::Applications from local files (AppInvalidPath's ./nonexistent_template.yaml is not in the corpus, "+
