@@ -18,8 +18,10 @@ const (
 	// TemplateFault: the template is wrong; CloudFormation refuses or
 	// fails it too.
 	TemplateFault Verdict = iota + 1
-	// CannotHave: the template needs an input stacksim cannot have: an S3
-	// artefact that was never uploaded, an export or a parameter no stack
+	// CannotHave: the template needs an input stacksim cannot have: a
+	// local artefact the corpus does not hold (so `stacksim package`
+	// cannot upload it), an S3 object of its author's, an export or a
+	// parameter no stack
 	// of the corpus makes, a macro whose function's code is not in the
 	// corpus (the run's macros answer what they are given), a type or a
 	// module registered in its author's account.
@@ -102,49 +104,57 @@ func unmade() map[string]Why {
 		lint+"functions_findinmap.yaml")
 	add(TemplateFault, true, "DeletionPolicy Fn::FindInMap [StackIdMap01, !Ref AWS::StackId, ...]: the keys are teststack1/teststack2, a stack id is an ARN",
 		lint+"resources_deletionpolicy.yaml", lint+"resources_updatereplacepolicy.yaml")
+	add(TemplateFault, false, "WaitHandle's UpdateReplacePolicy is Fn::FindInMap [StackIdMap01, !Ref AWS::StackId, DeletionPolicy]: "+
+		"the keys are teststack1/teststack2, a stack id is an ARN (its SSM default /network/vpc/primary/id given, as --ssm-parameter gives it)",
+		lint+"transform/language_extension.yaml")
+	add(TemplateFault, false, "LambdaFunctionTestNotDefinedFromParent's Environment.Variables is !GetAtt LambdaExecutionRole.Arn, a string: "+
+		"AWS::Lambda::Function takes an object of variables (packaged first: Code: ./ is its own folder)",
+		lint+"custom/is-not-defined.yaml")
+	add(TemplateFault, false, "cidrBlockAllowedPattern is both myVpc1's CidrBlock (a VPC's block is /16 to /28) and the block of "+
+		"Fn::Cidr [!Ref cidrBlockAllowedPattern, 3, 16] (three /16 subnets, which need a /14 or wider): no value is both "+
+		"(its SSM default /Infra/VpcCidr given, as --ssm-parameter gives it)", lint+"properties_ec2_vpc.yaml")
 	add(TemplateFault, false, "AMIIDLookup's Role is Fn::If [isPrimary, ..., AWS::NoValue], and isPrimary (Fn::Equals [!Ref AWS::NoValue, us-east-1]) never holds: "+
 		"AWS::Lambda::Function requires Role", lint+"functions/relationship_conditions.yaml")
+	add(TemplateFault, false, "ImageFunctionWithImageUri has an ImageUri but no PackageType: Image, so the SAM translator takes it for a Zip function "+
+		"and wants InlineCode or CodeUri (and ImageFunction's image, from a local DockerContext, was never built or pushed: it has no ImageUri)",
+		lint+"resources/lambda/sam_required_properties.yaml")
 	add(TemplateFault, false, "FunctionC has neither InlineCode nor CodeUri (nor Globals for them): the SAM translator refuses it",
 		lint+"functions/relationship_conditions_sam.yaml")
 	add(TemplateFault, false, "App2's Location names a Serverless Application Repository application without its required SemanticVersion "+
-		"(and App1's Location is a local file never uploaded)", lint+"transform/applications_location.yaml")
+		"(and App1's Location, ./step_function_local_definition.yaml, names a DefinitionUri ./test.json the corpus does not hold, "+
+		"so `aws cloudformation package` refuses the template)", lint+"transform/applications_location.yaml")
 
-	// Inputs stacksim cannot have: artefacts never uploaded.
-	add(CannotHave, false, "a SAM function (or layer, or state machine) whose code is a local path (CodeUri/ContentUri/DefinitionUri), "+
-		"never uploaded to S3: CloudFormation's SAM transform refuses it until `sam package` or `aws cloudformation package` uploads it, "+
-		"and the code is not in the corpus",
-		aws+"CloudFormation/CustomResources/getfromjson/src/template.yml",
+	// Inputs stacksim cannot have: local artefacts the corpus does not
+	// hold (the run packages the templates whose artefacts it holds).
+	add(CannotHave, false, "a SAM function (or layer, or state machine) whose code is a local path (CodeUri/ContentUri/DefinitionUri) "+
+		"the corpus does not hold: `aws cloudformation package` cannot upload it, and CloudFormation's SAM transform refuses a path "+
+		"that is not an S3 URI",
 		mx+"Boto3/macro.json", mx+"Boto3/macro.yaml", mx+"Count/template.json", mx+"Count/template.yaml",
 		mx+"ExecutionRoleBuilder/macro.json", mx+"ExecutionRoleBuilder/macro.yaml", mx+"Explode/macro.json", mx+"Explode/macro.yaml",
 		mx+"S3Objects/macro.json", mx+"S3Objects/macro.yaml", mx+"StackMetrics/macro.json", mx+"StackMetrics/macro.yaml",
-		lint+"functions/sub_needed_transform.yaml", lint+"some_logs_stream_lambda.yaml", lint+"transform/auto_publish_alias.yaml",
-		lint+"transform/list_transform.yaml", lint+"transform/list_transform_many.yaml", lint+"transform/step_function_local_definition.yaml")
+		lint+"functions/sub_needed_transform.yaml", lint+"some_logs_stream_lambda.yaml",
+		lint+"transform/list_transform_many.yaml", lint+"transform/step_function_local_definition.yaml")
 	add(CannotHave, false, "a SAM function of PackageType Image built from a local DockerContext that `sam build` never built or pushed: "+
-		"no ImageUri, which the SAM translator requires", lint+"transform/function_using_image.yaml", lint+"resources/lambda/sam_required_properties.yaml")
-	add(CannotHave, false, "AWS::Lambda::Function Code: ./ (a local directory, never uploaded: `aws cloudformation package` would upload it; the code is not in the corpus)",
-		lint+"custom/is-not-defined.yaml", lint+"custom/numeric-inequalities-large.yaml", lint+"custom/numeric-inequalities-small.yaml")
+		"no ImageUri, which the SAM translator requires", lint+"transform/function_using_image.yaml")
 	add(CannotHave, false, "AWS::Include's Location is built from parameter IncludeBaseUrl: the included snippets (attribute-definitions.yaml, key-schema.yaml) "+
 		"were never uploaded, and are not in the corpus", lint+"resources/dynamodb/attributes_transform.yaml")
-	add(CannotHave, false, "AWS::Serverless::Applications from a local file never uploaded (./sam_app_nested.yaml) and from the Serverless Application Repository, "+
+	add(CannotHave, false, "AWS::Serverless::Applications from local files (AppInvalidPath's ./nonexistent_template.yaml is not in the corpus, "+
+		"so `aws cloudformation package` refuses the template) and from the Serverless Application Repository, "+
 		"which the SAM translator asks AWS for: offline, it cannot", lint+"resources/cloudformation/sam_stacks.yaml")
-	add(CannotHave, false, "the layer's ContentUri ./layers/example.zip is a local file never uploaded, and its AWS::Serverless::Application names a "+
+	add(CannotHave, false, "the layer's ContentUri ./layers/example.zip is a local file the corpus does not hold, and its AWS::Serverless::Application names a "+
 		"Serverless Application Repository application by a placeholder ARN (<my-account-id>, <app-name>), which the SAM translator asks AWS for",
 		lint+"transform.yaml")
 
 	// Inputs stacksim cannot have: exports and parameters no stack makes.
 	add(CannotHave, false, "imports ${VPCStack}-VPCID and -PrivateSubnet1/2: no template of the corpus exports them", both(aws+"NeptuneDB/Neptune")...)
 	add(CannotHave, false, "imports Custom-GetFromJson, the export of the getfromjson function's stack, which no template of the corpus makes "+
-		"(src/template.yml declares no Outputs, and its code is never uploaded)", aws+"CloudFormation/CustomResources/getfromjson/example-templates/getfromjson-consumer.yml")
+		"(src/template.yml, which creates once packaged, declares no Outputs)", aws+"CloudFormation/CustomResources/getfromjson/example-templates/getfromjson-consumer.yml")
 	add(CannotHave, false, "imports ${pApplicationName}:config:env, which no template of the corpus exports", lint+"no_value.yaml")
 	add(CannotHave, false, "imports TestImport and Version, which no template of the corpus exports", lint+"resources_codepipeline.yaml")
 	add(CannotHave, false, "imports ${ECSStack}-VPCLink, ${AppStack}-PrivateDNSEndpoint and ${CognitoStackName}-Arn, which no template of the corpus exports",
 		lint+"parameters/used_transform_removed.yaml")
 	add(CannotHave, false, "Fn::GetStackOutput reads stack producer-stack (and the same in us-west-2 through a cross-account role), which no template of the corpus makes",
 		lint+"functions/get_stack_output.yaml")
-	add(CannotHave, true, "the default of its AWS::SSM::Parameter::Value<String> parameter names /Infra/VpcCidr, a parameter of its author's account that no template of the corpus makes "+
-		"(the command line reads it with --ssm-parameter /Infra/VpcCidr=10.0.0.0/16)", lint+"properties_ec2_vpc.yaml")
-	add(CannotHave, false, "the default of its AWS::SSM::Parameter::Value<AWS::EC2::VPC::Id> parameter names /network/vpc/primary/id, a parameter of its author's account "+
-		"that no template of the corpus makes", lint+"transform/language_extension.yaml")
 
 	// Inputs stacksim cannot have: types, modules and macros of someone's
 	// account.
@@ -185,11 +195,12 @@ func unmade() map[string]Why {
 	add(CannotHave, false, "a nested stack's child template is not in the corpus, and its URL's bucket (s3_bucket_name) is not one "+
 		"CloudFormation reads: TemplateURL must be a supported URL.",
 		lint+"resources/properties/hard_coded_arn_properties.yaml")
-	add(CannotHave, false, "an AWS::Serverless::Application whose Location is a local path (path/), never packaged: "+
-		"the nested stack's TemplateURL is not a URL, and the child is not in the corpus",
+	add(CannotHave, false, "an AWS::Serverless::Application whose Location is a local path (path/) the corpus does not hold, "+
+		"so `aws cloudformation package` cannot upload it: the nested stack's TemplateURL is not a URL",
 		lint+"resources/properties/templated_code_sam.yaml")
-	add(TemplateFault, false, "nested stacks whose TemplateURL is a local path (./stack_nested.yaml, for `aws cloudformation package`), "+
-		"a web URL outside S3 (https://someurl.com) and a bare key: CloudFormation refuses each, TemplateURL must be a supported URL.",
+	add(TemplateFault, false, "nested stacks whose TemplateURL is a local path (./stack_nested.yaml, and ./invalid_stack.yaml, which is not there, "+
+		"so `aws cloudformation package` refuses the template), a web URL outside S3 (https://someurl.com) and a bare key: "+
+		"CloudFormation refuses each, TemplateURL must be a supported URL (and stack_nested.yaml declares no Resources).",
 		lint+"resources/cloudformation/stacks.yaml")
 	add(TemplateFault, false, "VPCPeeringAccepterTagStack passes the parameter LambdaRoleName to VPCPeering-Accepter-Tag.cfn, "+
 		"which does not declare it: CloudFormation fails the nested stack with Parameters: [LambdaRoleName] do not exist in the template",

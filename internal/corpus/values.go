@@ -35,10 +35,14 @@ var sampleIDs = map[string]string{
 // constraints), and for an AWS::SSM::Parameter::Value<...> parameter
 // without a default, the name of a parameter the run says the account
 // holds (as --ssm-parameter NAME=VALUE does) with its value in SSM. A
-// parameter with a default keeps it: an SSM name is read from the account's
-// parameter store as the command line reads it (paramstore.Sources: AWS's
-// public parameters, and SSM), so a default that names a parameter of
-// someone's own account is not found here either.
+// parameter with a default keeps it; when it is an SSM type whose default
+// names a parameter of the author's account (not one of AWS's public
+// parameters, nor a name under AWS's reserved prefixes aws and ssm), that
+// name is given to the account too, with a value of the parameter's type
+// (as a user trying the template gives it with --ssm-parameter
+// NAME=VALUE). An SSM name is read from the account's parameter store as
+// the command line reads it (paramstore.Sources: AWS's public parameters,
+// and SSM).
 type Inputs struct {
 	Parameters []template.ParameterValue
 	SSM        map[string]string
@@ -49,7 +53,13 @@ type Inputs struct {
 // MakeInputs makes the inputs of a template. props (nil: none) makes the
 // values of the parameters that resource properties read.
 func MakeInputs(t *template.Template, props Properties) (Inputs, error) {
-	return makeInputs(t.Name, t.Parameters, usageHints(t), fills{props: props, uses: propertyUses(t.Source())})
+	mapping := func(name string) *template.Node {
+		if m := t.Mapping(name); m != nil {
+			return m.Node
+		}
+		return nil
+	}
+	return makeInputs(t.Name, t.Parameters, usageHints(t.Source(), mapping), fills{props: props, uses: propertyUses(t.Source())})
 }
 
 // MakeInputsTree makes the inputs of a template that is not a Template
@@ -60,7 +70,13 @@ func MakeInputsTree(file string, root *template.Node, props Properties) (Inputs,
 	if err != nil {
 		return Inputs{}, err
 	}
-	return makeInputs(file, params, nil, fills{props: props, uses: propertyUses(root)})
+	mapping := func(name string) *template.Node {
+		if m := root.Get("Mappings"); m != nil && m.Kind == template.Map {
+			return m.Get(name)
+		}
+		return nil
+	}
+	return makeInputs(file, params, usageHints(root, mapping), fills{props: props, uses: propertyUses(root)})
 }
 
 // fills make the values of the parameters resource properties read.
@@ -73,11 +89,21 @@ func makeInputs(file string, params []*template.Parameter, hints map[string][]st
 	in := Inputs{SSM: map[string]string{}}
 	for _, p := range params {
 		_, _, ssm, _ := p.Kind()
-		if p.HasDefault {
+		if p.HasDefault && !(ssm && AccountParameter(p.Default)) {
 			continue
 		}
 		count := listLen(hints, p.Name)
 		props := fromProperties(f.props, p, f.uses[p.Name], count)
+		if p.HasDefault {
+			// The default names a parameter of the author's account: the
+			// account holds it, the parameter keeps its default.
+			v, err := makeValue(file, p, hints[p.Name], props, count)
+			if err != nil {
+				return in, err
+			}
+			in.SSM[p.Default] = v
+			continue
+		}
 		if !ssm {
 			v, err := makeValue(file, p, hints[p.Name], props, count)
 			if err != nil {
@@ -173,10 +199,10 @@ func (in Inputs) BindInput() template.BindInput {
 		}}
 }
 
-// usageHints finds values that fit how a template uses a parameter: a
-// mapping key when the parameter is a key of Fn::FindInMap, a policy when
-// it is a DeletionPolicy.
-func usageHints(t *template.Template) map[string][]string {
+// usageHints finds values that fit how a template (its root, and its
+// mappings by name) uses a parameter: a mapping key when the parameter is
+// a key of Fn::FindInMap, a policy when it is a DeletionPolicy.
+func usageHints(root *template.Node, mapping func(string) *template.Node) map[string][]string {
 	hints := map[string][]string{}
 	var walk func(n *template.Node)
 	walk = func(n *template.Node) {
@@ -189,13 +215,13 @@ func usageHints(t *template.Template) map[string][]string {
 			if n.Func() == "Fn::FindInMap" && n.Fields[0].Value.Kind == template.List {
 				args := n.Fields[0].Value.Items
 				if len(args) >= 3 && args[0].Kind == template.String {
-					if m := t.Mapping(args[0].Value); m != nil && len(m.Node.Fields) > 0 {
+					if m := mapping(args[0].Value); m != nil && m.Kind == template.Map && len(m.Fields) > 0 {
 						if p := refName(args[1]); p != "" {
-							hints[p] = []string{m.Node.Fields[0].Key}
+							hints[p] = []string{m.Fields[0].Key}
 						}
-						top := m.Node.Fields[0].Value
-						if args[1].Kind == template.String && m.Node.Get(args[1].Value) != nil {
-							top = m.Node.Get(args[1].Value)
+						top := m.Fields[0].Value
+						if args[1].Kind == template.String && m.Get(args[1].Value) != nil {
+							top = m.Get(args[1].Value)
 						}
 						if p := refName(args[2]); p != "" && top.Kind == template.Map && len(top.Fields) > 0 {
 							hints[p] = []string{top.Fields[0].Key}
@@ -236,7 +262,7 @@ func usageHints(t *template.Template) map[string][]string {
 			}
 		}
 	}
-	walk(t.Source())
+	walk(root)
 	return hints
 }
 

@@ -3,8 +3,14 @@
 // parameters without a default given values that satisfy them and fit the
 // resource properties that read them (corpus.MakeInputs, from the same
 // schemas the engine simulates), the SSM parameters those name given to
-// the account (as --ssm-parameter does), the parameters and secrets its
+// the account (as --ssm-parameter does), and so is the parameter of the
+// author's account an SSM parameter type's default names (not AWS's
+// public ones, which the engine answers), the parameters and secrets its
 // dynamic references name in full given too (--ssm-parameter, --secret),
+// a template whose resources name local artefacts that are all there
+// packaged first into the run's S3 directory, as `stacksim package` does
+// (package.go), the nested stacks' child templates of the corpus uploaded
+// where their TemplateURLs say (nested.go),
 // every capability acknowledged, a template over 51,200 bytes given by URL,
 // each macro the template names made in the account first (an
 // AWS::CloudFormation::Macro in a stack of its own), its function a
@@ -40,6 +46,7 @@ import (
 	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/internal/corpus"
 	"github.com/stacksim/stacksim/internal/readfile"
+	"github.com/stacksim/stacksim/paramstore"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/template"
 	"github.com/stacksim/stacksim/transforms"
@@ -138,6 +145,15 @@ type stackSpec struct {
 	in        corpus.Inputs
 	params    []*template.Parameter
 	macros    []string
+	// packaged says what `stacksim package` uploads from the local paths
+	// the template names (none: it is created as it is); packageErr is
+	// why package failed.
+	packaged   []string
+	packageErr error
+	// file is the template's file name in messages (rel unless it was
+	// packaged); url, when set, is where the packaged template is read
+	// from instead of body.
+	file, url string
 }
 
 // spec reads a template and makes its inputs.
@@ -159,6 +175,7 @@ func (rn *runner) spec(name, path, rel string) (stackSpec, error) {
 	}
 	sp.macros = macroNames(rel, root)
 	sp.in.Referenced(body)
+	sp.packaged, sp.packageErr = probePackage(path)
 	return sp, nil
 }
 
@@ -205,6 +222,9 @@ func (rn *runner) createOne(path, rel string) (r result) {
 		try.in = attempt
 		if rn.verbose != nil {
 			fmt.Fprintf(rn.verbose, "  %s: %s\n", rel, describeInputs(try, producers))
+			if i == 0 {
+				describePackage(rn.verbose, append([]stackSpec{sp}, producers...))
+			}
 		}
 		done, res := rn.tryCreate(try, producers)
 		switch {
@@ -229,6 +249,9 @@ func describeInputs(sp stackSpec, producers []stackSpec) string {
 	var parts []string
 	for _, p := range sp.in.Parameters {
 		parts = append(parts, p.Key+"="+p.Value)
+	}
+	for _, name := range paramstore.SortedNames(sp.in.SSM) {
+		parts = append(parts, "ssm "+name+"="+sp.in.SSM[name])
 	}
 	for _, p := range producers {
 		parts = append(parts, "after stack "+p.name+" ("+p.rel+")")
@@ -315,9 +338,11 @@ func (rn *runner) tryCreate(sp stackSpec, producers []stackSpec) (bool, result) 
 		}
 	}
 	sort.Strings(macros)
-	s3, uploaded, err := rn.stageNested(append([]stackSpec{sp}, producers...))
-	if s3 != "" {
-		defer os.RemoveAll(s3)
+	var s3 s3Dir
+	defer s3.remove()
+	uploaded, err := rn.stageNested(append([]stackSpec{sp}, producers...), &s3)
+	if err == nil {
+		sp, producers, err = packageSpecs(sp, producers, &s3)
 	}
 	if err != nil {
 		return true, result{rel: sp.rel, status: "S3", broken: err.Error()}
@@ -325,7 +350,7 @@ func (rn *runner) tryCreate(sp stackSpec, producers []stackSpec) (bool, result) 
 	if rn.verbose != nil && len(uploaded) > 0 {
 		fmt.Fprintf(rn.verbose, "  %s: uploaded %s\n", sp.rel, strings.Join(uploaded, ", "))
 	}
-	e, err := engine.New(engine.Options{SchemaDir: rn.schemas, SSMParameters: ssm, Secrets: secrets, ServiceTokens: tokens, S3Dir: s3})
+	e, err := engine.New(engine.Options{SchemaDir: rn.schemas, SSMParameters: ssm, Secrets: secrets, ServiceTokens: tokens, S3Dir: s3.dir})
 	if err != nil {
 		return true, result{rel: sp.rel, status: "ENGINE", broken: err.Error()}
 	}
@@ -414,13 +439,19 @@ func (rn *runner) tryCreate(sp stackSpec, producers []stackSpec) (bool, result) 
 func create(ctx context.Context, e *engine.Engine, sp stackSpec) (*engine.Stack, error) {
 	req := engine.CreateStackInput{StackName: sp.name, Parameters: engineParams(sp.in.Parameters),
 		Capabilities: []string{template.CapabilityIAM, template.CapabilityNamedIAM, template.CapabilityAutoExpand}}
-	if len(sp.body) > template.MaxBodyBytes {
+	switch {
+	case sp.url != "":
+		req.TemplateURL = sp.url
+	case len(sp.body) > template.MaxBodyBytes:
 		abs, _ := filepath.Abs(sp.path)
 		req.TemplateURL = "file://" + abs
-	} else {
+	default:
 		req.TemplateBody = string(sp.body)
 	}
 	req.TemplateFile = sp.rel
+	if sp.file != "" {
+		req.TemplateFile = sp.file
+	}
 	if _, err := e.CreateStack(ctx, req); err != nil {
 		return nil, err
 	}

@@ -179,3 +179,95 @@ Resources:
 		t.Errorf("uploaded a template the corpus does not hold:\n%s", inputs.String())
 	}
 }
+
+// A template that names local artefacts that are there is packaged into
+// the run's S3 directory first (as `stacksim package` would) and created
+// from the packaged template; one that names an artefact that is not
+// there is created as it is; a property merely missing is no reason to
+// package.
+func TestRunPackagesLocalArtefacts(t *testing.T) {
+	role := `  Role:
+    Type: AWS::IAM::Role
+    Properties:
+      AssumeRolePolicyDocument: {Version: "2012-10-17", Statement: [{Effect: Allow, Principal: {Service: lambda.amazonaws.com}, Action: sts:AssumeRole}]}
+`
+	dir := writeCorpus(t, map[string]string{
+		"app/template.yaml": `Resources:
+` + role + `  Fn:
+    Type: AWS::Lambda::Function
+    Properties: {Code: ./, Handler: index.handler, Runtime: python3.12, Role: !GetAtt Role.Arn}
+  Child:
+    Type: AWS::CloudFormation::Stack
+    Properties: {TemplateURL: ./nested/child.json}
+`,
+		"app/index.py":          "def handler(event, context):\n    return 1\n",
+		"app/nested/child.json": `{"Resources": {"T": {"Type": "AWS::SNS::Topic"}}}`,
+		// Over 51,200 bytes once packaged: uploaded, and created by URL.
+		"big/template.yaml": "Metadata:\n  Filler: " + strings.Repeat("x", 60000) + "\nResources:\n" + role + `  Fn:
+    Type: AWS::Lambda::Function
+    Properties: {Code: ./, Handler: index.handler, Runtime: python3.12, Role: !GetAtt Role.Arn}
+`,
+		"gone/template.yaml": `Resources:
+` + role + `  Fn:
+    Type: AWS::Lambda::Function
+    Properties: {Code: ./src, Handler: index.handler, Runtime: python3.12, Role: !GetAtt Role.Arn}
+`,
+		"nocode/template.yaml": `Resources:
+` + role + `  Fn:
+    Type: AWS::Lambda::Function
+    Properties: {Handler: index.handler, Runtime: python3.12, Role: !GetAtt Role.Arn}
+`,
+	})
+	var out, inputs bytes.Buffer
+	run(options{dir: dir, known: map[string]corpus.Why{}, verbose: &inputs}, &out)
+	text, given := out.String(), inputs.String()
+	for _, rel := range []string{"app/template.yaml", "big/template.yaml"} {
+		if !strings.Contains(text, "CREATE_COMPLETE    "+rel+"\n") {
+			t.Errorf("the packaged %s did not create:\n%s\n%s", rel, text, given)
+		}
+	}
+	for _, want := range []string{
+		"app/template.yaml: packaged into s3://corpus-artefacts first (stacksim package): /Resources/Fn/Properties/Code: ./ as {S3Bucket: corpus-artefacts, S3Key: ",
+		"/Resources/Child/Properties/TemplateURL: ./nested/child.json as https://s3.amazonaws.com/corpus-artefacts/",
+		"gone/template.yaml: not packaged, stacksim package fails: Unable to upload artifact ./src referenced by Code parameter of Fn resource.",
+	} {
+		if !strings.Contains(given, want) {
+			t.Errorf("no %q in\n%s", want, given)
+		}
+	}
+	for _, rel := range []string{"gone/template.yaml", "nocode/template.yaml"} {
+		if strings.Contains(text, "CREATE_COMPLETE    "+rel) {
+			t.Errorf("%s created: its Code is not an S3 object\n%s", rel, text)
+		}
+	}
+	if strings.Contains(given, "nocode/template.yaml: packaged") {
+		t.Errorf("packaged a template that names no local artefact:\n%s", given)
+	}
+}
+
+// The default of an SSM parameter type that names a parameter of the
+// author's account is given to the account, with a value of its type;
+// a public one is left to the engine.
+func TestRunGivesSSMDefaults(t *testing.T) {
+	dir := writeCorpus(t, map[string]string{
+		"net.yaml": `Parameters:
+  Vpc: {Type: "AWS::SSM::Parameter::Value<AWS::EC2::VPC::Id>", Default: /network/vpc/id}
+  Ami: {Type: "AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>", Default: /aws/service/ami-amazon-linux-latest/al2023-ami-kernel-6.1-x86_64}
+Resources:
+  Sg:
+    Type: AWS::EC2::SecurityGroup
+    Properties: {GroupDescription: app, VpcId: !Ref Vpc}
+  P:
+    Type: AWS::SSM::Parameter
+    Properties: {Type: String, Value: !Ref Ami}
+`,
+	})
+	var out, inputs bytes.Buffer
+	code := run(options{dir: dir, known: map[string]corpus.Why{}, verbose: &inputs}, &out)
+	if code != 0 || !strings.Contains(out.String(), "CREATE_COMPLETE    net.yaml\n") {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), inputs.String())
+	}
+	if given := inputs.String(); !strings.Contains(given, "net.yaml: ssm /network/vpc/id=vpc-") || strings.Contains(given, "ssm /aws/") {
+		t.Errorf("want /network/vpc/id given a VPC id and no /aws/ name given:\n%s", given)
+	}
+}

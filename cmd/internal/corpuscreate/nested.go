@@ -12,11 +12,10 @@ import (
 )
 
 // stageNested uploads the child templates the nested stacks of the stacks
-// name (and theirs, three levels down) to an S3 directory of the run, as
+// name (and theirs, three levels down) to the S3 directory of the run, as
 // a user uploads them before creating the parent: each TemplateURL's
 // object is the corpus template of its file name nearest to the parent.
-// dir is "" when nothing was uploaded; the caller removes it.
-func (rn *runner) stageNested(specs []stackSpec) (dir string, uploaded []string, err error) {
+func (rn *runner) stageNested(specs []stackSpec, s3 *s3Dir) (uploaded []string, err error) {
 	type parent struct {
 		rel    string
 		root   *template.Node
@@ -48,17 +47,16 @@ func (rn *runner) stageNested(specs []stackSpec) (dir string, uploaded []string,
 			if err != nil {
 				continue
 			}
-			if dir == "" {
-				if dir, err = os.MkdirTemp("", "corpus-s3-"); err != nil {
-					return "", nil, err
-				}
+			dir, err := s3.make()
+			if err != nil {
+				return uploaded, err
 			}
 			target := filepath.Join(dir, o.Bucket, filepath.FromSlash(o.Key))
 			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-				return dir, uploaded, err
+				return uploaded, err
 			}
 			if err := os.WriteFile(target, body, 0o644); err != nil {
-				return dir, uploaded, err
+				return uploaded, err
 			}
 			uploaded = append(uploaded, child+" as "+u)
 			if p.depth < 2 {
@@ -69,5 +67,26 @@ func (rn *runner) stageNested(specs []stackSpec) (dir string, uploaded []string,
 			}
 		}
 	}
-	return dir, uploaded, nil
+	return uploaded, nil
+}
+
+// s3Dir is the S3 directory of one attempt (engine.Options.S3Dir), made
+// when something is first uploaded to it.
+type s3Dir struct{ dir string }
+
+func (s *s3Dir) make() (string, error) {
+	if s.dir == "" {
+		dir, err := os.MkdirTemp("", "corpus-s3-")
+		if err != nil {
+			return "", err
+		}
+		s.dir = dir
+	}
+	return s.dir, nil
+}
+
+func (s *s3Dir) remove() {
+	if s.dir != "" {
+		os.RemoveAll(s.dir)
+	}
 }
