@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -66,16 +67,14 @@ func validatedStep(s *plan.Step) bool {
 // schema cannot say: a schema that does not compile is the handler's
 // business).
 func propertyProblems(s *resources.Schema, props map[string]any) []string {
-	var unknown []string
-	// The quick path first: with each value not known yet marked as
-	// passing every check, most properties are certainly valid, without
-	// the full validator's walk and its problems (which would all be
-	// about the unknowns).
-	pending, _ := withoutUnknowns(props, "#", &unknown, resources.Pending{}).(map[string]any)
-	if s.InputCertainlyValid(resources.StringifyModel(pending)) {
+	// The quick path first: with each value not known yet passing every
+	// check, most properties are certainly valid, without a copy, the full
+	// validator's walk and its problems (which would all be about the
+	// unknowns).
+	if s.InputCertainlyValidFunc(props, notKnownYet) {
 		return nil
 	}
-	unknown = unknown[:0]
+	var unknown []string
 	model, _ := withoutUnknowns(props, "#", &unknown, nil).(map[string]any)
 	// CloudFormation sends scalars as strings, and validates them as the
 	// schema's types after converting (ValidateInput coerces).
@@ -91,6 +90,21 @@ func propertyProblems(s *resources.Schema, props map[string]any) []string {
 		}
 	}
 	return out
+}
+
+// notKnownYet reports whether a value of template properties is not known
+// yet where it is — an unknown, a dynamic reference, a scalar made of an
+// unknown — as withoutUnknowns finds them (maps and lists are walked).
+func notKnownYet(v any) bool {
+	switch t := v.(type) {
+	case template.Unknown:
+		return true
+	case string:
+		return paramstore.Contains(t)
+	case map[string]any, []any, nil, bool, json.Number:
+		return false
+	}
+	return !template.IsKnown(v)
 }
 
 // withoutUnknowns copies v with hole (null, or resources.Pending) in place
