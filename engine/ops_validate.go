@@ -121,7 +121,7 @@ func withoutUnknowns(v any, at string, where *[]string, hole any) any {
 			*where = append(*where, at)
 			return hole
 		}
-		return t
+		return v // as it is (boxing t again would allocate)
 	case map[string]any:
 		if template.IsKnown(t) && !hasDynamicRef(t) {
 			return t

@@ -167,7 +167,7 @@ func coerceValue(n *shape, v any) any {
 		return out
 	case string:
 		if n == nil || len(n.types) == 0 || n.has("string") {
-			return t
+			return v // as it is (boxing t again would allocate)
 		}
 		if n.has("boolean") {
 			if b, err := strconv.ParseBool(t); err == nil && (t == "true" || t == "false") {
@@ -184,7 +184,7 @@ func coerceValue(n *shape, v any) any {
 				return json.Number(t)
 			}
 		}
-		return t
+		return v
 	case nil:
 		return nil
 	default:

@@ -55,8 +55,8 @@ func Stringify(v any) any {
 			out[i] = Stringify(e)
 		}
 		return out
-	case nil:
-		return nil
+	case nil, string:
+		return v // as it is (boxing t again would allocate)
 	default:
 		if s, ok := scalarString(v); ok {
 			return s
