@@ -436,9 +436,9 @@ func (d *DB) save(s *store.Store) error {
 						return fmt.Errorf("lay out the objects of version %d anew: %w", legacyDBVersion, err)
 					}
 				}
-				enc := newRowEncoder()
+				w := newRowWriter(tx)
 				if err := s.Dirty(func(t store.TableID, k string, r store.Record) error {
-					return putRow(tx, enc, t, k, r)
+					return w.put(t, k, r)
 				}); err != nil {
 					return err
 				}
@@ -464,31 +464,67 @@ func (d *DB) save(s *store.Store) error {
 // they read for milliseconds, and a writer's lock is held already.
 const saveWait = 5 * time.Second
 
-// putRow writes one row (r nil: deletes it) and its index entries.
-func putRow(tx *bolt.Tx, enc *rowEncoder, t store.TableID, k string, r store.Record) error {
-	rows, err := tx.CreateBucketIfNotExists([]byte(t.String()))
+// rowWriter writes the rows of one save: the buckets of each table and
+// its indexes looked up once, not for every row.
+type rowWriter struct {
+	tx     *bolt.Tx
+	enc    *rowEncoder
+	tables map[store.TableID]*tableWriter
+}
+
+type tableWriter struct {
+	rows    *bolt.Bucket
+	indexes []string
+	ix      []*bolt.Bucket // made on first use
+}
+
+func newRowWriter(tx *bolt.Tx) *rowWriter {
+	return &rowWriter{tx: tx, enc: newRowEncoder(), tables: map[store.TableID]*tableWriter{}}
+}
+
+func (w *rowWriter) table(t store.TableID) (*tableWriter, error) {
+	if tw, ok := w.tables[t]; ok {
+		return tw, nil
+	}
+	rows, err := w.tx.CreateBucketIfNotExists([]byte(t.String()))
+	if err != nil {
+		return nil, err
+	}
+	rows.FillPercent = 0.9
+	names := store.Indexes(t)
+	tw := &tableWriter{rows: rows, indexes: names, ix: make([]*bolt.Bucket, len(names))}
+	w.tables[t] = tw
+	return tw, nil
+}
+
+// put writes one row (r nil: deletes it) and its index entries. A table
+// without indexes is written without reading the row it replaces.
+func (w *rowWriter) put(t store.TableID, k string, r store.Record) error {
+	tw, err := w.table(t)
 	if err != nil {
 		return err
 	}
-	rows.FillPercent = 0.9
+	rows := tw.rows
 	key := []byte(k)
 	var old, now []indexKey
 	var val []byte
 	if r != nil {
-		val, now, err = encodeValue(enc, k, r)
+		val, now, err = encodeValue(w.enc, k, r)
 		if err != nil {
 			return fmt.Errorf("%s %q: %w", t, k, err)
 		}
 	}
 	var oldRaw []byte
-	if clustered(t) {
-		if oldRaw, err = putClustered(tx, rows, k, r, val); err != nil {
+	switch {
+	case clustered(t):
+		if oldRaw, err = putClustered(w.tx, rows, k, r, val); err != nil {
 			return err
 		}
-	} else {
-		oldRaw = rows.Get(key)
-		if oldRaw != nil {
-			oldRaw = bytes.Clone(oldRaw) // the put below may move it
+	default:
+		if len(tw.indexes) > 0 {
+			if oldRaw = rows.Get(key); oldRaw != nil {
+				oldRaw = bytes.Clone(oldRaw) // the put below may move it
+			}
 		}
 		if r == nil {
 			err = rows.Delete(key)
@@ -499,12 +535,15 @@ func putRow(tx *bolt.Tx, enc *rowEncoder, t store.TableID, k string, r store.Rec
 			return err
 		}
 	}
+	if len(tw.indexes) == 0 {
+		return nil
+	}
 	if oldRaw != nil {
 		if v, err := splitValue(k, oldRaw); err == nil {
 			old = v.idx
 		}
 	}
-	for i, name := range store.Indexes(t) {
+	for i, name := range tw.indexes {
 		var was, is indexKey
 		if i < len(old) {
 			was = old[i]
@@ -515,9 +554,12 @@ func putRow(tx *bolt.Tx, enc *rowEncoder, t store.TableID, k string, r store.Rec
 		if was == is {
 			continue
 		}
-		ib, err := tx.CreateBucketIfNotExists([]byte(t.String() + "." + name))
-		if err != nil {
-			return err
+		ib := tw.ix[i]
+		if ib == nil {
+			if ib, err = w.tx.CreateBucketIfNotExists([]byte(t.String() + "." + name)); err != nil {
+				return err
+			}
+			tw.ix[i] = ib
 		}
 		if was.ok {
 			if err := ib.Delete([]byte(was.key + k)); err != nil {
@@ -596,11 +638,11 @@ func writeNew(path string, s *store.Store) error {
 	}
 	tx := s.Read()
 	err = bdb.Update(func(btx *bolt.Tx) error {
-		enc := newRowEncoder()
+		w := newRowWriter(btx)
 		for _, t := range store.Tables() {
 			var ferr error
 			tx.Scan(t, store.IxID, "", func(r store.Record) bool {
-				ferr = putRow(btx, enc, t, r.Key(), r)
+				ferr = w.put(t, r.Key(), r)
 				return ferr == nil
 			})
 			if ferr != nil {
