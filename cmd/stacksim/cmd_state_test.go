@@ -219,3 +219,45 @@ func dbLayout(t *testing.T, path string) (version string, where int) {
 	}
 	return version, where
 }
+
+// An objects.where entry that names a stack the row does not lie under (a
+// damaged file) fails the command that reads that object with the row
+// named; nothing is written, no internal error.
+func TestStateObjectsWhereDamaged(t *testing.T) {
+	c := newCLI(t)
+	dir := "testdata/state-v2/"
+	c.must(0, "create-stack", "--stack-name", "first", "--template-body", "file://"+dir+"template.yaml", "--quiet")
+	db, err := bolt.Open(c.state, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var damagedKey string
+	if err := db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("objects.where"))
+		k, _ := b.Cursor().Last() // an SSM parameter (the first is the retained bucket, which a delete leaves alone)
+		damagedKey = string(k)
+		return b.Put(bytes.Clone(k), []byte{0, 0, 0, 0x63})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(c.state)
+	out, errOut, code := c.run("delete-stack", "--stack-name", "first")
+	if code == 0 || out != "" {
+		t.Fatalf("delete-stack over a damaged where entry: exit %d, stdout %q", code, out)
+	}
+	typ, _, _ := strings.Cut(damagedKey, "\x00")
+	for _, want := range []string{c.state, "objects.where names it under stack #00000063, the table does not hold it there", typ} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "goroutine") || strings.Contains(errOut, "internal error") {
+		t.Errorf("an internal error:\n%s", errOut)
+	}
+	if after, _ := os.ReadFile(c.state); !bytes.Equal(after, before) {
+		t.Error("a refused command changed the state file")
+	}
+}

@@ -209,6 +209,9 @@ func (d *DB) Get(t store.TableID, k string) (r store.Record, err error) {
 		}
 		raw := b.Get(at)
 		if raw == nil {
+			if clustered(t) && !d.legacy {
+				return d.rowError(t, k, fmt.Errorf("%s names it under stack #%x, the table does not hold it there", whereBucket, at[:4]))
+			}
 			return nil
 		}
 		r, err = d.decode(t, k, raw)
