@@ -254,8 +254,11 @@ func TestStateObjectsWhereDamaged(t *testing.T) {
 			t.Errorf("stderr does not say %q:\n%s", want, errOut)
 		}
 	}
-	if strings.Contains(errOut, "goroutine") || strings.Contains(errOut, "internal error") {
-		t.Errorf("an internal error:\n%s", errOut)
+	if strings.Contains(errOut, "goroutine") || strings.Contains(errOut, "internal error") || strings.Contains(errOut, "--help") {
+		t.Errorf("an internal error, or a usage hint for a damaged file:\n%s", errOut)
+	}
+	if code != exitBadInput {
+		t.Errorf("exit %d, want %d (nothing changed)", code, exitBadInput)
 	}
 	if after, _ := os.ReadFile(c.state); !bytes.Equal(after, before) {
 		t.Error("a refused command changed the state file")

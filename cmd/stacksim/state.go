@@ -188,7 +188,9 @@ func (a *app) lockHint(engineHint string) string {
 func (s *session) save() error {
 	had := s.e.UpgradedFrom()
 	if err := s.e.Save(); err != nil {
-		return fmt.Errorf("saving the state: %w", err)
+		// A save is all or nothing: the file is as it was (exit 2,
+		// without cobra's usage hint, which is about flags).
+		return badInput(fmt.Errorf("saving the state: %w", err))
 	}
 	if copy := s.e.UpgradedFrom(); copy != "" && had == "" {
 		fmt.Fprintf(s.stderr, "stacksim: upgraded the state file %s to format 2 (a database, read by need); the JSON it held is kept as %s ('stacksim state export' writes it again)\n", s.path, copy)
