@@ -32,6 +32,10 @@ type orderedParser struct {
 	b   []byte
 	i   int
 	buf []byte
+	// members and items are the stacks the objects and lists being read
+	// gather on.
+	members []member
+	items   []any
 }
 
 func (p *orderedParser) fail(want string) error {
@@ -57,12 +61,14 @@ func (p *orderedParser) value(key string) (any, error) {
 	switch c := p.b[p.i]; {
 	case c == '{':
 		p.i++
-		o := object{}
 		p.space()
 		if p.i < len(p.b) && p.b[p.i] == '}' {
 			p.i++
-			return o, nil
+			return object{}, nil
 		}
+		// Members gather on the parser's stack, and the object gets a
+		// slice of their exact size (no growing and copying as they come).
+		base := len(p.members)
 		for {
 			p.space()
 			k, err := p.str()
@@ -78,7 +84,7 @@ func (p *orderedParser) value(key string) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			o = append(o, member{k, v})
+			p.members = append(p.members, member{k, v})
 			p.space()
 			if p.i < len(p.b) && p.b[p.i] == ',' {
 				p.i++
@@ -86,24 +92,28 @@ func (p *orderedParser) value(key string) (any, error) {
 			}
 			if p.i < len(p.b) && p.b[p.i] == '}' {
 				p.i++
+				o := make(object, len(p.members)-base)
+				copy(o, p.members[base:])
+				clear(p.members[base:])
+				p.members = p.members[:base]
 				return o, nil
 			}
 			return nil, p.fail("',' or '}'")
 		}
 	case c == '[':
 		p.i++
-		list := []any{}
 		p.space()
 		if p.i < len(p.b) && p.b[p.i] == ']' {
 			p.i++
-			return list, nil
+			return []any{}, nil
 		}
+		base := len(p.items)
 		for {
 			v, err := p.value(key)
 			if err != nil {
 				return nil, err
 			}
-			list = append(list, v)
+			p.items = append(p.items, v)
 			p.space()
 			if p.i < len(p.b) && p.b[p.i] == ',' {
 				p.i++
@@ -111,6 +121,10 @@ func (p *orderedParser) value(key string) (any, error) {
 			}
 			if p.i < len(p.b) && p.b[p.i] == ']' {
 				p.i++
+				list := make([]any, len(p.items)-base)
+				copy(list, p.items[base:])
+				clear(p.items[base:])
+				p.items = p.items[:base]
 				return list, nil
 			}
 			return nil, p.fail("',' or ']'")

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stacksim/stacksim/engine"
 )
 
 // decodeOrderedRef is what parseOrdered replaced: encoding/json's tokens
@@ -134,4 +136,33 @@ func TestWriteJSONString(t *testing.T) {
 			t.Errorf("%q: %s, want %s", in, b.String(), want)
 		}
 	}
+}
+
+// BenchmarkPrintEvents is what describe-stack-events spends printing the
+// events of a 500-resource stack as JSON (its answer marshalled, read back
+// in order, written as the AWS CLI writes it).
+func BenchmarkPrintEvents(b *testing.B) {
+	var resp engine.DescribeStackEventsOutput
+	for i := 0; i < 1500; i++ {
+		resp.StackEvents = append(resp.StackEvents, engine.StackEvent{
+			StackId: "arn:aws:cloudformation:us-east-1:123456789012:stack/s1/0b6e7b1c-6f7e-4c43-a5a3-2f0f5b2f4c11",
+			EventId: fmt.Sprintf("P%03d-CREATE_COMPLETE-2025-01-01T00:00:%02dZ", i%500, i%60), StackName: "s1",
+			LogicalResourceId: fmt.Sprintf("P%03d", i%500), PhysicalResourceId: fmt.Sprintf("CFN-P%03d-4BT8XQ2Z", i%500),
+			ResourceType: "AWS::SSM::Parameter", Timestamp: time.Date(2025, 1, 1, 0, 0, i%60, 0, time.UTC),
+			ResourceStatus: "CREATE_COMPLETE", ResourceProperties: `{"Type":"String","Value":"v"}`,
+		})
+	}
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		buf.Reset()
+		obj, err := toObject(resp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := render(&buf, outputJSON, "DescribeStackEvents", obj); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(buf.Len()))
 }
