@@ -456,94 +456,9 @@ func (n *fastNode) copyFrom(m *fastNode) {
 // conforms to n — what n.valid(coerceValue(sh, v)) && no null anywhere
 // would say, without the copy. False means "not certain": the caller asks
 // the exact checks. It is conservative where coercion could change what a
-// keyword sees (const, enum or uniqueItems over containers).
-func (n *fastNode) validShaped(sh *shape, v any) bool {
-	if n == nil {
-		return noNull(v)
-	}
-	if n.unsupported {
-		return false
-	}
-	switch t := v.(type) {
-	case nil:
-		return false
-	case map[string]any:
-		if n.hasConst || n.enum != nil || !n.has(tObject) {
-			return false
-		}
-		if n.minProps >= 0 && len(t) < n.minProps || n.maxProps >= 0 && len(t) > n.maxProps {
-			return false
-		}
-		for _, r := range n.required {
-			if _, ok := t[r]; !ok {
-				return false
-			}
-		}
-		for k, e := range t {
-			sub := sh.member(k)
-			matched := false
-			if p, ok := n.props[k]; ok {
-				matched = true
-				if !p.validShaped(sub, e) {
-					return false
-				}
-			}
-			for _, pn := range n.patterns {
-				if pn.re.MatchString(k) {
-					matched = true
-					if !pn.node.validShaped(sub, e) {
-						return false
-					}
-				}
-			}
-			if matched {
-				continue
-			}
-			if n.noExtra || !n.additional.validShaped(sub, e) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		if n.hasConst || n.enum != nil || !n.has(tArray) {
-			return false
-		}
-		if n.minItems >= 0 && len(t) < n.minItems || n.maxItems >= 0 && len(t) > n.maxItems {
-			return false
-		}
-		var sub *shape
-		if sh != nil {
-			sub = sh.items
-		}
-		for _, e := range t {
-			if !n.items.validShaped(sub, e) {
-				return false
-			}
-		}
-		if n.unique {
-			if needsCoerce(sub, t) {
-				return false
-			}
-			for i := range t {
-				for j := i + 1; j < len(t); j++ {
-					if Equal(t[i], t[j]) {
-						return false
-					}
-				}
-			}
-		}
-		return true
-	case string:
-		if sh != nil && len(sh.types) > 0 && !sh.has("string") {
-			return n.validCoercedString(sh, t, v)
-		}
-		return n.valid(v)
-	case bool, json.Number:
-		return n.valid(v)
-	default:
-		return n.valid(coerceValue(sh, v)) // a Go number
-	}
-}
+// keyword sees (const, enum or uniqueItems over containers). The walk is
+// shapedWalk's (fastval_walk.go), in its contract mode.
+func (n *fastNode) validShaped(sh *shape, v any) bool { return n.walk(sh, v, nil) }
 
 // validCoercedString is n.valid(coerceValue(sh, t)) for a string that the
 // shape may coerce (v is t, boxed), without boxing the coerced number.

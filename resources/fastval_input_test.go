@@ -14,8 +14,8 @@ func markHoles(v any, rng *rand.Rand) any {
 	switch t := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = markHoles(e, rng)
+		for _, k := range sortedKeys(t) { // in order: the same holes every run
+			out[k] = markHoles(t[k], rng)
 		}
 		return out
 	case []any:
