@@ -153,7 +153,11 @@ func TestStateUpgradeFromVersion2(t *testing.T) {
 		t.Fatalf("the fixture is version %s with %d where entries, not version 2", v, where)
 	}
 
-	c.must(0, "create-stack", "--stack-name", "fourth", "--template-body", "file://"+dir+"template.yaml", "--quiet")
+	_, errOut := c.must(0, "create-stack", "--stack-name", "fourth", "--template-body", "file://"+dir+"template.yaml", "--quiet")
+	if !strings.Contains(errOut, "laid the state file "+c.state+" out anew, from version 2 to 3") ||
+		!strings.Contains(errOut, "a stacksim from before 2026-12-02 cannot read it now") {
+		t.Errorf("the first save does not say it laid the file out anew:\n%s", errOut)
+	}
 	if v, where := dbLayout(t, c.state); v != "3" || where != 11+5 {
 		t.Fatalf("after a save: version %s, %d where entries; want version 3 and 16 (11 objects of before, 5 of the new stack)", v, where)
 	}
@@ -185,7 +189,9 @@ func TestStateUpgradeFromVersion2(t *testing.T) {
 	// Objects are found by key, by type and by stack in the new layout: a
 	// delete removes the stack's objects but the retained bucket, and the
 	// deleted stack's retained bucket is still there.
-	c.must(0, "delete-stack", "--stack-name", "first", "--quiet")
+	if _, errOut := c.must(0, "delete-stack", "--stack-name", "first", "--quiet"); strings.Contains(errOut, "out anew") {
+		t.Errorf("a later save says it again:\n%s", errOut)
+	}
 	out, _ := c.must(0, "state", "export")
 	if err := json.Unmarshal([]byte(out), &after); err != nil {
 		t.Fatal(err)

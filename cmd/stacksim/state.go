@@ -186,7 +186,7 @@ func (a *app) lockHint(engineHint string) string {
 
 // save writes the state file (atomically).
 func (s *session) save() error {
-	had := s.e.UpgradedFrom()
+	had, hadLaidOut := s.e.UpgradedFrom(), s.e.StateLaidOutFrom()
 	if err := s.e.Save(); err != nil {
 		// A save is all or nothing: the file is as it was (exit 2,
 		// without cobra's usage hint, which is about flags).
@@ -194,6 +194,9 @@ func (s *session) save() error {
 	}
 	if copy := s.e.UpgradedFrom(); copy != "" && had == "" {
 		fmt.Fprintf(s.stderr, "stacksim: upgraded the state file %s to format 2 (a database, read by need); the JSON it held is kept as %s ('stacksim state export' writes it again)\n", s.path, copy)
+	}
+	if v := s.e.StateLaidOutFrom(); v != 0 && hadLaidOut == 0 {
+		fmt.Fprintf(s.stderr, "stacksim: laid the state file %s out anew, from version %d to %d (cloud objects under their stacks: saves in large accounts write less); a stacksim from before 2026-12-02 cannot read it now ('stacksim state export' writes it as JSON, which every version reads)\n", s.path, v, v+1)
 	}
 	s.existed = true
 	return nil

@@ -74,8 +74,9 @@ type DB struct {
 	in  interner
 	// wait bounds the waits for bbolt's lock on the file.
 	wait time.Duration
-	// legacy is a file of version 2 (objects keyed by the store's key).
-	legacy bool
+	// legacy is a file of version 2 (objects keyed by the store's key);
+	// laidOut says a save of this process laid it out anew (version 3).
+	legacy, laidOut bool
 }
 
 // openDB opens the database at path read-only.
@@ -458,7 +459,9 @@ func (d *DB) save(s *store.Store) error {
 	if err != nil {
 		return err
 	}
-	d.legacy = false
+	if d.legacy {
+		d.legacy, d.laidOut = false, true
+	}
 	s.MarkSaved()
 	return nil
 }

@@ -197,6 +197,15 @@ func (sf *File) Save(s *store.Store) error {
 	return sf.writeWhole(s)
 }
 
+// LaidOutFrom is the database version a save of this process laid the
+// file out anew from (2), or 0 when none did.
+func (sf *File) LaidOutFrom() int {
+	if sf.db != nil && sf.db.laidOut {
+		return legacyDBVersion
+	}
+	return 0
+}
+
 // writeWhole writes the whole store as a new database at the file's path,
 // atomically, and lays the store over it: the next saves write only what
 // changes.
