@@ -44,9 +44,50 @@ func JoinPointer(segs []string) string {
 }
 
 // Get returns the value at a pointer without "*" (array members are
-// addressed by index), and whether it is there.
+// addressed by index), and whether it is there. A pointer without escapes
+// is walked segment by segment where it stands (attributes are read this
+// way on every GetAtt; SplitPointer's slice would be garbage at once).
 func Get(model map[string]any, pointer string) (any, bool) {
-	return getSegs(model, SplitPointer(pointer))
+	if strings.Contains(pointer, "~") {
+		return getSegs(model, SplitPointer(pointer))
+	}
+	p := strings.TrimPrefix(pointer, "#")
+	if p == "" || p == "/" {
+		return model, true
+	}
+	p = strings.TrimPrefix(p, "/")
+	if rest, ok := strings.CutPrefix(p, "properties"); ok {
+		if rest == "" {
+			return model, true
+		}
+		if rest[0] == '/' {
+			p = rest[1:] // "" is one empty segment, as SplitPointer has it
+		}
+	}
+	var cur any = model
+	for {
+		s, rest, more := strings.Cut(p, "/")
+		switch t := cur.(type) {
+		case map[string]any:
+			v, ok := t[s]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(s)
+			if err != nil || i < 0 || i >= len(t) {
+				return nil, false
+			}
+			cur = t[i]
+		default:
+			return nil, false
+		}
+		if !more {
+			return cur, true
+		}
+		p = rest
+	}
 }
 
 func getSegs(model map[string]any, segs []string) (any, bool) {

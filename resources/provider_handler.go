@@ -63,12 +63,16 @@ func IsCustomType(typeName string) bool {
 
 // checkTypeName refuses a type name that is not Org::Service::Resource.
 func checkTypeName(t string) error {
-	parts := strings.Split(t, "::")
-	if len(parts) == 3 && parts[0] != "" && parts[1] != "" && parts[2] != "" {
-		return nil
-	}
-	if len(parts) == 2 && parts[0] == "Custom" && parts[1] != "" {
-		return nil
+	// Split by hand: this runs for every resource of every operation.
+	a, rest, ok := strings.Cut(t, "::")
+	if ok {
+		b, c, three := strings.Cut(rest, "::")
+		if three && a != "" && b != "" && c != "" && !strings.Contains(c, "::") {
+			return nil
+		}
+		if !three && a == "Custom" && rest != "" {
+			return nil
+		}
 	}
 	return fmt.Errorf("%q is not a resource type name; write Org::Service::Resource (AWS::S3::Bucket) or Custom::Name", t)
 }
