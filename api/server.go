@@ -93,7 +93,15 @@ func (s *Server) save() error {
 	}
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
-	return s.e.Save()
+	had := s.e.StateLaidOutFrom()
+	if err := s.e.Save(); err != nil {
+		return err
+	}
+	if v := s.e.StateLaidOutFrom(); v != 0 && had == 0 {
+		s.log.Warn("laid the state file out anew (cloud objects under their stacks); a stacksim from before 2026-12-02 cannot read it now",
+			zap.String("state", s.e.StatePath()), zap.Int("from", v), zap.Int("to", v+1))
+	}
+	return nil
 }
 
 // requestID returns the id of the next request: UUID-shaped and counted,
