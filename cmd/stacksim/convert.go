@@ -47,9 +47,11 @@ var timestampKeys = map[string]bool{
 // time: microseconds only when there are some.
 func pyISOTime(t time.Time) string {
 	t = t.UTC()
-	s := t.Format("2006-01-02T15:04:05")
-	if us := t.Nanosecond() / 1000; us != 0 {
-		s += fmt.Sprintf(".%06d", us)
+	layout := "2006-01-02T15:04:05+00:00"
+	if t.Nanosecond()/1000 != 0 {
+		// Go's .000000 truncates to microseconds, as Python keeps them.
+		layout = "2006-01-02T15:04:05.000000+00:00"
 	}
-	return s + "+00:00"
+	var b [32]byte
+	return string(t.AppendFormat(b[:0], layout))
 }

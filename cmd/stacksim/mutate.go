@@ -303,6 +303,8 @@ func (a *app) print(op string, resp any) error {
 	switch t := resp.(type) {
 	case object:
 		obj = t
+	case *engine.DescribeStackEventsOutput:
+		obj = eventsObject(t)
 	default:
 		o, err := toObject(resp)
 		if err != nil {
