@@ -355,6 +355,7 @@ func (r *run) markRollbackFailures() error {
 func (r *run) rest(continuable bool) error {
 	op := r.oper()
 	op.InMotion = false
+	r.e.dropPlanIndex(op.Plan)
 	op.EndTime = r.tx.now()
 	op.Outcome = string(r.st.StackStatus)
 	r.cancelStackTimeout()

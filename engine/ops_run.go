@@ -197,6 +197,17 @@ func (e *Engine) planIndexOf(p *plan.Plan) *planIndex {
 	return ix
 }
 
+// dropPlanIndex forgets the index of a plan no task runs any more (its
+// operation at rest, or its plan replaced): the cache would otherwise keep
+// the plans of finished operations alive, a plan and its index being
+// hundreds of bytes per resource. An index dropped too soon (a savepoint
+// rolled back) is made again when asked for.
+func (e *Engine) dropPlanIndex(p *plan.Plan) {
+	if p != nil {
+		delete(e.plans, p)
+	}
+}
+
 func (r *run) step(id int) *plan.Step {
 	if i, ok := r.idx.pos[id]; ok {
 		return &r.op.Plan.Steps[i]
@@ -411,6 +422,7 @@ func (r *run) switchPlan(p *plan.Plan) {
 		r.tx.Del(store.TSteps, s.Key())
 	}
 	op := r.oper()
+	r.e.dropPlanIndex(op.Plan)
 	op.Plan, op.Phase = p, 0
 	op.PhaseGen++
 	op.Running, op.Stopping, op.Failures, op.StopCause, op.CleanupFailed = 0, false, nil, "", false
