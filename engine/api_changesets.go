@@ -140,7 +140,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				p, desired = up, c
 				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile, c.Parameters
 				noChange := !p.HasChanges() || changesOnlyNested(p) && !e.stackChanges(tx, st, c, p, u.How)
-				if noChange && sameTags(c.Tags, st.Tags) {
+				if noChange && sameTags(c.Tags, st.Tags) && !notificationsChange(st, in.NotificationARNs) {
 					cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, noChangesReason, ExecutionStatusUnavailable
 				}
 			case failTransformed(cs, err):
@@ -167,7 +167,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			if err := e.nestedChangeSets(tx, st, desired, cs, cs.Id); err != nil {
 				return err
 			}
-			if len(cs.Changes) == 0 && sameTags(desired.Tags, st.Tags) {
+			if len(cs.Changes) == 0 && sameTags(desired.Tags, st.Tags) && !notificationsChange(st, in.NotificationARNs) {
 				cs.Status, cs.StatusReason, cs.ExecutionStatus = ChangeSetStatusFailed, noChangesReason, ExecutionStatusUnavailable
 			}
 		}

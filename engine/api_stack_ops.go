@@ -305,7 +305,14 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 		}
 	}
 	file, body := sub.runs()
-	req := bindRequest{File: file, Body: body, Params: paramValues(u.Params), Prev: paramMap(st.Parameters), Stack: st, SSM: u.How.ssm}
+	// The template sees the stack as the update makes it: its
+	// AWS::NotificationARNs are the ones the call gives.
+	bindStack := st
+	if u.NotificationARNs != nil {
+		bindStack = st.Clone()
+		bindStack.NotificationARNs = u.NotificationARNs
+	}
+	req := bindRequest{File: file, Body: body, Params: paramValues(u.Params), Prev: paramMap(st.Parameters), Stack: bindStack, SSM: u.How.ssm}
 	if u.How.ssm == nil {
 		src := e.ssmSources(tx)
 		req.ssmFrom = &src
@@ -335,7 +342,7 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 	if u.Tags != nil {
 		tags = u.Tags
 	}
-	if refuseNoChange && !p.HasChanges() && sameTags(tags, st.Tags) && !e.outputsChange(tx, b, live, st) {
+	if refuseNoChange && !p.HasChanges() && sameTags(tags, st.Tags) && !notificationsChange(st, u.NotificationARNs) && !e.outputsChange(tx, b, live, st) {
 		return nil, nil, ValidationError("No updates are to be performed.")
 	}
 	c := st.Clone()
@@ -359,6 +366,14 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 		return nil, nil, ValidationError("No updates are to be performed.")
 	}
 	return c, p, nil
+}
+
+// notificationsChange says an update's NotificationARNs (nil: the stack
+// keeps its own) differ from the stack's: a change by itself, as a change
+// of tags is (AWS updates the stack; "Updating notification ARNs on an
+// existing stack triggers a stack update").
+func notificationsChange(st *store.StackRecord, arns []string) bool {
+	return arns != nil && !slices.Equal(arns, st.NotificationARNs)
 }
 
 // changesOnlyNested: a plan whose changes include a nested stack's (which

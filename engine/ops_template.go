@@ -80,8 +80,9 @@ func (e *Engine) parseTemplate(file, body string) (*template.Template, error) {
 }
 
 // bindIdentity names a binding by the identity of what it is made from:
-// the stack's template body and parameter slice, which its records share
-// from one copy to the next. It saves hashing the body on every task; the
+// the stack's template body, parameter slice and notification ARNs (the
+// AWS::NotificationARNs the template sees), which its records share from
+// one copy to the next. It saves hashing the body on every task; the
 // pointers keep what they point to alive while the cache holds them.
 type bindIdentity struct {
 	stack   string
@@ -90,6 +91,8 @@ type bindIdentity struct {
 	bodyLen int
 	params  unsafe.Pointer
 	nParams int
+	arns    unsafe.Pointer
+	nARNs   int
 }
 
 // bind parses and binds a template for a stack.
@@ -102,7 +105,8 @@ func (e *Engine) bind(r bindRequest) (boundTemplate, error) {
 	var fast bindIdentity
 	if r.stored && r.Prev == nil && !r.NoCache {
 		fast = bindIdentity{stack: r.Stack.StackId, file: r.File, body: unsafe.Pointer(unsafe.StringData(r.Body)), bodyLen: len(r.Body),
-			params: unsafe.Pointer(unsafe.SliceData(r.params)), nParams: len(r.params)}
+			params: unsafe.Pointer(unsafe.SliceData(r.params)), nParams: len(r.params),
+			arns: unsafe.Pointer(unsafe.SliceData(r.Stack.NotificationARNs)), nARNs: len(r.Stack.NotificationARNs)}
 		if b, ok := e.boundByIdentity[fast]; ok {
 			return b, nil
 		}
@@ -180,6 +184,7 @@ func bindKey(r bindRequest) [32]byte {
 	for _, a := range r.Stack.NotificationARNs {
 		w(a)
 	}
+	w("\x03")
 	for _, p := range r.Params {
 		w(p.Key)
 		w(p.Value)

@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"fmt"
+	"testing"
+)
+
+// NotificationARNs given to an update are the stack's from then on: a
+// change by itself (AWS updates the stack, as for a change of tags), and
+// what the template's AWS::NotificationARNs is during the update. They
+// used to be neither: the update was refused as changing nothing, and with
+// a template change beside them the template still saw the old ARNs (the
+// binding was cached by the body and parameters alone).
+func TestLifecycleUpdateNotificationARNs(t *testing.T) {
+	h := newHarness(t, "update-notification-arns", Options{})
+	arn := func(name string) string { return "arn:aws:sns:us-east-1:123456789012:" + name }
+	arns := func(stack string) {
+		out, err := h.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: stack})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.note("   NotificationARNs %v", out.Stacks[0].NotificationARNs)
+	}
+	update := func(stack string, list []string) error {
+		return h.call(fmt.Sprintf("UpdateStack %s (UsePreviousTemplate, NotificationARNs=%s)", stack, describeARNs(list)), func() error {
+			_, err := h.e.UpdateStack(ctx(), UpdateStackInput{StackName: stack, UsePreviousTemplate: true, NotificationARNs: list})
+			return err
+		})
+	}
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("v1.yaml"), NotificationARNs: []string{arn("a")}})
+	})
+	h.wait("app")
+	arns("app")
+	h.outputs("app")
+
+	h.mustDo(func() error { return update("app", []string{arn("b")}) })
+	h.wait("app")
+	arns("app")
+	h.outputs("app")
+	h.resources("app")
+
+	// The same ARNs, or none given (the stack keeps its own): no change.
+	if err := update("app", []string{arn("b")}); err == nil {
+		t.Fatal("an update with the stack's own ARNs was accepted")
+	}
+	if err := update("app", nil); err == nil {
+		t.Fatal("an update that gives no ARNs was accepted")
+	}
+
+	// A change set that only clears them is a change set with changes; one
+	// that gives the stack's own changes nothing.
+	for _, cs := range []struct {
+		name string
+		arns []string
+	}{{"clear", []string{}}, {"same", []string{arn("b")}}} {
+		h.must(fmt.Sprintf("CreateChangeSet app %s (UsePreviousTemplate, NotificationARNs=%v)", cs.name, cs.arns), func() error {
+			_, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "app", ChangeSetName: cs.name, UsePreviousTemplate: true, NotificationARNs: cs.arns})
+			return err
+		})
+		h.describeChangeSet("app", cs.name)
+	}
+	h.must("ExecuteChangeSet app clear", func() error {
+		_, err := h.e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{StackName: "app", ChangeSetName: "clear"})
+		return err
+	})
+	h.wait("app")
+	arns("app")
+	h.outputs("app")
+
+	// A template that does not read them: the stack alone is updated.
+	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "plain", TemplateBody: h.fixture("plain.yaml")}) })
+	h.wait("plain")
+	h.mustDo(func() error { return update("plain", []string{arn("c")}) })
+	h.wait("plain")
+	arns("plain")
+	h.done()
+}
+
+func describeARNs(list []string) string {
+	if list == nil {
+		return "(not given)"
+	}
+	return fmt.Sprint(list)
+}
