@@ -74,6 +74,11 @@ type world struct {
 	// pr decides where the reopens happen: a source of its own, so that
 	// the world's choices are the same with and without them.
 	pr *rand.Rand
+	// xr decides how an update is made (UpdateStack, a change set, an
+	// update cancelled part way): a source of its own, so that the
+	// templates and faults of every seed stay what they were before these
+	// ways were added (the pinned regressions replay as they did).
+	xr *rand.Rand
 }
 
 func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport) }
@@ -81,7 +86,7 @@ func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractRepor
 // runWorldIn runs the world of seed, in memory or (path set) on a state
 // file, with the contract checker in the mode given, and returns it.
 func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *world {
-	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c))}
+	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c)), xr: rand.New(rand.NewPCG(seed, 0xc5e7))}
 	w.opts = Options{Seed: int64(seed), Contract: contract, MaxAttempts: 1 + w.r.IntN(4), PermissiveTypes: true,
 		ServiceTokens: map[string]resources.CustomTarget{"thing": resources.CustomFunc(w.custom)}}
 	if path != "" {
@@ -140,9 +145,21 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 		before := w.snapshot(id)
 		up := UpdateStackInput{StackName: id, TemplateBody: w.template(len(w.ids), v), DisableRollback: w.r.IntN(5) == 0}
 		up.Faults = w.faults()
-		w.logf("UpdateStack v%d (DisableRollback=%v, %d faults)\n%s", v, up.DisableRollback, len(up.Faults), up.TemplateBody)
+		how := w.xr.IntN(7) // 0, 1: a change set; 2: cancelled part way; 3: the stack's tags and notification ARNs only; else UpdateStack
+		if how == 3 {
+			up.TemplateBody, up.UsePreviousTemplate = "", true
+			up.Tags = []Tag{{Key: "v", Value: strconv.Itoa(v)}}
+			up.NotificationARNs = []string{fmt.Sprintf("arn:aws:sns:us-east-1:123456789012:v%d", v)}
+		}
+		w.logf("UpdateStack v%d (DisableRollback=%v, %d faults, how %d)\n%s", v, up.DisableRollback, len(up.Faults), how, up.TemplateBody)
 		w.reopen()
-		if _, err := w.e.UpdateStack(ctx(), up); err != nil {
+		var err error
+		if how <= 1 {
+			err = w.updateByChangeSet(up, v)
+		} else {
+			_, err = w.e.UpdateStack(ctx(), up)
+		}
+		if err != nil {
 			if IsCode(err, CodeValidationError) && strings.Contains(err.Error(), "No updates are to be performed.") {
 				continue
 			}
@@ -151,6 +168,9 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 			}
 			t.Fatalf("UpdateStack refused: %v", err)
 		}
+		if how == 2 {
+			w.cancelPartWay(id)
+		}
 		w.settle()
 		if w.stack(id).StackStatus == string(statemachine.StackStatusUpdateRollbackComplete) {
 			w.checkRestored(id, before)
@@ -158,6 +178,52 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 	}
 	w.deleteAll(id)
 	return w
+}
+
+// updateByChangeSet makes the update a change set and executes it; a
+// change set that changes nothing is refused as UpdateStack refuses it.
+func (w *world) updateByChangeSet(up UpdateStackInput, v int) error {
+	name := fmt.Sprintf("v%d", v)
+	if _, err := w.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: up.StackName, ChangeSetName: name, TemplateBody: up.TemplateBody}); err != nil {
+		return err
+	}
+	cs, err := w.e.DescribeChangeSet(ctx(), DescribeChangeSetInput{StackName: up.StackName, ChangeSetName: name})
+	if err != nil {
+		w.t.Fatalf("DescribeChangeSet: %v", err)
+	}
+	w.logf("change set %s: %s %q, %d changes", name, cs.Status, cs.StatusReason, len(cs.Changes))
+	if cs.Status == ChangeSetStatusFailed {
+		if cs.StatusReason != noChangesReason {
+			w.t.Fatalf("the change set failed: %s", cs.StatusReason)
+		}
+		return ValidationError("No updates are to be performed.")
+	}
+	w.reopen()
+	in := ExecuteChangeSetInput{StackName: up.StackName, ChangeSetName: name, DisableRollback: up.DisableRollback}
+	in.Faults = up.Faults
+	_, err = w.e.ExecuteChangeSet(ctx(), in)
+	return err
+}
+
+// cancelPartWay runs a few of the update's tasks, then cancels it while it
+// is still UPDATE_IN_PROGRESS (after that CancelUpdateStack is refused, as
+// AWS refuses it).
+func (w *world) cancelPartWay(id string) {
+	w.t.Helper()
+	n := w.xr.IntN(12)
+	if _, err := w.e.Step(ctx(), n); err != nil {
+		w.t.Fatal(err)
+	}
+	st := w.stack(id)
+	if st.StackStatus != string(statemachine.StackStatusUpdateInProgress) {
+		w.logf("(not cancelled after %d tasks: %s)", n, st.StackStatus)
+		return
+	}
+	w.logf("CancelUpdateStack after %d tasks", n)
+	w.reopen()
+	if _, err := w.e.CancelUpdateStack(ctx(), CancelUpdateStackInput{StackName: id}); err != nil {
+		w.t.Fatalf("CancelUpdateStack refused in UPDATE_IN_PROGRESS: %v", err)
+	}
 }
 
 // subscribe logs the world's events.
