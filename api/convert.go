@@ -150,6 +150,53 @@ type fieldMove struct {
 	src       []int // index path (through embedded structs)
 	dst       int   // -1: the target has no such field
 	omitEmpty bool
+	// fast is what assign would do, decided once from the fields' types
+	// for the common moves (a string into a string or a *string, a time
+	// into a *time.Time, a bool into a *bool); fastNone leaves it to
+	// assign. Under strictShapes (the api tests) every conversion is
+	// compared with the JSON round trip it stands for.
+	fast fastMove
+}
+
+type fastMove uint8
+
+const (
+	fastNone fastMove = iota
+	fastString
+	fastPtrString
+	fastPtrTime
+	fastPtrBool
+)
+
+// fastMoveOf decides a field's fast move from the types assign would look
+// at: neither side has JSON methods of its own (then assign goes through
+// JSON), and the kinds are those of the move.
+func fastMoveOf(dst, src reflect.Type) fastMove {
+	plain := func(t reflect.Type) bool {
+		return !t.Implements(marshalerType) && !reflect.PointerTo(t).Implements(unmarshalerType)
+	}
+	if src == timeType {
+		// time.Time's JSON methods are not used: assign copies it.
+		if dst.Kind() == reflect.Pointer && dst.Elem() == timeType {
+			return fastPtrTime
+		}
+		return fastNone
+	}
+	if src.Kind() == reflect.Interface || src.Kind() == reflect.Pointer || !plain(src) || !plain(dst) {
+		return fastNone
+	}
+	switch {
+	case dst.Kind() == reflect.String && src.Kind() == reflect.String:
+		return fastString
+	case dst.Kind() == reflect.Pointer && plain(dst.Elem()):
+		switch e := dst.Elem(); {
+		case e.Kind() == reflect.String && src.Kind() == reflect.String:
+			return fastPtrString
+		case e.Kind() == reflect.Bool && src.Kind() == reflect.Bool:
+			return fastPtrBool
+		}
+	}
+	return fastNone
 }
 
 var plans sync.Map // [2]reflect.Type → *fieldPlan
@@ -180,7 +227,11 @@ func planOf(dstT, srcT reflect.Type) *fieldPlan {
 			if name == "" {
 				name = f.Name
 			}
-			p.fields = append(p.fields, fieldMove{name: name, src: idx, dst: dstField(dstT, name), omitEmpty: strings.Contains(","+opts+",", ",omitempty,")})
+			m := fieldMove{name: name, src: idx, dst: dstField(dstT, name), omitEmpty: strings.Contains(","+opts+",", ",omitempty,")}
+			if m.dst >= 0 {
+				m.fast = fastMoveOf(dstT.Field(m.dst).Type, f.Type)
+			}
+			p.fields = append(p.fields, m)
 		}
 	}
 	walk(srcT, nil)
@@ -214,8 +265,25 @@ func assignStruct(dst, src reflect.Value, strict bool) error {
 			}
 			continue
 		}
-		if err := assign(dst.Field(m.dst), v, strict); err != nil {
-			return fmt.Errorf("%s: %w", m.name, err)
+		switch d := dst.Field(m.dst); m.fast {
+		case fastString:
+			d.SetString(v.String())
+		case fastPtrString:
+			p := reflect.New(d.Type().Elem())
+			p.Elem().SetString(v.String())
+			d.Set(p)
+		case fastPtrTime:
+			p := reflect.New(timeType)
+			p.Elem().Set(v)
+			d.Set(p)
+		case fastPtrBool:
+			p := reflect.New(d.Type().Elem())
+			p.Elem().SetBool(v.Bool())
+			d.Set(p)
+		default:
+			if err := assign(d, v, strict); err != nil {
+				return fmt.Errorf("%s: %w", m.name, err)
+			}
 		}
 	}
 	return nil

@@ -123,8 +123,22 @@ func (s *xmlSerializer) end(name string) {
 func (s *xmlSerializer) scalar(schema *smithy.Schema, v string) {
 	n := s.name(schema)
 	s.start(n)
-	_ = xml.EscapeText(&s.buf, []byte(v))
+	s.text(v)
 	s.end(n)
+}
+
+// text writes v escaped as xml.EscapeText escapes it; most values (names,
+// ARNs, statuses, timestamps) have nothing to escape and are written as
+// they are, without EscapeText's copy and rune walk.
+func (s *xmlSerializer) text(v string) {
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c < 0x20 || c >= 0x7f, c == '"', c == '\'', c == '&', c == '<', c == '>':
+			_ = xml.EscapeText(&s.buf, []byte(v))
+			return
+		}
+	}
+	s.buf.WriteString(v)
 }
 
 func (s *xmlSerializer) WriteInt8(schema *smithy.Schema, v int8) {
@@ -268,7 +282,7 @@ func (s *xmlSerializer) CloseMap() {
 	for _, e := range top.entries {
 		s.start("entry")
 		s.start(keyName)
-		_ = xml.EscapeText(&s.buf, []byte(e.key))
+		s.text(e.key)
 		s.end(keyName)
 		s.buf.Write(e.value)
 		s.end("entry")
