@@ -348,6 +348,7 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 	c := st.Clone()
 	c.PreviousTemplateBody, c.PreviousProcessedTemplateBody = st.TemplateBody, st.ProcessedTemplateBody
 	c.PreviousParameters, c.PreviousTemplateFile = st.Parameters, st.TemplateFile
+	c.PreviousSettings = &store.StackSettings{Tags: st.Tags, NotificationARNs: st.NotificationARNs}
 	c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile = sub.Original, sub.Processed, sub.File
 	c.Parameters = boundParams(b)
 	c.Capabilities = u.Caps

@@ -83,3 +83,42 @@ func describeARNs(list []string) string {
 	}
 	return fmt.Sprint(list)
 }
+
+// An update that fails gives the stack back its tags and notification ARNs
+// with its template and parameters, whether it rolls back by itself or by
+// RollbackStack after it stopped with rollback disabled.
+func TestLifecycleUpdateRollbackSettings(t *testing.T) {
+	h := newHarness(t, "update-rollback-settings", Options{})
+	settings := func() {
+		out, err := h.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: "app"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.note("   Tags %v NotificationARNs %v", out.Stacks[0].Tags, out.Stacks[0].NotificationARNs)
+		h.outputs("app")
+	}
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("v1.yaml"),
+			Tags: []Tag{{Key: "team", Value: "a"}}, NotificationARNs: []string{"arn:aws:sns:us-east-1:123456789012:a"}})
+	})
+	h.wait("app")
+	settings()
+	for _, disable := range []bool{false, true} {
+		in := UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v2.yaml"), DisableRollback: disable,
+			Tags: []Tag{{Key: "team", Value: "b"}}, NotificationARNs: []string{"arn:aws:sns:us-east-1:123456789012:b"}}
+		in.Faults = h.faults("faults.yaml")
+		h.mustDo(func() error { return h.updateStack(in) })
+		h.wait("app")
+		settings()
+		if disable {
+			h.must("RollbackStack app", func() error {
+				_, err := h.e.RollbackStack(ctx(), RollbackStackInput{StackName: "app"})
+				return err
+			})
+			h.wait("app")
+			settings()
+		}
+	}
+	h.resources("app")
+	h.done()
+}

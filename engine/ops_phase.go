@@ -310,9 +310,16 @@ func (r *run) rollbackUpdate(ev statemachine.StackEvent, reason string) error {
 
 // swapTemplates puts the stack back on the template it had before the
 // update (GetTemplate shows the template rolled back to), keeping the
-// failed one as the previous.
+// failed one as the previous; its tags and notification ARNs go back too
+// (CancelUpdateStack: "the stack rolls back the update and reverts to the
+// previous stack configuration"), so the rollback's handler requests carry
+// the old tags.
 func (r *run) swapTemplates() {
 	st := r.stack()
+	if prev := st.PreviousSettings; prev != nil {
+		st.PreviousSettings = &store.StackSettings{Tags: st.Tags, NotificationARNs: st.NotificationARNs}
+		st.Tags, st.NotificationARNs = prev.Tags, prev.NotificationARNs
+	}
 	st.TemplateBody, st.PreviousTemplateBody = st.PreviousTemplateBody, st.TemplateBody
 	st.ProcessedTemplateBody, st.PreviousProcessedTemplateBody = st.PreviousProcessedTemplateBody, st.ProcessedTemplateBody
 	st.Parameters, st.PreviousParameters = st.PreviousParameters, st.Parameters

@@ -86,6 +86,11 @@ type StackRecord struct {
 	PreviousTemplateBody          string       `json:",omitempty"`
 	PreviousProcessedTemplateBody string       `json:",omitempty"`
 	PreviousParameters            []ParamValue `json:",omitempty"`
+	// PreviousSettings are the stack's tags and notification ARNs before
+	// the update in progress (or the last one), which an update rollback
+	// returns to as well; nil in a record written before they were kept
+	// (the rollback then keeps the update's).
+	PreviousSettings *StackSettings `json:",omitempty"`
 	// OnFailure as CreateStack was given it (ROLLBACK, DELETE, DO_NOTHING).
 	OnFailure string `json:",omitempty"`
 	// RollbackDisabledFailure: the stack's last failed operation ran with
@@ -118,6 +123,13 @@ type StackRecord struct {
 	// template's order, then the resources it no longer has. Ties of the
 	// delete and cleanup orders follow it.
 	ResourceOrder []string `json:",omitempty"`
+}
+
+// StackSettings are the stack-level settings an update may change beside
+// its template and parameters.
+type StackSettings struct {
+	Tags             []Tag    `json:",omitempty"`
+	NotificationARNs []string `json:",omitempty"`
 }
 
 func (s *StackRecord) Table() TableID { return TStacks }
