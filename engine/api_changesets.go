@@ -87,7 +87,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			}
 		}
 		cs := &store.ChangeSetRecord{Name: in.ChangeSetName, Type: csType, CreationTime: tx.now(), Description: in.Description,
-			Given: in.Parameters, Capabilities: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs,
+			Given: in.Parameters, Capabilities: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs, RoleARN: in.RoleARN,
 			OnStackFailure: in.OnStackFailure, Status: ChangeSetStatusCreateComplete, ExecutionStatus: ExecutionStatusAvailable,
 			ClientToken: in.ClientToken}
 		var p *plan.Plan
@@ -377,7 +377,7 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			op.DisableRollback = in.DisableRollback
 		} else {
 			u := updateRequest{Sub: csSubmission(cs), How: prepareHow{processed: true, changeSet: true, ssm: storedSSM(cs.Parameters)},
-				Params: cs.Given, Caps: cs.Capabilities, Tags: cs.Tags, NotificationARNs: cs.NotificationARNs}
+				Params: cs.Given, Caps: cs.Capabilities, Tags: cs.Tags, NotificationARNs: cs.NotificationARNs, RoleARN: cs.RoleARN}
 			c, p, err := e.prepareUpdate(tx, st, u, false)
 			if err != nil {
 				return err

@@ -81,7 +81,7 @@ func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRo
 		if token == "" {
 			token = tx.newToken("ContinueUpdateRollback", st.StackName)
 		}
-		return e.continueRollback(ctx, tx, st, own, nested, token, in.ClientRequestToken, in.Extensions)
+		return e.continueRollback(ctx, tx, st, own, nested, token, in.ClientRequestToken, in.RoleARN, in.Extensions)
 	})
 	if err != nil {
 		return nil, err
@@ -91,8 +91,9 @@ func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRo
 
 // continueRollback continues the failed update rollback of st, skipping
 // own (its resources) and handing nested (NESTED.LOGICALID) down to its
-// nested stacks' rollbacks when they are continued.
-func (e *Engine) continueRollback(ctx context.Context, tx *txn, st *store.StackRecord, own, nested []string, token, given string, ext Extensions) error {
+// nested stacks' rollbacks when they are continued; role, when given, is
+// the stack's service role from then on.
+func (e *Engine) continueRollback(ctx context.Context, tx *txn, st *store.StackRecord, own, nested []string, token, given, role string, ext Extensions) error {
 	r, err := e.openRun(ctx, tx, st, plan.OpUpdateRollback)
 	if err != nil {
 		return err
@@ -119,6 +120,9 @@ func (e *Engine) continueRollback(ctx context.Context, tx *txn, st *store.StackR
 	op.NestedSkips = nested
 	r.idx = e.planIndexOf(p)
 	r.stack().ClientRequestToken = given
+	if role != "" {
+		r.stack().RoleARN = role
+	}
 	if err := r.fireStack(statemachine.StackContinueUpdateRollback, reasonUserInitiated); err != nil {
 		return err
 	}
@@ -208,6 +212,9 @@ func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*Rol
 			token = tx.newToken("RollbackStack", st.StackName)
 		}
 		r.stack().ClientRequestToken = in.ClientRequestToken
+		if in.RoleARN != "" {
+			r.stack().RoleARN = in.RoleARN
+		}
 		if err := r.fireStack(statemachine.StackRollback, reasonUserInitiated); err != nil {
 			return err
 		}

@@ -242,7 +242,7 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 			return apiError(err)
 		}
 		u := updateRequest{Sub: submission{File: file, Original: body}, UsePrevious: in.UsePreviousTemplate,
-			Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
+			Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs, RoleARN: in.RoleARN}
 		c, p, err := e.prepareUpdate(tx, st, u, true)
 		if err != nil {
 			return err
@@ -285,6 +285,8 @@ type updateRequest struct {
 	Caps             []string
 	Tags             []Tag
 	NotificationARNs []string
+	// RoleARN, when given, is the stack's service role from then on.
+	RoleARN string
 }
 
 // prepareUpdate binds the new template of an update against the stack,
@@ -355,6 +357,9 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 	c.Tags = tags
 	if u.NotificationARNs != nil {
 		c.NotificationARNs = u.NotificationARNs
+	}
+	if u.RoleARN != "" {
+		c.RoleARN = u.RoleARN
 	}
 	c.ResourceOrder = resourceOrder(b, st.ResourceOrder)
 	if t := b.Template(); t != nil {
@@ -477,6 +482,9 @@ func (e *Engine) DeleteStack(ctx context.Context, in DeleteStackInput) (*DeleteS
 			token = tx.newToken("DeleteStack", st.StackName)
 		}
 		c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, in.ClientRequestToken
+		if in.RoleARN != "" {
+			c.RoleARN = in.RoleARN
+		}
 		enteredStatus(c, to, tx.now())
 		tx.stackEvent(c, to, reasonUserInitiated)
 		p, err := e.deletePlan(tx, c, in.RetainResources)

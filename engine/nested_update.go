@@ -237,7 +237,7 @@ func (r *run) continueChild(row *store.StepRecord, s *plan.Step, child *store.St
 			own = append(own, rest)
 		}
 	}
-	if err := r.e.continueRollback(r.ctx, r.tx, child, own, nested, r.op.ClientRequestToken, r.stack().ClientRequestToken, Extensions{Faults: r.op.Faults}); err != nil {
+	if err := r.e.continueRollback(r.ctx, r.tx, child, own, nested, r.op.ClientRequestToken, r.stack().ClientRequestToken, "", Extensions{Faults: r.op.Faults}); err != nil {
 		var api *APIError
 		if errors.As(err, &api) {
 			return r.partFailed(row, s, api.Message)

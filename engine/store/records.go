@@ -521,12 +521,15 @@ type ChangeSetRecord struct {
 	Parameters            []ParamValue `json:",omitempty"`
 	// Given are the parameters as the call gave them (UsePreviousValue
 	// kept), to bind again when the change set runs.
-	Given            []Parameter   `json:",omitempty"`
-	Capabilities     []string      `json:",omitempty"`
-	Tags             []Tag         `json:",omitempty"`
-	NotificationARNs []string      `json:",omitempty"`
-	Changes          []plan.Change `json:",omitempty"`
-	OnStackFailure   string        `json:",omitempty"`
+	Given            []Parameter `json:",omitempty"`
+	Capabilities     []string    `json:",omitempty"`
+	Tags             []Tag       `json:",omitempty"`
+	NotificationARNs []string    `json:",omitempty"`
+	// RoleARN is the service role the call gave, "" when none (the stack
+	// keeps its own).
+	RoleARN        string        `json:",omitempty"`
+	Changes        []plan.Change `json:",omitempty"`
+	OnStackFailure string        `json:",omitempty"`
 	// IncludeNestedStacks: made with change sets of the nested stacks
 	// (ParentChangeSetId names the parent's change set, RootChangeSetId
 	// the root's, on those).

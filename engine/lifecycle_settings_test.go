@@ -69,7 +69,9 @@ func TestLifecycleUpdateNotificationARNs(t *testing.T) {
 	h.outputs("app")
 
 	// A template that does not read them: the stack alone is updated.
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "plain", TemplateBody: h.fixture("plain.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "plain", TemplateBody: h.fixture("plain.yaml")})
+	})
 	h.wait("plain")
 	h.mustDo(func() error { return update("plain", []string{arn("c")}) })
 	h.wait("plain")
@@ -121,4 +123,52 @@ func TestLifecycleUpdateRollbackSettings(t *testing.T) {
 	}
 	h.resources("app")
 	h.done()
+}
+
+// A service role given to an update, a change set, a delete, a rollback or
+// a continued rollback is the stack's from then on ("CloudFormation always
+// uses this role for all future operations on the stack"); a call that
+// gives none keeps the stack's. It used to be kept only from CreateStack.
+func TestRoleARNKept(t *testing.T) {
+	e := newTestEngine(t, Options{})
+	role := func(name string) string { return "arn:aws:iam::123456789012:role/" + name }
+	body := func(v string) string {
+		return "Resources:\n  P:\n    Type: AWS::SSM::Parameter\n    Properties: {Type: String, Value: " + v + "}\n"
+	}
+	var id string
+	check := func(step, want string) {
+		t.Helper()
+		if _, err := e.Run(ctx()); err != nil {
+			t.Fatal(err)
+		}
+		out, err := e.DescribeStacks(ctx(), DescribeStacksInput{StackName: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.Stacks[0].RoleARN; got != want {
+			t.Errorf("after %s: RoleARN %q, want %q", step, got, want)
+		}
+	}
+	created, err := e.CreateStack(ctx(), CreateStackInput{StackName: "s", TemplateBody: body("v1"), RoleARN: role("a")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id = created.StackId
+	check("create", role("a"))
+	must := func(_ any, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(e.UpdateStack(ctx(), UpdateStackInput{StackName: "s", TemplateBody: body("v2"), RoleARN: role("b")}))
+	check("an update with a role", role("b"))
+	must(e.UpdateStack(ctx(), UpdateStackInput{StackName: "s", TemplateBody: body("v3")}))
+	check("an update without one", role("b"))
+	must(e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "s", ChangeSetName: "c", TemplateBody: body("v4"), RoleARN: role("c")}))
+	check("a change set made (not executed)", role("b"))
+	must(e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{StackName: "s", ChangeSetName: "c"}))
+	check("the change set executed", role("c"))
+	must(e.DeleteStack(ctx(), DeleteStackInput{StackName: "s", RoleARN: role("d")}))
+	check("the delete", role("d"))
 }
