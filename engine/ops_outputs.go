@@ -66,6 +66,9 @@ func (r *run) settleOutputs(mode outputsMode) (string, error) {
 	}
 	sort.Strings(names)
 	old := r.tx.ExportsOf(r.st.StackId)
+	if mode == outputsRestore {
+		outs = r.keepImported(old, exports, outs)
+	}
 	if mode != outputsRestore {
 		for _, n := range names {
 			if x := r.tx.Export(n); x != nil && x.StackId != r.st.StackId {
@@ -107,6 +110,38 @@ func (r *run) settleOutputs(mode outputsMode) (string, error) {
 	st.Outputs = outs
 	r.tx.SetImports(st.StackId, importNames(b, live))
 	return "", nil
+}
+
+// keepImported keeps, when a rollback puts outputs back, every export that
+// another stack imports as it is: the template rolled back to may differ
+// from what the exports hold when the update started from a stack that a
+// failed update left part way (UPDATE_FAILED with rollback disabled: its
+// template is the failed one, its outputs are not), and an export in use
+// never changes or goes. The output that carries it shows its value.
+func (r *run) keepImported(old []*store.ExportRecord, exports map[string]string, outs []Output) []Output {
+	for _, x := range old {
+		if v, still := exports[x.Name]; (still && v == x.Value) || len(r.importersOf(x.Name)) == 0 {
+			continue
+		}
+		exports[x.Name] = x.Value
+		kept := false
+		for i := range outs {
+			if outs[i].ExportName == x.Name {
+				outs[i].OutputValue, kept = x.Value, true
+			}
+		}
+		if !kept {
+			for _, o := range r.st.Outputs {
+				if o.ExportName == x.Name {
+					outs, kept = append(outs, o), true
+				}
+			}
+		}
+		if !kept {
+			outs = append(outs, Output{OutputKey: x.Name, OutputValue: x.Value, ExportName: x.Name})
+		}
+	}
+	return outs
 }
 
 // importersOf names the live stacks, other than the running one, that

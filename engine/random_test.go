@@ -79,6 +79,9 @@ type world struct {
 	// templates and faults of every seed stay what they were before these
 	// ways were added (the pinned regressions replay as they did).
 	xr *rand.Rand
+	// exportOf is the resource each export of the random stack names in
+	// the version last made.
+	exportOf map[string]string
 }
 
 func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport) }
@@ -110,7 +113,7 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 		}
 	}()
 
-	create := CreateStackInput{StackName: "rnd", TemplateBody: w.template(n, 0)}
+	create := CreateStackInput{StackName: "rnd", TemplateBody: w.withExports(w.template(n, 0), 0)}
 	switch w.r.IntN(6) {
 	case 0:
 		create.DisableRollback = true
@@ -124,6 +127,7 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 		t.Fatalf("CreateStack refused: %v", err)
 	}
 	id := w.settle()
+	imp := w.importer(id)
 	for v := 1; v <= 2; v++ {
 		st := w.stack(id)
 		switch st.StackStatus {
@@ -143,7 +147,7 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 			continue
 		}
 		before := w.snapshot(id)
-		up := UpdateStackInput{StackName: id, TemplateBody: w.template(len(w.ids), v), DisableRollback: w.r.IntN(5) == 0}
+		up := UpdateStackInput{StackName: id, TemplateBody: w.withExports(w.template(len(w.ids), v), v), DisableRollback: w.r.IntN(5) == 0}
 		up.Faults = w.faults()
 		how := w.xr.IntN(7) // 0, 1: a change set; 2: cancelled part way; 3: the stack's tags and notification ARNs only; else UpdateStack
 		if how == 3 {
@@ -176,8 +180,123 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 			w.checkRestored(id, before)
 		}
 	}
+	w.deleteImporter(id, imp)
 	w.deleteAll(id)
 	return w
+}
+
+// withExports gives a template up to two exported outputs (from the
+// world's own random source, xr): each names a resource the template has,
+// and a later version keeps it, points it at another resource, or drops it.
+func (w *world) withExports(body string, v int) string {
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		w.t.Fatal(err)
+	}
+	res, _ := doc["Resources"].(map[string]any)
+	ids := make([]string, 0, len(res))
+	for id := range res {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	if w.exportOf == nil {
+		w.exportOf = map[string]string{}
+	}
+	outputs := map[string]any{}
+	for k := 0; k < 2; k++ {
+		name := fmt.Sprintf("rnd-%d-E%d", w.seed, k)
+		target, had := w.exportOf[name]
+		switch c := w.xr.IntN(4); {
+		case v == 0 && c == 0, v > 0 && c == 0 && had:
+			delete(w.exportOf, name) // not exported (any more)
+			continue
+		case !had || c == 1 || res[target] == nil:
+			target = ids[w.xr.IntN(len(ids))]
+		}
+		w.exportOf[name] = target
+		outputs[fmt.Sprintf("Out%d", k)] = map[string]any{"Value": map[string]any{"Ref": target}, "Export": map[string]any{"Name": name}}
+	}
+	if len(outputs) > 0 {
+		doc["Outputs"] = outputs
+	}
+	b, err := json.MarshalIndent(doc, "", " ")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// importer creates, when the random stack exports something, a stack that
+// imports one of its exports (then an update may not change or drop it
+// and the random stack may not be deleted before the importer); it
+// returns the importer's ARN, or "".
+func (w *world) importer(id string) string {
+	w.t.Helper()
+	out, err := w.e.ListExports(ctx(), ListExportsInput{})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var names []string
+	for _, x := range out.Exports {
+		if x.ExportingStackId == id {
+			names = append(names, x.Name)
+		}
+	}
+	if len(names) == 0 || w.xr.IntN(3) == 0 {
+		return ""
+	}
+	name := names[w.xr.IntN(len(names))]
+	body := fmt.Sprintf(`{"Resources": {"Imported": {"Type": "AWS::SSM::Parameter", "Properties": {"Type": "String", "Value": {"Fn::ImportValue": %q}}}}}`, name)
+	w.logf("CreateStack imp importing %s", name)
+	w.reopen()
+	created, err := w.e.CreateStack(ctx(), CreateStackInput{StackName: "imp", TemplateBody: body})
+	if err != nil {
+		w.t.Fatalf("CreateStack imp refused: %v", err)
+	}
+	st, err := w.wait(created.StackId)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.logf("-> imp %s %q", st.StackStatus, st.StackStatusReason)
+	w.checkInvariants()
+	if st.StackStatus != string(statemachine.StackStatusCreateComplete) {
+		w.t.Fatalf("the importer is %s (%s)", st.StackStatus, st.StackStatusReason)
+	}
+	return created.StackId
+}
+
+// deleteImporter deletes the importer, after (sometimes) trying to delete
+// the random stack first, which its export in use must stop.
+func (w *world) deleteImporter(id, imp string) {
+	w.t.Helper()
+	if imp == "" {
+		return
+	}
+	if w.xr.IntN(2) == 0 {
+		w.logf("DeleteStack rnd while imp imports from it")
+		w.reopen()
+		if _, err := w.e.DeleteStack(ctx(), DeleteStackInput{StackName: id}); err != nil {
+			w.logf("   refused: %v", err)
+		} else if st, err := w.wait(id); err != nil {
+			w.t.Fatal(err)
+		} else {
+			w.logf("-> %s %q", st.StackStatus, st.StackStatusReason)
+			if st.StackStatus == string(statemachine.StackStatusDeleteComplete) {
+				w.t.Fatalf("the stack was deleted while %s imports its export", imp)
+			}
+		}
+		w.checkInvariants()
+	}
+	w.logf("DeleteStack imp")
+	w.reopen()
+	if _, err := w.e.DeleteStack(ctx(), DeleteStackInput{StackName: imp}); err != nil {
+		w.t.Fatalf("DeleteStack imp refused: %v", err)
+	}
+	if _, err := w.wait(imp); err != nil {
+		w.t.Fatal(err)
+	}
+	w.logf("-> imp %s", w.stack(imp).StackStatus)
+	w.checkInvariants()
 }
 
 // updateByChangeSet makes the update a change set and executes it; a
