@@ -47,3 +47,32 @@ func (h *harness) policy(stack string) {
 	}
 	h.note("-- GetStackPolicy %s: %s", stack, body)
 }
+
+// An update the policy denies with rollback disabled leaves the denied
+// resources UPDATE_FAILED; the next update is denied them again (it used
+// to find nothing to deny, stop at once and end UPDATE_COMPLETE having
+// run nothing), and one under an allow-all StackPolicyDuringUpdateBody
+// goes through.
+func TestLifecycleStackPolicyDisableRollback(t *testing.T) {
+	h := newHarness(t, "stack-policy-disable-rollback", Options{})
+	h.dir = "stack-policy"
+	policy := h.fixture("policy.json")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "app", TemplateBody: h.fixture("v1.yaml"), StackPolicyBody: policy})
+	})
+	h.wait("app")
+	for i := 0; i < 2; i++ {
+		h.mustDo(func() error {
+			return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v2.yaml"), DisableRollback: true})
+		})
+		h.wait("app")
+		h.resources("app")
+	}
+	allow := `{"Statement":[{"Effect":"Allow","Action":"Update:*","Principal":"*","Resource":"*"}]}`
+	h.mustDo(func() error {
+		return h.updateStack(UpdateStackInput{StackName: "app", TemplateBody: h.fixture("v2.yaml"), StackPolicyDuringUpdateBody: allow, DisableRollback: true})
+	})
+	h.wait("app")
+	h.resources("app")
+	h.done()
+}

@@ -77,10 +77,13 @@ func (r *run) checkStackPolicy() (bool, error) {
 			continue
 		}
 		if d := p.Evaluate(a, s.LogicalID, s.ResourceType); !d.Allowed {
-			if err := r.denyByPolicy(s.LogicalID, d.Reason); err != nil {
+			ok, err := r.denyByPolicy(s.LogicalID, d.Reason)
+			if err != nil {
 				return false, err
 			}
-			denied = true
+			// A resource with nothing to deny (its create failed) is
+			// left to the update, which retries it: it does not stop it.
+			denied = denied || ok
 		}
 	}
 	if denied {
@@ -91,24 +94,34 @@ func (r *run) checkStackPolicy() (bool, error) {
 	return denied, nil
 }
 
-// denyByPolicy fails a resource the stack policy keeps from updating.
-func (r *run) denyByPolicy(logicalID, reason string) error {
+// denyByPolicy fails a resource the stack policy keeps from updating; it
+// reports whether it did.
+func (r *run) denyByPolicy(logicalID, reason string) (bool, error) {
 	cur := r.current(logicalID)
 	if cur == nil {
-		return internalf("stack %s: the stack policy denies the update of %s, which has no record", r.st.StackName, logicalID)
+		return false, internalf("stack %s: the stack policy denies the update of %s, which has no record", r.st.StackName, logicalID)
 	}
-	if _, ok := statemachine.NextResource(cur.ResourceStatus, statemachine.ResourceDeny); !ok {
+	switch _, ok := statemachine.NextResource(cur.ResourceStatus, statemachine.ResourceDeny); {
+	case ok:
+		if _, err := r.moveTo(cur, logicalID, statemachine.ResourceDeny, reason, cur.Properties); err != nil {
+			return false, err
+		}
+	case cur.ResourceStatus == statemachine.ResourceStatusUpdateFailed:
+		// Left UPDATE_FAILED by a failed update (rollback disabled) and
+		// denied again: it stays UPDATE_FAILED, with the reason (no
+		// transition: the state machine has no self-transitions).
+		c := cur.Clone()
+		r.event(c, reason, c.Properties)
+		r.put(c)
+	default:
 		// Nothing complete to deny (a resource whose create failed with
 		// rollback disabled): the update itself retries it.
-		return nil
-	}
-	if _, err := r.moveTo(cur, logicalID, statemachine.ResourceDeny, reason, cur.Properties); err != nil {
-		return err
+		return false, nil
 	}
 	op := r.oper()
 	op.PolicyDenied = append(append([]string(nil), op.PolicyDenied...), logicalID)
 	r.recordFailure(logicalID, "update")
-	return nil
+	return true, nil
 }
 
 // replaceDenied reports whether a step that is about to replace its
@@ -123,7 +136,8 @@ func (r *run) replaceDenied(s *plan.Step) (bool, error) {
 	if d.Allowed {
 		return false, nil
 	}
-	if err := r.denyByPolicy(s.LogicalID, d.Reason); err != nil {
+	ok, err := r.denyByPolicy(s.LogicalID, d.Reason)
+	if err != nil || !ok {
 		return false, err
 	}
 	return true, r.stopPhase("")

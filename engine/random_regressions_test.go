@@ -34,6 +34,11 @@ var worldRegressions = []struct {
 	{404, "the export imp imports took the failed v1's value when v2 rolled back"},
 	{29, "the export imp imports went when v2 rolled back to the failed v1, which drops it"},
 	{51, "v1 failed before its outputs; v2's rollback to v1 removed the export imp imports"},
+	// With a stack policy: an update from UPDATE_FAILED whose denied
+	// resources were already UPDATE_FAILED found nothing it could deny,
+	// stopped anyway and ended UPDATE_COMPLETE having run nothing.
+	{213, "v1 denied with rollback disabled; v2 ran nothing and ended UPDATE_COMPLETE"},
+	{101, "v2 from UPDATE_FAILED ended UPDATE_COMPLETE with R03 and R05 not updated"},
 }
 
 func TestRandomWorldRegressions(t *testing.T) {

@@ -82,6 +82,8 @@ type world struct {
 	// exportOf is the resource each export of the random stack names in
 	// the version last made.
 	exportOf map[string]string
+	// policy: the stack was created with a stack policy.
+	policy bool
 }
 
 func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport) }
@@ -121,7 +123,8 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 		create.OnFailure = OnFailureDelete
 	}
 	create.Faults = w.faults()
-	w.logf("CreateStack %+v\n%s", describeCreate(create), create.TemplateBody)
+	create.StackPolicyBody = w.stackPolicy()
+	w.logf("CreateStack %+v policy=%s\n%s", describeCreate(create), create.StackPolicyBody, create.TemplateBody)
 	w.reopen()
 	if _, err := w.e.CreateStack(ctx(), create); err != nil {
 		t.Fatalf("CreateStack refused: %v", err)
@@ -149,6 +152,9 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 		before := w.snapshot(id)
 		up := UpdateStackInput{StackName: id, TemplateBody: w.withExports(w.template(len(w.ids), v), v), DisableRollback: w.r.IntN(5) == 0}
 		up.Faults = w.faults()
+		if w.policy && w.xr.IntN(3) == 0 {
+			up.StackPolicyDuringUpdateBody = `{"Statement": [{"Effect": "Allow", "Action": "Update:*", "Principal": "*", "Resource": "*"}]}`
+		}
 		how := w.xr.IntN(7) // 0, 1: a change set; 2: cancelled part way; 3: the stack's tags and notification ARNs only; else UpdateStack
 		if how == 3 {
 			up.TemplateBody, up.UsePreviousTemplate = "", true
@@ -183,6 +189,27 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 	w.deleteImporter(id, imp)
 	w.deleteAll(id)
 	return w
+}
+
+// stackPolicy is, for one world in five, a stack policy that allows
+// updates except to a few of the world's ids (a denied resource fails the
+// update: "Action denied by stack policy"); "" for the others.
+func (w *world) stackPolicy() string {
+	if w.xr.IntN(5) != 0 {
+		return ""
+	}
+	w.policy = true
+	var denied []string
+	for _, id := range w.ids {
+		if w.xr.IntN(8) == 0 {
+			denied = append(denied, fmt.Sprintf("%q", "LogicalResourceId/"+id))
+		}
+	}
+	policy := `{"Statement": [{"Effect": "Allow", "Action": "Update:*", "Principal": "*", "Resource": "*"}`
+	if len(denied) > 0 {
+		policy += `, {"Effect": "Deny", "Action": "Update:*", "Principal": "*", "Resource": [` + strings.Join(denied, ", ") + `]}`
+	}
+	return policy + `]}`
 }
 
 // withExports gives a template up to two exported outputs (from the
