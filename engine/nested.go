@@ -232,6 +232,7 @@ func (r *run) createChild(row *store.StepRecord, s *plan.Step) error {
 		return r.partFailed(row, s, reason)
 	}
 	file, body, err := ReadTemplateURL(in.TemplateURL, r.e.opts.S3Dir)
+	file = childTemplateName(in.TemplateURL, file)
 	if err == nil && len(body) == 0 {
 		err = ValidationError("Template format error: At least one Resources member must be defined.")
 	}
@@ -449,4 +450,15 @@ func (r *run) inheritRollback(op *store.OperationRecord) {
 	if r.op.DisableRollback && (r.phase() == plan.PhaseCreate || r.phase() == plan.PhaseUpdate) {
 		op.DisableRollback = true
 	}
+}
+
+// childTemplateName names a nested stack's template in the positions of
+// its errors and in the child's record: its S3 URL, not the file of the
+// S3 directory it was read from (a state stays the same whichever
+// directory --s3-dir names); a file:// URL's path.
+func childTemplateName(url, file string) string {
+	if strings.HasPrefix(url, "file://") {
+		return file
+	}
+	return url
 }

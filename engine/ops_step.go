@@ -380,10 +380,14 @@ func (r *run) startUpdate(row *store.StepRecord, s *plan.Step) error {
 		return err
 	}
 	if isNestedStack(s.ResourceType) {
-		// A nested stack is updated when something in its child changes
-		// (its template may have changed at the same URL); else nothing
-		// happens, and its resource shows no event (nested_update.go).
-		if reason == "" && r.phase() == plan.PhaseUpdate && cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
+		// A nested stack whose properties stay the same is updated when
+		// something in its child changes (its template may have changed
+		// at the same URL); else nothing happens, and its resource shows
+		// no event (nested_update.go). One whose properties change (a
+		// new TemplateURL with the same template, say) is updated, and
+		// its child with it when the child changes.
+		same := plan.Decide(r.e.planSchema(s.ResourceType), s.Custom, cur.Properties, props).Action == plan.NoOp
+		if same && reason == "" && r.phase() == plan.PhaseUpdate && cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
 			if state, why := r.handlerState(s.ResourceType, props); why == "" && !r.childChanges(cur, state) {
 				row.Entry.Action = plan.NoOp
 				row.Action = plan.NoOp

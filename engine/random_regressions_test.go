@@ -39,6 +39,11 @@ var worldRegressions = []struct {
 	// stopped anyway and ended UPDATE_COMPLETE having run nothing.
 	{213, "v1 denied with rollback disabled; v2 ran nothing and ended UPDATE_COMPLETE"},
 	{101, "v2 from UPDATE_FAILED ended UPDATE_COMPLETE with R03 and R05 not updated"},
+	// A nested stack whose TemplateURL changed to a template the same as
+	// its child's was taken as unchanged: its record kept the old URL
+	// while the stack's template had the new one.
+	{226, "R00 and R02 kept TemplateURL v0 after an UPDATE_COMPLETE to v1"},
+	{597, "R06 kept TemplateURL v0 after an UPDATE_COMPLETE by change set"},
 }
 
 func TestRandomWorldRegressions(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -84,6 +85,9 @@ type world struct {
 	exportOf map[string]string
 	// policy: the stack was created with a stack policy.
 	policy bool
+	// nested are the ids that are nested stacks (their templates are in
+	// opts.S3Dir).
+	nested map[string]bool
 }
 
 func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport) }
@@ -93,7 +97,7 @@ func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractRepor
 func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *world {
 	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c)), xr: rand.New(rand.NewPCG(seed, 0xc5e7))}
 	w.opts = Options{Seed: int64(seed), Contract: contract, MaxAttempts: 1 + w.r.IntN(4), PermissiveTypes: true,
-		ServiceTokens: map[string]resources.CustomTarget{"thing": resources.CustomFunc(w.custom)}}
+		ServiceTokens: map[string]resources.CustomTarget{"thing": resources.CustomFunc(w.custom)}, S3Dir: t.TempDir()}
 	if path != "" {
 		e, err := Open(path, w.opts)
 		if err != nil {
@@ -115,7 +119,7 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 		}
 	}()
 
-	create := CreateStackInput{StackName: "rnd", TemplateBody: w.withExports(w.template(n, 0), 0)}
+	create := CreateStackInput{StackName: "rnd", TemplateBody: w.withExports(w.withNested(w.template(n, 0), 0), 0)}
 	switch w.r.IntN(6) {
 	case 0:
 		create.DisableRollback = true
@@ -150,7 +154,7 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 			continue
 		}
 		before := w.snapshot(id)
-		up := UpdateStackInput{StackName: id, TemplateBody: w.withExports(w.template(len(w.ids), v), v), DisableRollback: w.r.IntN(5) == 0}
+		up := UpdateStackInput{StackName: id, TemplateBody: w.withExports(w.withNested(w.template(len(w.ids), v), v), v), DisableRollback: w.r.IntN(5) == 0}
 		up.Faults = w.faults()
 		if w.policy && w.xr.IntN(3) == 0 {
 			up.StackPolicyDuringUpdateBody = `{"Statement": [{"Effect": "Allow", "Action": "Update:*", "Principal": "*", "Resource": "*"}]}`
@@ -210,6 +214,103 @@ func (w *world) stackPolicy() string {
 		policy += `, {"Effect": "Deny", "Action": "Update:*", "Principal": "*", "Resource": [` + strings.Join(denied, ", ") + `]}`
 	}
 	return policy + `]}`
+}
+
+// withNested makes up to three of the world's ids (chosen once, from xr)
+// nested stacks: AWS::CloudFormation::Stack resources whose child template
+// (an S3 URL of the world's S3 directory; a new one in some versions) has one to four resources,
+// one of them fed by the parent through a parameter, and an output. The
+// id keeps its place in the template, its dependencies and policies.
+func (w *world) withNested(body string, v int) string {
+	if w.nested == nil {
+		w.nested = map[string]bool{}
+		for _, id := range w.ids {
+			if len(w.nested) < 3 && w.xr.IntN(8) == 0 {
+				w.nested[id] = true
+			}
+		}
+	}
+	if len(w.nested) == 0 {
+		return body
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		w.t.Fatal(err)
+	}
+	res, _ := doc["Resources"].(map[string]any)
+	nested := make([]string, 0, len(w.nested))
+	for id := range w.nested {
+		nested = append(nested, id)
+	}
+	slices.Sort(nested)
+	for _, id := range nested {
+		r, ok := res[id].(map[string]any)
+		if !ok {
+			continue
+		}
+		version := v
+		if v > 0 && w.xr.IntN(2) == 0 {
+			version = v - 1 // the child template as it was
+		}
+		url := w.childTemplate(id, version)
+		props := map[string]any{"TemplateURL": url, "Parameters": map[string]any{"In": fmt.Sprint(id, "-in-", w.xr.IntN(2))}}
+		old, _ := r["Properties"].(map[string]any)
+		if peer, ok := old["Peer"]; ok {
+			props["Parameters"].(map[string]any)["In"] = peer
+		}
+		r["Type"] = "AWS::CloudFormation::Stack"
+		r["Properties"] = props
+	}
+	b, err := json.MarshalIndent(doc, "", " ")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// childTemplate writes (once) the child template of a nested id for a
+// version into the world's S3 directory and returns its URL.
+func (w *world) childTemplate(id string, v int) string {
+	key := fmt.Sprintf("%s-v%d.json", id, v)
+	url := "https://children.s3.amazonaws.com/" + key
+	path := filepath.Join(w.opts.S3Dir, "children", key)
+	if _, err := os.Stat(path); err == nil {
+		return url
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(w.seed, uint64(v)<<8|uint64(len(id))))
+	res := map[string]any{"C0": map[string]any{"Type": "AWS::SSM::Parameter", "Properties": map[string]any{"Type": "String", "Value": map[string]any{"Ref": "In"}}}}
+	for i := 1; i <= r.IntN(4); i++ {
+		typ := randomTypes[r.IntN(len(randomTypes))]
+		if typ == "Custom::Thing" {
+			typ = "AWS::SNS::Topic"
+		}
+		props := map[string]any{}
+		switch typ {
+		case "AWS::SNS::Topic":
+			props["DisplayName"] = fmt.Sprintf("c%d-v%d", i, r.IntN(2))
+		case "AWS::SQS::Queue":
+			props["Tags"] = []any{map[string]any{"Key": "k", "Value": map[string]any{"Ref": "C0"}}}
+		case "AWS::SSM::Parameter":
+			props["Type"], props["Value"] = "String", fmt.Sprintf("c%d-v%d", i, r.IntN(2))
+		default:
+			props["Size"], props["Peer"] = r.IntN(4), map[string]any{"Ref": "C0"}
+		}
+		res[fmt.Sprintf("C%d", i)] = map[string]any{"Type": typ, "Properties": props}
+	}
+	doc := map[string]any{"Parameters": map[string]any{"In": map[string]any{"Type": "String"}}, "Resources": res,
+		"Outputs": map[string]any{"Out": map[string]any{"Value": map[string]any{"Ref": "C0"}}}}
+	b, err := json.MarshalIndent(doc, "", " ")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+	w.logf("child template %s:\n%s", url, b)
+	return url
 }
 
 // withExports gives a template up to two exported outputs (from the
@@ -408,6 +509,11 @@ func (w *world) wait(id string) (*Stack, error) {
 			return nil, err
 		}
 		w.reopen()
+	}
+	// Everything runs to rest: a nested stack's cleanup may go on after
+	// its parent came to rest.
+	if _, err := w.e.Run(ctx()); err != nil {
+		return nil, err
 	}
 	return w.e.WaitForStack(ctx(), id)
 }
