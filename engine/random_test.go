@@ -88,6 +88,9 @@ type world struct {
 	// nested are the ids that are nested stacks (their templates are in
 	// opts.S3Dir).
 	nested map[string]bool
+	// paramIDs read the parameter P; noEcho: P is NoEcho.
+	paramIDs map[string]bool
+	noEcho   bool
 }
 
 func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport) }
@@ -119,7 +122,8 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 		}
 	}()
 
-	create := CreateStackInput{StackName: "rnd", TemplateBody: w.withExports(w.withNested(w.template(n, 0), 0), 0)}
+	create := CreateStackInput{StackName: "rnd", TemplateBody: w.withExports(w.withNested(w.withParameter(w.template(n, 0)), 0), 0)}
+	create.Parameters = w.parameterValue(0)
 	switch w.r.IntN(6) {
 	case 0:
 		create.DisableRollback = true
@@ -154,7 +158,8 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 			continue
 		}
 		before := w.snapshot(id)
-		up := UpdateStackInput{StackName: id, TemplateBody: w.withExports(w.withNested(w.template(len(w.ids), v), v), v), DisableRollback: w.r.IntN(5) == 0}
+		up := UpdateStackInput{StackName: id, TemplateBody: w.withExports(w.withNested(w.withParameter(w.template(len(w.ids), v)), v), v), DisableRollback: w.r.IntN(5) == 0}
+		up.Parameters = w.parameterValue(v)
 		up.Faults = w.faults()
 		if w.policy && w.xr.IntN(3) == 0 {
 			up.StackPolicyDuringUpdateBody = `{"Statement": [{"Effect": "Allow", "Action": "Update:*", "Principal": "*", "Resource": "*"}]}`
@@ -313,6 +318,55 @@ func (w *world) childTemplate(id string, v int) string {
 	return url
 }
 
+// withParameter declares the parameter P (a default, NoEcho in some
+// worlds) and makes up to three of the world's ids (chosen once, from xr)
+// read it in place of one of their properties.
+func (w *world) withParameter(body string) string {
+	if w.paramIDs == nil {
+		w.paramIDs = map[string]bool{}
+		for _, id := range w.ids {
+			if len(w.paramIDs) < 3 && w.xr.IntN(6) == 0 {
+				w.paramIDs[id] = true
+			}
+		}
+		w.noEcho = w.xr.IntN(4) == 0
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		w.t.Fatal(err)
+	}
+	doc["Parameters"] = map[string]any{"P": map[string]any{"Type": "String", "Default": "dflt", "NoEcho": w.noEcho}}
+	res, _ := doc["Resources"].(map[string]any)
+	for id := range w.paramIDs {
+		r, _ := res[id].(map[string]any)
+		props, _ := r["Properties"].(map[string]any)
+		for _, k := range []string{"Value", "DisplayName", "Peer"} {
+			if _, ok := props[k]; ok {
+				props[k] = map[string]any{"Ref": "P"}
+				break
+			}
+		}
+	}
+	b, err := json.MarshalIndent(doc, "", " ")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// parameterValue is what a call gives P: a value of the version, the
+// previous value (not on a create), or nothing (the default).
+func (w *world) parameterValue(v int) []Parameter {
+	switch c := w.xr.IntN(3); {
+	case c == 0:
+		return nil
+	case c == 1 && v > 0:
+		return []Parameter{{ParameterKey: "P", UsePreviousValue: true}}
+	default:
+		return []Parameter{{ParameterKey: "P", ParameterValue: fmt.Sprintf("p%d", v)}}
+	}
+}
+
 // withExports gives a template up to two exported outputs (from the
 // world's own random source, xr): each names a resource the template has,
 // and a later version keeps it, points it at another resource, or drops it.
@@ -431,7 +485,7 @@ func (w *world) deleteImporter(id, imp string) {
 // change set that changes nothing is refused as UpdateStack refuses it.
 func (w *world) updateByChangeSet(up UpdateStackInput, v int) error {
 	name := fmt.Sprintf("v%d", v)
-	if _, err := w.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: up.StackName, ChangeSetName: name, TemplateBody: up.TemplateBody}); err != nil {
+	if _, err := w.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: up.StackName, ChangeSetName: name, TemplateBody: up.TemplateBody, Parameters: up.Parameters}); err != nil {
 		return err
 	}
 	cs, err := w.e.DescribeChangeSet(ctx(), DescribeChangeSetInput{StackName: up.StackName, ChangeSetName: name})
