@@ -662,8 +662,9 @@ func (w *world) records(id string) []*store.ResourceRecord {
 	w.e.mu.Lock()
 	defer w.e.mu.Unlock()
 	_ = w.e.view(func(tx *txn) error {
-		st := tx.StackByID(id)
-		out = tx.ResourcesOf(st.Num)
+		if st := tx.StackByID(id); st != nil {
+			out = tx.ResourcesOf(st.Num)
+		}
 		return nil
 	})
 	return out
@@ -674,6 +675,12 @@ func (w *world) rollbackFailures(id string) []string {
 	for _, r := range w.records(id) {
 		if r.RollbackFailed && r.ResourceStatus == statemachine.ResourceStatusUpdateFailed {
 			out = append(out, r.LogicalResourceId)
+		}
+		if r.ResourceType == "AWS::CloudFormation::Stack" && r.PhysicalResourceId != "" {
+			// A nested stack's own: NESTED.LOGICALID.
+			for _, c := range w.rollbackFailures(r.PhysicalResourceId) {
+				out = append(out, r.LogicalResourceId+"."+c)
+			}
 		}
 	}
 	return out
@@ -865,6 +872,18 @@ func (w *world) faults() []faults.Fault {
 		default:
 			f.Kind = faults.NoResponse
 			f.Times = 1
+		}
+		out = append(out, f)
+	}
+	if len(w.nested) > 0 && w.xr.IntN(3) == 0 {
+		// A failure in a child (from xr: the seeds' other faults stay).
+		f := faults.Fault{Match: faults.Match{LogicalID: fmt.Sprintf("C%d", w.xr.IntN(4))}, Times: 1,
+			Kind: faults.Fail, Code: resources.ErrGeneralServiceException, Message: "random child failure"}
+		if w.xr.IntN(3) == 0 {
+			f.Times = faults.Always
+		}
+		if w.xr.IntN(2) == 0 {
+			f.Match.Phases = []resources.Phase{phases[w.xr.IntN(len(phases))]}
 		}
 		out = append(out, f)
 	}
