@@ -134,7 +134,9 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 	create.StackPolicyBody = w.stackPolicy()
 	w.logf("CreateStack %+v policy=%s\n%s", describeCreate(create), create.StackPolicyBody, create.TemplateBody)
 	w.reopen()
-	if _, err := w.e.CreateStack(ctx(), create); err != nil {
+	if create.StackPolicyBody == "" && w.xr.IntN(4) == 0 {
+		w.createByChangeSet(create)
+	} else if _, err := w.e.CreateStack(ctx(), create); err != nil {
 		t.Fatalf("CreateStack refused: %v", err)
 	}
 	id := w.settle()
@@ -479,6 +481,37 @@ func (w *world) deleteImporter(id, imp string) {
 	}
 	w.logf("-> imp %s", w.stack(imp).StackStatus)
 	w.checkInvariants()
+}
+
+// createByChangeSet makes the create a change set of type CREATE (the
+// stack waits in REVIEW_IN_PROGRESS) and executes it.
+func (w *world) createByChangeSet(in CreateStackInput) {
+	w.t.Helper()
+	onFailure := in.OnFailure
+	if onFailure == "" && !in.DisableRollback {
+		onFailure = OnFailureRollback
+	}
+	cs := CreateChangeSetInput{StackName: in.StackName, ChangeSetName: "v0", ChangeSetType: ChangeSetTypeCreate,
+		TemplateBody: in.TemplateBody, Parameters: in.Parameters}
+	if in.DisableRollback {
+		onFailure = ""
+	}
+	cs.OnStackFailure = onFailure
+	if _, err := w.e.CreateChangeSet(ctx(), cs); err != nil {
+		w.t.Fatalf("CreateChangeSet (CREATE) refused: %v", err)
+	}
+	out, err := w.e.DescribeChangeSet(ctx(), DescribeChangeSetInput{StackName: in.StackName, ChangeSetName: "v0"})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.logf("change set v0 (CREATE): %s %q, %d changes", out.Status, out.StatusReason, len(out.Changes))
+	w.checkInvariants()
+	w.reopen()
+	ex := ExecuteChangeSetInput{StackName: in.StackName, ChangeSetName: "v0", DisableRollback: in.DisableRollback}
+	ex.Faults = in.Faults
+	if _, err := w.e.ExecuteChangeSet(ctx(), ex); err != nil {
+		w.t.Fatalf("ExecuteChangeSet (CREATE) refused: %v", err)
+	}
 }
 
 // updateByChangeSet makes the update a change set and executes it; a
