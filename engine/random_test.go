@@ -132,6 +132,9 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 	}
 	create.Faults = w.faults()
 	create.StackPolicyBody = w.stackPolicy()
+	if w.xr.IntN(5) == 0 {
+		create.TimeoutInMinutes = 1 + w.xr.IntN(3) // stalls of the faults may pass it
+	}
 	w.logf("CreateStack %+v policy=%s\n%s", describeCreate(create), create.StackPolicyBody, create.TemplateBody)
 	w.reopen()
 	if create.StackPolicyBody == "" && w.xr.IntN(4) == 0 {
