@@ -88,9 +88,11 @@ type world struct {
 	// nested are the ids that are nested stacks (their templates are in
 	// opts.S3Dir).
 	nested map[string]bool
-	// paramIDs read the parameter P; noEcho: P is NoEcho.
+	// paramIDs read the parameter P; noEcho: P is NoEcho; condIDs exist
+	// only while P is p1 (condition IsOne).
 	paramIDs map[string]bool
 	noEcho   bool
+	condIDs  map[string]bool
 }
 
 func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport) }
@@ -335,13 +337,29 @@ func (w *world) withParameter(body string) string {
 			}
 		}
 		w.noEcho = w.xr.IntN(4) == 0
+		w.condIDs = map[string]bool{}
+		for _, id := range w.ids {
+			if len(w.condIDs) < 2 && !w.paramIDs[id] && w.xr.IntN(10) == 0 {
+				w.condIDs[id] = true
+			}
+		}
 	}
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(body), &doc); err != nil {
 		w.t.Fatal(err)
 	}
 	doc["Parameters"] = map[string]any{"P": map[string]any{"Type": "String", "Default": "dflt", "NoEcho": w.noEcho}}
+	doc["Conditions"] = map[string]any{"IsOne": map[string]any{"Fn::Equals": []any{map[string]any{"Ref": "P"}, "p1"}}}
 	res, _ := doc["Resources"].(map[string]any)
+	// A few resources exist only while P is p1 (those nothing refers to
+	// in this version: a reference to one that is not there is an error).
+	for id := range w.condIDs {
+		r, ok := res[id].(map[string]any)
+		if !ok || strings.Contains(body, fmt.Sprintf("%q: %q", "Ref", id)) || strings.Contains(body, fmt.Sprintf("%q: %q", "DependsOn", id)) {
+			continue
+		}
+		r["Condition"] = "IsOne"
+	}
 	for id := range w.paramIDs {
 		r, _ := res[id].(map[string]any)
 		props, _ := r["Properties"].(map[string]any)
@@ -382,10 +400,15 @@ func (w *world) withExports(body string, v int) string {
 	}
 	res, _ := doc["Resources"].(map[string]any)
 	ids := make([]string, 0, len(res))
-	for id := range res {
-		ids = append(ids, id)
+	for id, r := range res {
+		if _, conditional := r.(map[string]any)["Condition"]; !conditional {
+			ids = append(ids, id)
+		}
 	}
 	slices.Sort(ids)
+	if len(ids) == 0 {
+		return body // every resource is conditional: nothing to export
+	}
 	if w.exportOf == nil {
 		w.exportOf = map[string]string{}
 	}
@@ -397,7 +420,7 @@ func (w *world) withExports(body string, v int) string {
 		case v == 0 && c == 0, v > 0 && c == 0 && had:
 			delete(w.exportOf, name) // not exported (any more)
 			continue
-		case !had || c == 1 || res[target] == nil:
+		case !had || c == 1 || !slices.Contains(ids, target):
 			target = ids[w.xr.IntN(len(ids))]
 		}
 		w.exportOf[name] = target
