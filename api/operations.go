@@ -107,7 +107,7 @@ func (c *schemaCapture) WriteStruct(s *smithy.Schema) {
 // schemaOf returns the schema of an SDK input or output: the one its
 // Serialize method opens.
 func schemaOf(v smithy.Serializable) *smithy.Schema {
-	c := &schemaCapture{xmlSerializer: newXMLSerializer("root")}
+	c := &schemaCapture{xmlSerializer: newXMLSerializer("root", nil)}
 	v.Serialize(c)
 	return c.schema
 }

@@ -269,14 +269,11 @@ func (s *Server) writeResult(w http.ResponseWriter, svc service, action string, 
 	// The envelope and the result are written into one buffer, kept for
 	// the next answer (a page of events is ~60 KB: growing a buffer to it
 	// on every call was a sixth of the call's time).
-	ser := newXMLSerializer(action + "Result")
 	buf := takeBuffer()
 	defer keepBuffer(buf)
-	ser.buf = *buf
-	ser.buf.WriteString("<" + action + `Response xmlns="` + svc.namespace + `">`)
-	out.Serialize(ser)
-	ser.buf.WriteString("<ResponseMetadata><RequestId>" + id + "</RequestId></ResponseMetadata></" + action + "Response>\n")
-	*buf = ser.buf
+	buf.WriteString("<" + action + `Response xmlns="` + svc.namespace + `">`)
+	out.Serialize(newXMLSerializer(action+"Result", buf))
+	buf.WriteString("<ResponseMetadata><RequestId>" + id + "</RequestId></ResponseMetadata></" + action + "Response>\n")
 	s.writeBody(w, http.StatusOK, buf.Bytes(), id)
 	return http.StatusOK
 }

@@ -27,7 +27,7 @@ import (
 // (date-time) unless the schema says otherwise. The root structure's
 // element is named by the caller (XResult).
 type xmlSerializer struct {
-	buf   bytes.Buffer
+	buf   *bytes.Buffer
 	root  string
 	stack []xmlFrame
 }
@@ -63,9 +63,12 @@ type mapEntry struct {
 var _ smithy.ShapeSerializer = (*xmlSerializer)(nil)
 
 // newXMLSerializer returns a serializer whose root structure is written as
-// <root>.
-func newXMLSerializer(root string) *xmlSerializer {
-	return &xmlSerializer{root: root}
+// <root>, into buf (a new buffer when nil).
+func newXMLSerializer(root string, buf *bytes.Buffer) *xmlSerializer {
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	return &xmlSerializer{root: root, buf: buf}
 }
 
 // Bytes returns the XML written.
@@ -134,7 +137,7 @@ func (s *xmlSerializer) text(v string) {
 	for i := 0; i < len(v); i++ {
 		switch c := v[i]; {
 		case c < 0x20 || c >= 0x7f, c == '"', c == '\'', c == '&', c == '<', c == '>':
-			_ = xml.EscapeText(&s.buf, []byte(v))
+			_ = xml.EscapeText(s.buf, []byte(v))
 			return
 		}
 	}

@@ -26,7 +26,7 @@ func TestXMLTextMatchesEscapeText(t *testing.T) {
 	for _, in := range inputs {
 		var want bytes.Buffer
 		_ = xml.EscapeText(&want, []byte(in))
-		s := &xmlSerializer{}
+		s := newXMLSerializer("", nil)
 		s.text(in)
 		if got := s.buf.String(); got != want.String() {
 			t.Errorf("%q: %q, want %q", in, got, want.String())
