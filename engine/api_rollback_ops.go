@@ -120,9 +120,7 @@ func (e *Engine) continueRollback(ctx context.Context, tx *txn, st *store.StackR
 	op.NestedSkips = nested
 	r.idx = e.planIndexOf(p)
 	r.stack().ClientRequestToken = given
-	if role != "" {
-		r.stack().RoleARN = role
-	}
+	r.stack().AdoptRole(role)
 	if err := r.fireStack(statemachine.StackContinueUpdateRollback, reasonUserInitiated); err != nil {
 		return err
 	}
@@ -212,9 +210,7 @@ func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*Rol
 			token = tx.newToken("RollbackStack", st.StackName)
 		}
 		r.stack().ClientRequestToken = in.ClientRequestToken
-		if in.RoleARN != "" {
-			r.stack().RoleARN = in.RoleARN
-		}
+		r.stack().AdoptRole(in.RoleARN)
 		if err := r.fireStack(statemachine.StackRollback, reasonUserInitiated); err != nil {
 			return err
 		}

@@ -355,12 +355,8 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 	c.Parameters = boundParams(b)
 	c.Capabilities = u.Caps
 	c.Tags = tags
-	if u.NotificationARNs != nil {
-		c.NotificationARNs = u.NotificationARNs
-	}
-	if u.RoleARN != "" {
-		c.RoleARN = u.RoleARN
-	}
+	c.NotificationARNs = bindStack.NotificationARNs
+	c.AdoptRole(u.RoleARN)
 	c.ResourceOrder = resourceOrder(b, st.ResourceOrder)
 	if t := b.Template(); t != nil {
 		c.Description = t.Description
@@ -482,9 +478,7 @@ func (e *Engine) DeleteStack(ctx context.Context, in DeleteStackInput) (*DeleteS
 			token = tx.newToken("DeleteStack", st.StackName)
 		}
 		c.StackStatus, c.StackStatusReason, c.ClientRequestToken = to, reasonUserInitiated, in.ClientRequestToken
-		if in.RoleARN != "" {
-			c.RoleARN = in.RoleARN
-		}
+		c.AdoptRole(in.RoleARN)
 		enteredStatus(c, to, tx.now())
 		tx.stackEvent(c, to, reasonUserInitiated)
 		p, err := e.deletePlan(tx, c, in.RetainResources)

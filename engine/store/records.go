@@ -125,6 +125,14 @@ type StackRecord struct {
 	ResourceOrder []string `json:",omitempty"`
 }
 
+// AdoptRole makes role, when given, the stack's service role: a role given
+// to any operation is used "for all future operations on the stack".
+func (s *StackRecord) AdoptRole(role string) {
+	if role != "" {
+		s.RoleARN = role
+	}
+}
+
 // StackSettings are the stack-level settings an update may change beside
 // its template and parameters.
 type StackSettings struct {
