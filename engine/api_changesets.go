@@ -29,6 +29,9 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 	if err := checkName(in.ChangeSetName, "changeSetName"); err != nil {
 		return nil, err
 	}
+	if err := checkRoleARN(in.RoleARN); err != nil {
+		return nil, err
+	}
 	csType := in.ChangeSetType
 	switch csType {
 	case "":

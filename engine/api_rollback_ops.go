@@ -58,6 +58,9 @@ func (e *Engine) ContinueUpdateRollback(ctx context.Context, in ContinueUpdateRo
 	if in.StackName == "" {
 		return nil, requiredError("stackName")
 	}
+	if err := checkRoleARN(in.RoleARN); err != nil {
+		return nil, err
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	err := e.update(func(tx *txn) error {
@@ -173,6 +176,9 @@ func (e *Engine) CancelUpdateStack(ctx context.Context, in CancelUpdateStackInpu
 func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*RollbackStackOutput, error) {
 	if in.StackName == "" {
 		return nil, requiredError("stackName")
+	}
+	if err := checkRoleARN(in.RoleARN); err != nil {
+		return nil, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

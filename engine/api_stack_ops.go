@@ -41,6 +41,9 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	if err := checkOnFailure(in.OnFailure, in.DisableRollback); err != nil {
 		return nil, err
 	}
+	if err := checkRoleARN(in.RoleARN); err != nil {
+		return nil, err
+	}
 	if in.TimeoutInMinutes < 0 {
 		return nil, ValidationError("1 validation error detected: Value '%d' at 'timeoutInMinutes' failed to satisfy constraint: Member must have value greater than or equal to 1", in.TimeoutInMinutes)
 	}
@@ -214,6 +217,9 @@ func requiredCapabilities(b boundTemplate, sub submission, changeSet bool) templ
 func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateStackOutput, error) {
 	if in.StackName == "" {
 		return nil, requiredError("stackName")
+	}
+	if err := checkRoleARN(in.RoleARN); err != nil {
+		return nil, err
 	}
 	body, file, err := e.templateSource(in.TemplateBody, in.TemplateURL, in.TemplateFile, in.UsePreviousTemplate)
 	if err != nil {
@@ -447,6 +453,9 @@ func (e *Engine) startUpdate(tx *txn, c *store.StackRecord, p *plan.Plan, token,
 func (e *Engine) DeleteStack(ctx context.Context, in DeleteStackInput) (*DeleteStackOutput, error) {
 	if in.StackName == "" {
 		return nil, requiredError("stackName")
+	}
+	if err := checkRoleARN(in.RoleARN); err != nil {
+		return nil, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

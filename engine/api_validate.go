@@ -147,6 +147,20 @@ func planError(err error) error {
 }
 
 // sameTags tells whether two tag lists are the same.
+// checkRoleARN checks a call's RoleARN against the API's length
+// constraints (20 to 2,048 characters; "" when none is given).
+func checkRoleARN(role string) error {
+	switch {
+	case role == "":
+		return nil
+	case len(role) < 20:
+		return ValidationError("1 validation error detected: Value '%s' at 'roleARN' failed to satisfy constraint: Member must have length greater than or equal to 20", role)
+	case len(role) > 2048:
+		return ValidationError("1 validation error detected: Value '%s' at 'roleARN' failed to satisfy constraint: Member must have length less than or equal to 2048", readfile.Excerpt(role))
+	}
+	return nil
+}
+
 func sameTags(a, b []Tag) bool {
 	if len(a) != len(b) {
 		return false

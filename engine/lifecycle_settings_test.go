@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -171,4 +172,60 @@ func TestRoleARNKept(t *testing.T) {
 	check("the change set executed", role("c"))
 	must(e.DeleteStack(ctx(), DeleteStackInput{StackName: "s", RoleARN: role("d")}))
 	check("the delete", role("d"))
+}
+
+// A RoleARN outside the API's length constraints is refused by every call
+// that takes one, and the stack keeps its role.
+func TestRoleARNChecked(t *testing.T) {
+	e := newTestEngine(t, Options{})
+	body := "Resources:\n  P:\n    Type: AWS::SSM::Parameter\n    Properties: {Type: String, Value: v}\n"
+	good := "arn:aws:iam::123456789012:role/a"
+	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "s", TemplateBody: body, RoleARN: good}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(ctx()); err != nil {
+		t.Fatal(err)
+	}
+	short := "1 validation error detected: Value 'x' at 'roleARN' failed to satisfy constraint: Member must have length greater than or equal to 20"
+	for name, call := range map[string]func() error{
+		"CreateStack": func() error {
+			_, err := e.CreateStack(ctx(), CreateStackInput{StackName: "t", TemplateBody: body, RoleARN: "x"})
+			return err
+		},
+		"UpdateStack": func() error {
+			_, err := e.UpdateStack(ctx(), UpdateStackInput{StackName: "s", TemplateBody: body + " ", RoleARN: "x"})
+			return err
+		},
+		"CreateChangeSet": func() error {
+			_, err := e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "s", ChangeSetName: "c", TemplateBody: body, RoleARN: "x"})
+			return err
+		},
+		"DeleteStack": func() error {
+			_, err := e.DeleteStack(ctx(), DeleteStackInput{StackName: "s", RoleARN: "x"})
+			return err
+		},
+		"ContinueUpdateRollback": func() error {
+			_, err := e.ContinueUpdateRollback(ctx(), ContinueUpdateRollbackInput{StackName: "s", RoleARN: "x"})
+			return err
+		},
+		"RollbackStack": func() error {
+			_, err := e.RollbackStack(ctx(), RollbackStackInput{StackName: "s", RoleARN: "x"})
+			return err
+		},
+	} {
+		if err := call(); err == nil || !strings.Contains(err.Error(), short) {
+			t.Errorf("%s with RoleARN x: %v, want %q", name, err, short)
+		}
+	}
+	long := strings.Repeat("r", 2049)
+	if _, err := e.DeleteStack(ctx(), DeleteStackInput{StackName: "s", RoleARN: long}); err == nil || !strings.Contains(err.Error(), "less than or equal to 2048") {
+		t.Errorf("a 2,049-character RoleARN: %v", err)
+	}
+	out, err := e.DescribeStacks(ctx(), DescribeStacksInput{StackName: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := out.Stacks[0]; st.StackStatus != "CREATE_COMPLETE" || st.RoleARN != good {
+		t.Errorf("after the refusals: %s, RoleARN %q", st.StackStatus, st.RoleARN)
+	}
 }
