@@ -37,10 +37,19 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 	case "":
 		csType = ChangeSetTypeUpdate
 	case ChangeSetTypeCreate, ChangeSetTypeUpdate:
+		if len(in.ResourcesToImport) > 0 {
+			// UNVERIFIED wording.
+			return nil, ValidationError("ResourcesToImport can be given only with ChangeSetType IMPORT")
+		}
 	case ChangeSetTypeImport:
-		return nil, ValidationError("ChangeSetType IMPORT is not supported by stacksim: resource import is not simulated")
+		if err := importTargets(in.ResourcesToImport); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, enumError(csType, "changeSetType", []string{ChangeSetTypeCreate, ChangeSetTypeUpdate, ChangeSetTypeImport})
+	}
+	if in.ImportExistingResources {
+		return nil, ValidationError("stacksim does not support ImportExistingResources yet: leave it out, and import existing resources with a change set of type IMPORT (ResourcesToImport)")
 	}
 	if csType == ChangeSetTypeCreate {
 		if err := checkStackName(in.StackName); err != nil {
@@ -55,12 +64,21 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 	defer e.mu.Unlock()
 	var out *CreateChangeSetOutput
 	err = e.update(func(tx *txn) error {
-		if csType == ChangeSetTypeCreate {
+		st := tx.FindStack(in.StackName)
+		// An IMPORT change set on a name with no stack (or one only under
+		// review) makes the stack, as a CREATE one does.
+		newStack := csType == ChangeSetTypeCreate ||
+			csType == ChangeSetTypeImport && (st == nil || !st.Live() || st.StackStatus == statemachine.StackStatusReviewInProgress)
+		if newStack {
+			if csType == ChangeSetTypeImport {
+				if err := checkStackName(in.StackName); err != nil {
+					return err
+				}
+			}
 			if err := arnNamesNoLiveStack(tx, in.StackName); err != nil {
 				return err
 			}
 		}
-		st := tx.FindStack(in.StackName)
 		if first := tx.changeSetRetry(st, in); first != nil {
 			out = &CreateChangeSetOutput{Id: first.Id, StackId: first.StackId}
 			return nil
@@ -94,17 +112,18 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			OnStackFailure: in.OnStackFailure, Status: ChangeSetStatusCreateComplete, ExecutionStatus: ExecutionStatusAvailable,
 			ClientToken: in.ClientToken}
 		var p *plan.Plan
+		var bound, old boundTemplate   // an IMPORT change set's template, and the stack's before
 		var desired *store.StackRecord // the stack as an UPDATE change set leaves it
 		// Imports of exports that do not exist yet are accepted, the
 		// change set AVAILABLE with a warning as its reason; executing it
 		// checks them again (missingImports.reason).
 		missing := &missingImports{}
-		if csType == ChangeSetTypeCreate {
+		if newStack {
 			if st == nil || st.StackStatus == statemachine.StackStatusDeleteComplete {
 				st = &store.StackRecord{StackId: tx.newStackID(in.StackName), StackName: in.StackName, CreationTime: tx.now(),
 					NotificationARNs: in.NotificationARNs, Tags: in.Tags, Capabilities: in.Capabilities, RoleARN: in.RoleARN}
 				var err error
-				if _, p, err = e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true, contexts: true, missing: missing}); err != nil {
+				if bound, p, err = e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true, contexts: true, missing: missing}); err != nil {
 					if !failTransformed(cs, err) {
 						return err
 					}
@@ -126,7 +145,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			} else {
 				probe := st.Clone()
 				var err error
-				if _, p, err = e.prepareCreate(tx, probe, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true, contexts: true, missing: missing}); err != nil {
+				if bound, p, err = e.prepareCreate(tx, probe, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{changeSet: true, contexts: true, missing: missing}); err != nil {
 					if !failTransformed(cs, err) {
 						return err
 					}
@@ -141,6 +160,14 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			switch {
 			case err == nil:
 				p, desired = up, c
+				if csType == ChangeSetTypeImport {
+					if bound, err = e.currentTemplate(c); err != nil {
+						return err
+					}
+					if old, err = e.currentTemplate(st); err != nil {
+						return err
+					}
+				}
 				cs.TemplateBody, cs.ProcessedTemplateBody, cs.TemplateFile, cs.Parameters = c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile, c.Parameters
 				noChange := !p.HasChanges() || changesOnlyNested(p) && !e.stackChanges(tx, st, c, p, u.How)
 				if noChange && sameTags(c.Tags, st.Tags) && !notificationsChange(st, in.NotificationARNs) {
@@ -154,6 +181,16 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			default:
 				return err
 			}
+		}
+		if csType == ChangeSetTypeImport && p != nil && bound != nil {
+			targets, err := e.importTargetsOf(bound, in.ResourcesToImport)
+			if err != nil {
+				return err
+			}
+			if p, err = importPlan(tx, st, bound, old, p, targets); err != nil {
+				return err
+			}
+			cs.Imports = targets
 		}
 		if p != nil && cs.StatusReason != noChangesReason {
 			cs.Changes = plan.Changes(p)
@@ -346,7 +383,12 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 		}
 		var op *store.OperationRecord
 		c := st.Clone()
-		if cs.Type == ChangeSetTypeCreate {
+		if cs.Type == ChangeSetTypeImport {
+			if c, op, err = e.executeImport(tx, st, cs, token, in); err != nil {
+				return err
+			}
+			st = c
+		} else if cs.Type == ChangeSetTypeCreate {
 			_, p, err := e.prepareCreate(tx, c, csSubmission(cs), cs.Given, cs.Capabilities,
 				prepareHow{processed: true, changeSet: true, ssm: storedSSM(cs.Parameters)})
 			if err != nil {

@@ -94,7 +94,7 @@ func TestOperationRefusals(t *testing.T) {
 		{"change set import", func() error {
 			_, err := e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "web", ChangeSetName: "cs", ChangeSetType: ChangeSetTypeImport, TemplateBody: ok})
 			return err
-		}, CodeValidationError, "IMPORT is not supported"},
+		}, CodeValidationError, "ResourcesToImport must be given for a change set of type IMPORT"},
 		{"change set create on a stack", func() error {
 			_, err := e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "web", ChangeSetName: "cs", ChangeSetType: ChangeSetTypeCreate, TemplateBody: ok})
 			return err

@@ -199,14 +199,26 @@ type CreateChangeSetInput struct {
 	Tags                []Tag       `json:"Tags,omitempty"`
 	Description         string      `json:"Description,omitempty"`
 	// ChangeSetType is CREATE (a new stack), UPDATE (the default) or IMPORT
-	// (not supported by stacksim).
-	ChangeSetType           string `json:"ChangeSetType,omitempty"`
-	ClientToken             string `json:"ClientToken,omitempty"`
-	IncludeNestedStacks     bool   `json:"IncludeNestedStacks,omitempty"`
-	OnStackFailure          string `json:"OnStackFailure,omitempty"`
-	ImportExistingResources bool   `json:"ImportExistingResources,omitempty"`
+	// (existing resources come into the stack: ResourcesToImport).
+	ChangeSetType string `json:"ChangeSetType,omitempty"`
+	// ResourcesToImport are the resources an IMPORT change set imports.
+	ResourcesToImport       []ResourceToImport `json:"ResourcesToImport,omitempty"`
+	ClientToken             string             `json:"ClientToken,omitempty"`
+	IncludeNestedStacks     bool               `json:"IncludeNestedStacks,omitempty"`
+	OnStackFailure          string             `json:"OnStackFailure,omitempty"`
+	ImportExistingResources bool               `json:"ImportExistingResources,omitempty"`
 
 	Extensions `json:"-"`
+}
+
+// ResourceToImport is one resource an IMPORT change set imports: its
+// logical id and type in the template, and the values of its type's
+// primary identifier properties that name the existing resource
+// ({"BucketName": "my-bucket"}).
+type ResourceToImport struct {
+	ResourceType       string            `json:"ResourceType"`
+	LogicalResourceId  string            `json:"LogicalResourceId"`
+	ResourceIdentifier map[string]string `json:"ResourceIdentifier"`
 }
 
 // CreateChangeSetOutput is CreateChangeSet's answer.

@@ -206,7 +206,8 @@ func (c *checker) rest(st *store.StackRecord) {
 		}
 	}
 	switch st.StackStatus {
-	case statemachine.StackStatusCreateComplete, statemachine.StackStatusUpdateComplete, statemachine.StackStatusUpdateRollbackComplete:
+	case statemachine.StackStatusCreateComplete, statemachine.StackStatusUpdateComplete, statemachine.StackStatusUpdateRollbackComplete,
+		statemachine.StackStatusImportComplete:
 		if !st.Unstable {
 			c.matchesTemplate(st)
 		}

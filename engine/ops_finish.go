@@ -128,7 +128,7 @@ func (e *Engine) settleChangeSet(tx *txn, st *store.StackRecord, op *store.Opera
 	}
 	c := cs.Clone()
 	switch st.StackStatus {
-	case statemachine.StackStatusCreateComplete, statemachine.StackStatusUpdateComplete:
+	case statemachine.StackStatusCreateComplete, statemachine.StackStatusUpdateComplete, statemachine.StackStatusImportComplete:
 		c.ExecutionStatus = ExecutionStatusExecuteComplete
 	default:
 		c.ExecutionStatus = ExecutionStatusExecuteFailed

@@ -103,7 +103,7 @@ func stepAction(row *store.StepRecord) resources.Action {
 	switch row.Part {
 	case partCreate:
 		return resources.ActionCreate
-	case partRead:
+	case partRead, partImport:
 		return resources.ActionRead
 	case partUpdate:
 		return resources.ActionUpdate
@@ -359,6 +359,12 @@ func (r *run) partSucceeded(row *store.StepRecord, s *plan.Step, p resources.Pro
 		return r.updateSucceeded(row, s, p, model)
 	case partDeleteOld:
 		return r.oldDeleted(row, s)
+	case partImport:
+		model := ev.ResourceModel
+		if model == nil {
+			model = row.Desired
+		}
+		return r.importSucceeded(row, s, model)
 	}
 	return r.deleteSucceeded(row, s)
 }
@@ -443,6 +449,12 @@ func (r *run) timedOut(row *store.StepRecord, s *plan.Step) error {
 func (r *run) partFailed(row *store.StepRecord, s *plan.Step, reason string) error {
 	row.Gen++
 	switch row.Part {
+	case partImport:
+		rec := r.current(s.LogicalID)
+		if rec == nil {
+			return internalf("stack %s: %s lost its record while it was imported", r.st.StackName, s.LogicalID)
+		}
+		return r.importFailedAt(row, rec, reason)
 	case partCreate, partRead:
 		if s.Custom {
 			row.Entry.Created = true
@@ -616,6 +628,10 @@ func (r *run) cancelRunning() error {
 			switch rec.ResourceStatus {
 			case statemachine.ResourceStatusCreateInProgress:
 				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonCreateCancelled, row.Props); err != nil {
+					return err
+				}
+			case statemachine.ResourceStatusImportInProgress:
+				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceImportFailed, reasonImportCancelled, row.Props); err != nil {
 					return err
 				}
 			case statemachine.ResourceStatusUpdateInProgress:

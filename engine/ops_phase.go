@@ -50,7 +50,7 @@ func (r *run) failureReason(suffix string) string {
 			b.WriteString(" ")
 		}
 	} else {
-		for _, verb := range []string{"create", "update", "delete"} {
+		for _, verb := range []string{"create", "update", "delete", "import"} {
 			var names []string
 			for _, f := range r.op.Failures {
 				if f.Verb == verb {
@@ -125,6 +125,10 @@ func (r *run) endPhase() error {
 			return err
 		}
 		return r.finish(false)
+	case plan.PhaseImport:
+		return r.endImport(failed)
+	case plan.PhaseImportRollback:
+		return r.endImportRollback(failed)
 	case plan.PhaseDelete:
 		if failed {
 			if err := r.fireStack(statemachine.StackDeleteFailed, r.failureReason("")); err != nil {

@@ -72,6 +72,10 @@ func (r *run) startStep(id int) error {
 		return r.startUpdate(row, s)
 	case plan.CreateThenDelete, plan.DeleteThenCreate:
 		return r.startReplace(row, s, s.Action)
+	case plan.Import:
+		return r.startImport(row, s)
+	case plan.Release:
+		return r.startRelease(row, s)
 	}
 	return internalf("operation %s: step %d (%s) has action %s, which the engine cannot run", r.op.Id, id, s.LogicalID, s.Action)
 }
@@ -220,7 +224,7 @@ func (r *run) fail(row *store.StepRecord, verb string) error {
 	}
 	r.recordFailure(row.LogicalId, verb)
 	switch r.phase() {
-	case plan.PhaseCreate, plan.PhaseUpdate:
+	case plan.PhaseCreate, plan.PhaseUpdate, plan.PhaseImport:
 		return r.stopPhase("")
 	case plan.PhaseUpdateCleanup, plan.PhaseUpdateRollbackCleanup:
 		r.oper().CleanupFailed = true

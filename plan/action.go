@@ -52,6 +52,14 @@ const (
 	// if its rollback step had succeeded: for a skipped Restore the logical
 	// resource points at PhysicalID, for a skipped Create it has none.
 	Skip
+	// Import (an IMPORT change set): an existing physical resource,
+	// PhysicalID, comes into the stack (IMPORT_IN_PROGRESS →
+	// IMPORT_COMPLETE). The handler's Read is called: it must exist.
+	Import
+	// Release (the rollback of an import): the resource leaves the stack
+	// and stays in the account (IMPORT_ROLLBACK_IN_PROGRESS →
+	// IMPORT_ROLLBACK_COMPLETE). No handler call.
+	Release
 )
 
 var actionNames = [...]string{
@@ -59,6 +67,7 @@ var actionNames = [...]string{
 	CreateThenDelete: "CreateThenDelete", DeleteThenCreate: "DeleteThenCreate",
 	Delete: "Delete", Retain: "Retain", Snapshot: "Snapshot",
 	Restore: "Restore", Forget: "Forget", Skip: "Skip",
+	Import: "Import", Release: "Release",
 }
 
 func (a Action) String() string {

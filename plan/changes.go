@@ -115,6 +115,9 @@ type Target struct {
 // and the steps of other operations show nothing.
 func Changes(p *Plan) []Change {
 	out := []Change{}
+	if p.Operation == OpImport {
+		return importChanges(p)
+	}
 	if p.Operation != OpCreate && p.Operation != OpUpdate {
 		return out
 	}
@@ -149,6 +152,22 @@ func Changes(p *Plan) []Change {
 			continue
 		}
 		out = append(out, Change{Type: "Resource", ResourceChange: rc})
+	}
+	return out
+}
+
+// importChanges renders an import plan: an Import of each resource, with
+// the physical id it names (as AWS shows it: PSCloudFormation's recorded
+// change set, "Action Import ... PhysicalResourceId
+// import-bucket-104552851521", no Replacement).
+func importChanges(p *Plan) []Change {
+	out := make([]Change, 0, len(p.Steps))
+	for i := range p.Steps {
+		s := &p.Steps[i]
+		out = append(out, Change{Type: "Resource", ResourceChange: &ResourceChange{
+			Action: ChangeImport, LogicalResourceID: s.LogicalID, PhysicalResourceID: s.PhysicalID,
+			ResourceType: s.ResourceType, Scope: []string{}, Details: []Detail{},
+		}})
 	}
 	return out
 }

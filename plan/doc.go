@@ -35,6 +35,10 @@
 //     UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS for an update.
 //   - ContinueRollback(rollback, journal, skip): what is left of an update's
 //     rollback, with ResourcesToSkip turned into Skip steps.
+//   - ForImport(plan, targets): an IMPORT change set's plan, from the create
+//     or update plan of its template, which must add exactly the targets
+//     (IMPORT_IN_PROGRESS: Import steps); ImportRollback(forward, journal)
+//     releases what it imported (IMPORT_ROLLBACK_IN_PROGRESS: Release).
 //   - Changes(plan): DescribeChangeSet's Changes.
 //
 // The desired template is read through the Bound interface, which

@@ -13,6 +13,10 @@ const (
 	// OpUpdateRollback is the rollback of an update (also what
 	// ContinueUpdateRollback continues).
 	OpUpdateRollback Operation = "UPDATE_ROLLBACK"
+	// OpImport is the import of existing resources (an IMPORT change
+	// set); OpImportRollback its rollback.
+	OpImport         Operation = "IMPORT"
+	OpImportRollback Operation = "IMPORT_ROLLBACK"
 )
 
 // Phase is a part of an operation, named after the stack status it runs
@@ -41,6 +45,10 @@ const (
 	PhaseUpdateRollbackCleanup Phase = "UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS"
 	// PhaseDelete: deletes, in reverse dependency order.
 	PhaseDelete Phase = "DELETE_IN_PROGRESS"
+	// PhaseImport: the imports, in dependency order.
+	PhaseImport Phase = "IMPORT_IN_PROGRESS"
+	// PhaseImportRollback: the release of what the import brought in.
+	PhaseImportRollback Phase = "IMPORT_ROLLBACK_IN_PROGRESS"
 )
 
 // Phases returns the phases of an operation, in the order they run. Every
@@ -57,6 +65,10 @@ func (o Operation) Phases() []Phase {
 		return []Phase{PhaseRollback}
 	case OpUpdateRollback:
 		return []Phase{PhaseUpdateRollback, PhaseUpdateRollbackCleanup}
+	case OpImport:
+		return []Phase{PhaseImport}
+	case OpImportRollback:
+		return []Phase{PhaseImportRollback}
 	}
 	return nil
 }

@@ -111,10 +111,11 @@ type Step struct {
 // CreationPolicy, UpdatePolicy, DeletionPolicy, UpdateReplacePolicy) change
 // only what CloudFormation records; Restore calls a handler only for a
 // custom resource; Retain, Snapshot (the engine records the snapshot of the
-// resource's model), Forget, Skip and NoOp never do.
+// resource's model), Forget, Skip, Release and NoOp never do; Import calls
+// the handler's Read.
 func (s *Step) CallsHandler() bool {
 	switch s.Action {
-	case Create, CreateThenDelete, DeleteThenCreate, Delete:
+	case Create, CreateThenDelete, DeleteThenCreate, Delete, Import:
 		return true
 	case Update:
 		return len(s.Scope) == 0 || slices.Contains(s.Scope, ScopeProperties)

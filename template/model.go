@@ -62,6 +62,13 @@ type Resource struct {
 	index                   int // template order
 }
 
+// HasDeletionPolicy tells whether the template sets the resource's
+// DeletionPolicy (as a value or, under AWS::LanguageExtensions, an
+// intrinsic function).
+func (r *Resource) HasDeletionPolicy() bool {
+	return r.DeletionPolicy != "" || r.deletionPolicyNode != nil
+}
+
 // Output is one member of the Outputs section.
 type Output struct {
 	Name        string

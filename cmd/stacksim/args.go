@@ -230,3 +230,27 @@ func parseStringList(flag string, values []string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// parseResourcesToImport reads --resources-to-import: a JSON list of
+// {"ResourceType", "LogicalResourceId", "ResourceIdentifier": {...}}, or
+// file://PATH holding one (the AWS CLI's shorthand syntax is not read).
+func parseResourcesToImport(value string) ([]engine.ResourceToImport, error) {
+	const flag = "resources-to-import"
+	v, err := paramFile(flag, value)
+	if err != nil {
+		return nil, err
+	}
+	t := strings.TrimSpace(v)
+	if !strings.HasPrefix(t, "[") {
+		return nil, fmt.Errorf("Error parsing parameter '--%s': give a JSON list, for example "+
+			`'[{"ResourceType":"AWS::S3::Bucket","LogicalResourceId":"Bucket","ResourceIdentifier":{"BucketName":"my-bucket"}}]'`+
+			" or file://resources.json (stacksim does not read the shorthand syntax here)", flag)
+	}
+	dec := json.NewDecoder(strings.NewReader(t))
+	dec.DisallowUnknownFields()
+	var out []engine.ResourceToImport
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, readfile.Excerpt(t))
+	}
+	return out, nil
+}

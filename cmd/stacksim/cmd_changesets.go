@@ -17,7 +17,7 @@ func (a *app) changeSetCommands() []*cobra.Command {
 }
 
 func (a *app) createChangeSetCommand() *cobra.Command {
-	var stack, csName, csType, description, roleARN, clientToken, onStackFailure string
+	var stack, csName, csType, description, roleARN, clientToken, onStackFailure, toImport string
 	var t templateFlags
 	var params, tags, caps, notifications []string
 	var nested bool
@@ -26,11 +26,16 @@ func (a *app) createChangeSetCommand() *cobra.Command {
 		Short: "Create a change set: what an update (or a creation) would do",
 		Long: `Create a change set, as aws cloudformation create-change-set does. With
 --change-set-type CREATE the stack is new and waits in REVIEW_IN_PROGRESS.
-A change set with no changes is FAILED ("The submitted information didn't
+With --change-set-type IMPORT and --resources-to-import, existing resources
+(a stack's retained ones, say) come into the stack, new or existing: the
+template is the whole stack with them added, each with a DeletionPolicy,
+and changes nothing else. A change set with no changes is FAILED ("The submitted information didn't
 contain changes..."), and the command exits with status 1.`,
 		Example: `  stacksim create-change-set --stack-name app --change-set-name v2 --template-body file://app-v2.yaml
   stacksim describe-change-set --stack-name app --change-set-name v2 --output table
-  stacksim create-change-set --stack-name new --change-set-name first --change-set-type CREATE --template-body file://app.yaml`,
+  stacksim create-change-set --stack-name new --change-set-name first --change-set-type CREATE --template-body file://app.yaml
+  stacksim create-change-set --stack-name app --change-set-name adopt --change-set-type IMPORT --template-body file://app-with-bucket.yaml \
+    --resources-to-import '[{"ResourceType":"AWS::S3::Bucket","LogicalResourceId":"Bucket","ResourceIdentifier":{"BucketName":"my-bucket"}}]'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if stack == "" || csName == "" {
@@ -45,6 +50,11 @@ contain changes..."), and the command exits with status 1.`,
 				IncludeNestedStacks: nested, OnStackFailure: onStackFailure}
 			if in.Parameters, err = parseParameters(params); err != nil {
 				return badInput(err)
+			}
+			if toImport != "" {
+				if in.ResourcesToImport, err = parseResourcesToImport(toImport); err != nil {
+					return badInput(err)
+				}
 			}
 			if cmd.Flags().Changed("tags") {
 				if in.Tags, err = parseTags(tags); err != nil {
@@ -87,12 +97,13 @@ contain changes..."), and the command exits with status 1.`,
 	}
 	cmd.Flags().StringVar(&stack, "stack-name", "", "the stack's name (or ARN)")
 	cmd.Flags().StringVar(&csName, "change-set-name", "", "the change set's name")
-	cmd.Flags().StringVar(&csType, "change-set-type", "", "CREATE (a new stack) or UPDATE (the default)")
+	cmd.Flags().StringVar(&csType, "change-set-type", "", "CREATE (a new stack), UPDATE (the default) or IMPORT (existing resources)")
+	cmd.Flags().StringVar(&toImport, "resources-to-import", "", "the resources an IMPORT change set imports: a JSON list (ResourceType, LogicalResourceId, ResourceIdentifier), or file://PATH")
 	cmd.Flags().StringVar(&description, "description", "", "a description of the change set")
 	cmd.Flags().StringVar(&roleARN, "role-arn", "", "the service role (recorded, not used)")
 	cmd.Flags().StringVar(&clientToken, "client-token", "", "a unique token for this request")
 	cmd.Flags().StringVar(&onStackFailure, "on-stack-failure", "", "ROLLBACK, DO_NOTHING or DELETE: what executing the change set does on failure")
-	cmd.Flags().BoolVar(&nested, "include-nested-stacks", false, "include nested stacks (no effect: stacksim has no nested stacks yet)")
+	cmd.Flags().BoolVar(&nested, "include-nested-stacks", false, "make change sets of the nested stacks too (DescribeChangeSet shows each nested stack's ChangeSetId)")
 	addTemplateFlags(cmd, &t, true)
 	addParamFlags(cmd, &params, &tags, &caps, &notifications)
 	return cmd

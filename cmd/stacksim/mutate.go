@@ -215,7 +215,7 @@ func succeeded(kind, status string) bool {
 	case engine.KindUpdateStack:
 		return status == "UPDATE_COMPLETE"
 	case engine.KindExecuteChangeSet:
-		return status == "CREATE_COMPLETE" || status == "UPDATE_COMPLETE"
+		return status == "CREATE_COMPLETE" || status == "UPDATE_COMPLETE" || status == "IMPORT_COMPLETE"
 	case engine.KindDeleteStack:
 		return status == "DELETE_COMPLETE"
 	case engine.KindContinueUpdateRollback, engine.KindCancelUpdateStack:

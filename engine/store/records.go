@@ -547,6 +547,9 @@ type ChangeSetRecord struct {
 	// ClientToken is the CreateChangeSet call's ClientToken: a call with the
 	// same name and token is a retry of that call.
 	ClientToken string `json:",omitempty"`
+	// Imports are an IMPORT change set's resources to import, each with
+	// the physical id its ResourceIdentifier names.
+	Imports []plan.ImportTarget `json:",omitempty"`
 }
 
 func (c *ChangeSetRecord) Table() TableID { return TChangeSets }
