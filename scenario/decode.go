@@ -88,6 +88,26 @@ func (c *errs) decodeInto(n *yaml.Node, v reflect.Value, what string, hook func(
 			return
 		}
 		v.SetInt(i)
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String || v.Type().Elem().Kind() != reflect.String {
+			c.at(n, "%s: values of type %s cannot be written in a scenario", what, v.Type())
+			return
+		}
+		// A map of strings: ResourcesToImport's ResourceIdentifier.
+		if n.Kind != yaml.MappingNode {
+			c.at(n, "%s must be a mapping of names to strings, not %s", what, kindName(n))
+			return
+		}
+		out := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, val := n.Content[i], resolveAlias(n.Content[i+1])
+			if val.Kind != yaml.ScalarNode || val.Tag == "!!null" {
+				c.at(val, "%s.%s must be a string, not %s", what, key.Value, kindName(val))
+				continue
+			}
+			out.SetMapIndex(reflect.ValueOf(key.Value), reflect.ValueOf(val.Value))
+		}
+		v.Set(out)
 	default:
 		c.at(n, "%s: values of type %s cannot be written in a scenario", what, v.Type())
 	}
