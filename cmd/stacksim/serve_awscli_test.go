@@ -169,6 +169,27 @@ func TestServeAWSCLI(t *testing.T) {
 	if strings.TrimSpace(out) != "UPDATE_COMPLETE\t1" {
 		t.Fatalf("after deploy: %q", out)
 	}
+	// Resource import: a retained parameter comes into a new stack, its
+	// identifier in the CLI's shorthand (a map inside a list of structures
+	// on the wire), then the import waiter.
+	keep := strings.Replace(cliTemplate, "    Type: AWS::SSM::Parameter\n", "    Type: AWS::SSM::Parameter\n    DeletionPolicy: Retain\n", 1)
+	keep = strings.Replace(keep, "      Type: String\n      Value: !Ref Env", "      Name: kept\n      Type: String\n      Value: !Ref Env", 1)
+	keep = keep[:strings.Index(keep, "Outputs:")]
+	if err := os.WriteFile(filepath.Join(dir, "keep.yaml"), []byte(keep), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cli.ok(cf("create-stack", "--stack-name", "old", "--template-body", "file://keep.yaml")...)
+	cli.ok(cf("delete-stack", "--stack-name", "old")...)
+	cli.ok(cf("create-change-set", "--stack-name", "adopted", "--change-set-name", "adopt", "--change-set-type", "IMPORT",
+		"--template-body", "file://keep.yaml", "--resources-to-import", "ResourceType=AWS::SSM::Parameter,LogicalResourceId=P,ResourceIdentifier={Name=kept}")...)
+	cli.ok(cf("wait", "change-set-create-complete", "--stack-name", "adopted", "--change-set-name", "adopt")...)
+	cli.ok(cf("execute-change-set", "--stack-name", "adopted", "--change-set-name", "adopt")...)
+	cli.ok(cf("wait", "stack-import-complete", "--stack-name", "adopted")...)
+	out = cli.ok(cf("describe-stack-resources", "--stack-name", "adopted", "--query", "StackResources[0].[PhysicalResourceId,ResourceStatus]", "--output", "text")...)
+	if strings.TrimSpace(out) != "kept\tUPDATE_COMPLETE" {
+		t.Fatalf("after the import: %q", out)
+	}
+
 	// STS, as SDK-based tools ask first.
 	cmd := exec.Command("aws", "--endpoint-url", s.url, "sts", "get-caller-identity", "--query", "Account", "--output", "text")
 	cmd.Env = clientEnv(dir)
