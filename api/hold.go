@@ -86,7 +86,7 @@ func (p *pacer) release(ctx context.Context) (bool, error) {
 	p.held = false
 	if p.pace.Instant() {
 		defer p.mu.Unlock()
-		res, err := p.e.Run(ctx)
+		res, err := p.e.Drive(ctx, engine.RunOptions{StopAtSignals: true})
 		return res.Tasks > 0, err
 	}
 	p.wallBase, p.virtBase = p.clock.Now(), p.e.Now()

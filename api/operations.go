@@ -205,6 +205,7 @@ func operations() map[string]*operation {
 			"ContinueUpdateRollback": bridge(start, newOf[cfn.ContinueUpdateRollbackInput], newOf[cfn.ContinueUpdateRollbackOutput], (*engine.Engine).ContinueUpdateRollback),
 			"CancelUpdateStack":      bridge(start, newOf[cfn.CancelUpdateStackInput], newOf[cfn.CancelUpdateStackOutput], (*engine.Engine).CancelUpdateStack),
 			"RollbackStack":          bridge(start, newOf[cfn.RollbackStackInput], newOf[cfn.RollbackStackOutput], (*engine.Engine).RollbackStack),
+			"SignalResource":         bridge(start, newOf[cfn.SignalResourceInput], newOf[cfn.SignalResourceOutput], (*engine.Engine).SignalResource),
 			"CreateChangeSet":        bridge(start, newOf[cfn.CreateChangeSetInput], newOf[cfn.CreateChangeSetOutput], (*engine.Engine).CreateChangeSet),
 			"ExecuteChangeSet":       bridge(start, newOf[cfn.ExecuteChangeSetInput], newOf[cfn.ExecuteChangeSetOutput], (*engine.Engine).ExecuteChangeSet),
 			"DeleteChangeSet":        bridge(change, newOf[cfn.DeleteChangeSetInput], newOf[cfn.DeleteChangeSetOutput], (*engine.Engine).DeleteChangeSet),

@@ -142,7 +142,9 @@ func (p *pacer) started(ctx context.Context) error {
 		if p.held {
 			return nil
 		}
-		_, err := p.e.Run(ctx)
+		// With --signals manual a resource waiting for signals waits for
+		// the client's SignalResource, not its timeout.
+		_, err := p.e.Drive(ctx, engine.RunOptions{StopAtSignals: true})
 		return err
 	}
 	p.wakeDriver()

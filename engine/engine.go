@@ -101,6 +101,12 @@ type Options struct {
 	// ContractStrict (a violation also fails the handler's answer with
 	// HandlerInternalFailure).
 	Contract ContractMode
+	// Signals says who sends the signals a resource with a creation
+	// policy's ResourceSignal, or a wait condition with a Handle, waits
+	// for: SignalsAuto ("" too: the simulation, SUCCESS, 30 seconds after
+	// the resource is made) or SignalsManual (SignalResource only; nobody
+	// signalling, the resource times out in virtual time).
+	Signals string
 	// MaxAttempts bounds the calls of one handler action that fails with a
 	// retriable error code (Throttling, NetworkFailure, ServiceInternalError,
 	// ResourceConflict): the first call and its retries, with exponential

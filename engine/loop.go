@@ -48,6 +48,11 @@ type RunOptions struct {
 	Speed float64
 	// Sleeper sleeps for pacing (RealSleeper when nil).
 	Sleeper Sleeper
+	// StopAtSignals, with Options.Signals SignalsManual, stops the loop
+	// before the timeout of a resource waiting for signals nobody but the
+	// user sends (SignalResource): a mutating command returns while it
+	// waits, as AWS's calls return at once.
+	StopAtSignals bool
 }
 
 // StopReason says why the loop stopped.
@@ -67,6 +72,9 @@ const (
 	StopCanceled StopReason = "canceled"
 	// StopError: a task failed (an engine bug); see the error.
 	StopError StopReason = "error"
+	// StopSignals: the next task is the timeout of a resource waiting for
+	// signals (RunOptions.StopAtSignals).
+	StopSignals StopReason = "signals"
 )
 
 // RunResult is what a run of the loop did.
@@ -145,6 +153,10 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 		}
 		if through != 0 && t.Due() > through {
 			res.Stopped = StopThrough
+			break
+		}
+		if opts.StopAtSignals && e.opts.Signals == SignalsManual && signalTimeoutTask(tx, t) {
+			res.Stopped = StopSignals
 			break
 		}
 		if opts.Speed > 0 && t.Due() > tx.Meta.Now {

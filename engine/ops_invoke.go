@@ -67,7 +67,7 @@ func (r *run) scheduleInvoke(row *store.StepRecord, delay time.Duration, callbac
 // loadStep gives an invoke or deadline task read from a state file the
 // numbers of its Step and Data (setStep).
 func loadStep(t *Task) {
-	if t.Kind != taskInvoke && t.Kind != taskDeadline {
+	if t.Kind != taskInvoke && t.Kind != taskDeadline && t.Kind != taskSignal {
 		return
 	}
 	id, err := strconv.ParseUint(t.Step, 10, 32)
@@ -437,6 +437,10 @@ func (r *run) failureMessage(s *plan.Step, ev *resources.ProgressEvent) string {
 
 // timedOut fails a step whose action ran past its deadline.
 func (r *run) timedOut(row *store.StepRecord, s *plan.Step) error {
+	if row.Part == partSignal {
+		r.endWait(row)
+		return r.partFailed(row, s, r.signalTimeout(row, s))
+	}
 	p, err := r.provider(s.ResourceType)
 	msg := "Resource timed out waiting for completion"
 	if err == nil {
@@ -455,7 +459,7 @@ func (r *run) partFailed(row *store.StepRecord, s *plan.Step, reason string) err
 			return internalf("stack %s: %s lost its record while it was imported", r.st.StackName, s.LogicalID)
 		}
 		return r.importFailedAt(row, rec, reason)
-	case partCreate, partRead:
+	case partCreate, partRead, partSignal:
 		if s.Custom {
 			row.Entry.Created = true
 		}
@@ -502,6 +506,16 @@ func (r *run) createSucceeded(row *store.StepRecord, s *plan.Step, model map[str
 	rec := r.current(s.LogicalID)
 	if rec == nil {
 		return internalf("stack %s: %s lost its record while it was created", r.st.StackName, s.LogicalID)
+	}
+	if r.awaitsSignals(row, s) {
+		// A creation policy's (or a wait condition's) signals first.
+		pol, ok, reason := signalPolicyOf(rec, s.ResourceType, row.Props)
+		if reason != "" {
+			return r.partFailed(row, s, reason)
+		}
+		if ok {
+			return r.waitForSignals(row, s, model, pol)
+		}
 	}
 	ev := statemachine.ResourceCreateSucceeded
 	if rec.ResourceStatus == statemachine.ResourceStatusUpdateInProgress {
@@ -609,7 +623,7 @@ func (r *run) cancelRunning() error {
 	}
 	opID := r.op.Id
 	r.tx.CancelTasks(func(t *Task) bool {
-		return t.OperationId == opID && (t.Kind == taskInvoke || t.Kind == taskDeadline)
+		return t.OperationId == opID && (t.Kind == taskInvoke || t.Kind == taskDeadline || t.Kind == taskSignal)
 	})
 	for _, old := range running {
 		row := old.Clone()
@@ -619,7 +633,7 @@ func (r *run) cancelRunning() error {
 		}
 		rec := r.current(s.LogicalID)
 		if rec != nil {
-			if row.Part == partCreate || row.Part == partRead {
+			if row.Part == partCreate || row.Part == partRead || row.Part == partSignal {
 				if s.Custom {
 					row.Entry.Created = true
 				}

@@ -28,12 +28,16 @@ import (
 //	deadline       the action of a step whose handler never answered
 //	               timed out
 //	stack-timeout  the create ran past TimeoutInMinutes
+//	signal         one of the simulation's own signals to a resource that
+//	               waits for them (Step, Data as invoke's; CallbackContext
+//	               = {UniqueId, Status})
 const (
 	taskStart        TaskKind = "start"
 	taskPhaseEnd     TaskKind = "phase-end"
 	taskInvoke       TaskKind = "invoke"
 	taskDeadline     TaskKind = "deadline"
 	taskStackTimeout TaskKind = "stack-timeout"
+	taskSignal       TaskKind = "signal"
 )
 
 // registerOperations registers the executor's task kinds.
@@ -43,6 +47,7 @@ func (e *Engine) registerOperations() {
 	e.handle(taskInvoke, e.runInvoke)
 	e.handle(taskDeadline, e.runDeadline)
 	e.handle(taskStackTimeout, e.runStackTimeout)
+	e.handle(taskSignal, e.runSignal)
 	e.handle(taskNestedRelease, e.runNestedRelease)
 }
 

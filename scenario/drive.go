@@ -18,6 +18,9 @@ type DriveResult struct {
 	// stopped after the number of events asked for.
 	Events  int
 	Stepped bool
+	// Waiting says the drive stopped before the timeout of a resource
+	// waiting for signals only the user sends (engine.SignalsManual).
+	Waiting bool
 	// Reason is the last reason of the stack's own events other than
 	// "User Initiated" (why a rollback began), for summaries.
 	Reason string
@@ -28,7 +31,14 @@ type DriveResult struct {
 // events. Other stacks' tasks due meanwhile run too: virtual time is the
 // same for every stack.
 func Drive(ctx context.Context, e *engine.Engine, stackID string, stop func(engine.StackEvent) bool, events int) (DriveResult, error) {
-	return DriveAfter(ctx, e, stackID, stop, events, nil)
+	return driveWith(ctx, e, stackID, stop, events, nil, true)
+}
+
+// DriveThroughSignals is Drive that lets virtual time pass while a
+// resource waits for signals only the user sends: unsignalled, it times
+// out (stacksim step).
+func DriveThroughSignals(ctx context.Context, e *engine.Engine, stackID string, stop func(engine.StackEvent) bool, events int) (DriveResult, error) {
+	return driveWith(ctx, e, stackID, stop, events, nil, false)
 }
 
 // DriveAfter is Drive after a call that wrote written (the events the
@@ -36,7 +46,14 @@ func Drive(ctx context.Context, e *engine.Engine, stackID string, stop func(engi
 // first event of the operation it starts (STACK:CREATE_IN_PROGRESS,
 // UPDATE_IN_PROGRESS, DELETE_IN_PROGRESS, ...), before the loop runs: when
 // one of them matches stop, the drive stops there, before anything runs.
+//
+// With engine.SignalsManual it stops, Waiting, before a resource waiting
+// for signals times out.
 func DriveAfter(ctx context.Context, e *engine.Engine, stackID string, stop func(engine.StackEvent) bool, events int, written []engine.StackEvent) (DriveResult, error) {
+	return driveWith(ctx, e, stackID, stop, events, written, true)
+}
+
+func driveWith(ctx context.Context, e *engine.Engine, stackID string, stop func(engine.StackEvent) bool, events int, written []engine.StackEvent, atSignals bool) (DriveResult, error) {
 	var res DriveResult
 	if stop != nil {
 		for _, ev := range written {
@@ -54,7 +71,7 @@ func DriveAfter(ctx context.Context, e *engine.Engine, stackID string, stop func
 		}
 	}
 	for {
-		run, err := e.RunUntil(ctx, func(ev engine.StackEvent) bool {
+		run, err := e.Drive(ctx, engine.RunOptions{StopAtSignals: atSignals, Until: func(ev engine.StackEvent) bool {
 			if ev.StackId != stackID {
 				return false
 			}
@@ -72,7 +89,7 @@ func DriveAfter(ctx context.Context, e *engine.Engine, stackID string, stop func
 				return true
 			}
 			return ev.IsStackEvent() && statemachine.StackStatus(ev.ResourceStatus).AtRest()
-		})
+		}})
 		if err != nil {
 			return res, fmt.Errorf("internal error (a bug in stacksim, please report it): %w", err)
 		}
@@ -82,6 +99,10 @@ func DriveAfter(ctx context.Context, e *engine.Engine, stackID string, stop func
 		}
 		res.Stack = out.Stacks[0]
 		if res.Matched != nil || res.Stepped || !statemachine.StackStatus(res.Stack.StackStatus).InMotion() {
+			return res, nil
+		}
+		if run.Stopped == engine.StopSignals {
+			res.Waiting = true
 			return res, nil
 		}
 		if run.Stopped == engine.StopRest {

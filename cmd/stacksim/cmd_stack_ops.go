@@ -91,7 +91,7 @@ func (t *templateFlags) load(cmd *cobra.Command, allowPrevious bool) (submitted,
 func (a *app) stackOpCommands() []*cobra.Command {
 	return []*cobra.Command{
 		a.createStackCommand(), a.updateStackCommand(), a.deleteStackCommand(),
-		a.continueUpdateRollbackCommand(), a.cancelUpdateStackCommand(), a.rollbackStackCommand(),
+		a.continueUpdateRollbackCommand(), a.cancelUpdateStackCommand(), a.rollbackStackCommand(), a.signalResourceCommand(),
 	}
 }
 

@@ -70,7 +70,7 @@ back; 2 when there is nothing to step.`,
 					d.event(ev)
 				}
 			})()
-			res, driveErr := drive(ctx, s.e, st.StackId, nil, events)
+			res, driveErr := driveThroughSignals(ctx, s.e, st.StackId, events)
 			// One task may write several events at one instant: all of them
 			// are shown, and counted.
 			res.Events = shown

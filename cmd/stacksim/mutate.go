@@ -141,6 +141,12 @@ func drive(ctx context.Context, e *engine.Engine, stackID string, until *scenari
 	return scenario.Drive(ctx, e, stackID, stop, events)
 }
 
+// driveThroughSignals is drive letting a resource that waits for signals
+// time out (stacksim step).
+func driveThroughSignals(ctx context.Context, e *engine.Engine, stackID string, events int) (scenario.DriveResult, error) {
+	return scenario.DriveThroughSignals(ctx, e, stackID, nil, events)
+}
+
 // driveAfter runs the loop for the stack after a call that wrote
 // written (see scenario.DriveAfter).
 func driveAfter(ctx context.Context, e *engine.Engine, stackID string, until *scenario.Until, written []engine.StackEvent) (scenario.DriveResult, error) {
@@ -157,6 +163,12 @@ func driveAfter(ctx context.Context, e *engine.Engine, stackID string, until *sc
 func (a *app) finish(ctx context.Context, e *engine.Engine, res scenario.DriveResult, until *scenario.Until, intent string) error {
 	st := res.Stack
 	status := statemachine.StackStatus(st.StackStatus)
+	if intent == "SignalResource" {
+		intent = "" // the operation the signal moved on says how it went
+	}
+	if res.Waiting {
+		return a.reportWaiting(ctx, e, st)
+	}
 	if status.InMotion() {
 		how := fmt.Sprintf("%d event(s) later", res.Events)
 		if res.Matched != nil {
@@ -358,4 +370,25 @@ func withoutEventProperties(obj object) object {
 		out = append(out, m)
 	}
 	return out
+}
+
+// reportWaiting says which resources wait for signals, and how to go on.
+func (a *app) reportWaiting(ctx context.Context, e *engine.Engine, st engine.Stack) error {
+	waits, err := e.SignalWaits(ctx, st.StackId)
+	if err != nil {
+		return err
+	}
+	if len(waits) == 0 {
+		fmt.Fprintf(a.stderr, "%s: %s, in motion: stopped at %s of virtual time, where a resource of another stack waits for signals (--signals manual).\n", st.StackName, st.StackStatus, e.Now().Format("15:04:05"))
+		fmt.Fprintf(a.stderr, "Continue with: stacksim step --stack-name %s [--events K | --to-rest]\n", st.StackName)
+		return nil
+	}
+	var parts []string
+	for _, w := range waits {
+		parts = append(parts, fmt.Sprintf("%s (%d of %d signal(s), times out at %s)", w.LogicalResourceId, w.Received, w.Count, w.Deadline.Format("15:04:05")))
+	}
+	fmt.Fprintf(a.stderr, "%s: %s, waiting for signals at %s of virtual time: %s.\n", st.StackName, st.StackStatus, e.Now().Format("15:04:05"), strings.Join(parts, ", "))
+	fmt.Fprintf(a.stderr, "Signal it: stacksim --signals manual signal-resource --stack-name %s --logical-resource-id %s --unique-id ID --status SUCCESS (or FAILURE); or let it time out: stacksim --signals manual step --stack-name %s --to-rest\n",
+		st.StackName, waits[0].LogicalResourceId, st.StackName)
+	return nil
 }

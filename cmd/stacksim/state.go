@@ -65,6 +65,12 @@ func (a *app) engineOptions() (engine.Options, error) {
 	default:
 		return opts, badInput(fmt.Errorf("--contract %q: want off, report or strict", a.contract))
 	}
+	switch a.signals {
+	case engine.SignalsAuto, engine.SignalsManual:
+		opts.Signals = a.signals
+	default:
+		return opts, badInput(fmt.Errorf("--signals %q: want auto or manual", a.signals))
+	}
 	if a.schemas != "" {
 		if st, err := os.Stat(a.schemas); err != nil || !st.IsDir() {
 			return opts, badInput(fmt.Errorf("--schemas %s: not a directory", a.schemas))

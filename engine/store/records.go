@@ -455,6 +455,10 @@ type StepRecord struct {
 	// ChildStarted: the step of a nested stack has started the child's
 	// operation it waits on (engine/nested.go).
 	ChildStarted bool `json:",omitempty"`
+	// Signals are the SUCCESS signals a resource waiting for its creation
+	// policy's (or its wait condition's) signals received, by UniqueId,
+	// with their data (engine/ops_signals.go).
+	Signals map[string]string `json:",omitempty"`
 	// Sys is the requests' systemTags, made by the first (not stored).
 	Sys map[string]string `json:"-"`
 	// PK is the row's key, made once when the step starts (not stored).
