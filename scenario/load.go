@@ -108,7 +108,7 @@ func (l *loader) pos(n *yaml.Node) string {
 	return fmt.Sprintf("%s:%d:%d", l.file, n.Line, n.Column)
 }
 
-var topKeys = []string{"name", "description", "seed", "contract", "serviceTokens", "handlers", "ssmParameters", "secrets", "s3Dir", "steps"}
+var topKeys = []string{"name", "description", "seed", "contract", "signals", "serviceTokens", "handlers", "ssmParameters", "secrets", "s3Dir", "steps"}
 
 func (l *loader) scenario(root *yaml.Node) *Scenario {
 	sc := &Scenario{Contract: engine.ContractReport, ServiceTokens: map[string]resources.CustomTarget{}}
@@ -140,6 +140,13 @@ func (l *loader) scenario(root *yaml.Node) *Scenario {
 				sc.Contract = engine.ContractStrict
 			default:
 				l.at(v, "contract must be off, report or strict, not %q", readfile.Capped(v.Value))
+			}
+		case "signals":
+			switch s := l.str(v, "signals"); s {
+			case engine.SignalsAuto, engine.SignalsManual:
+				sc.Signals = s
+			default:
+				l.at(v, "signals must be auto or manual, not %q", readfile.Capped(v.Value))
 			}
 		case "serviceTokens":
 			l.serviceTokens(v, sc)
@@ -601,11 +608,15 @@ var operations = map[string]opDef{
 		_, err := e.DeleteChangeSet(ctx, *in.(*engine.DeleteChangeSetInput))
 		return err
 	}, false},
+	"SignalResource": {func() any { return &engine.SignalResourceInput{} }, func(ctx context.Context, e *engine.Engine, in any) error {
+		_, err := e.SignalResource(ctx, *in.(*engine.SignalResourceInput))
+		return err
+	}, true},
 }
 
 func operationNames() []string {
 	return []string{"CreateStack", "UpdateStack", "DeleteStack", "CreateChangeSet", "ExecuteChangeSet", "DeleteChangeSet",
-		"ContinueUpdateRollback", "CancelUpdateStack", "RollbackStack"}
+		"ContinueUpdateRollback", "CancelUpdateStack", "RollbackStack", "SignalResource"}
 }
 
 func (l *loader) operation(k, v *yaml.Node) *Operation {

@@ -20,6 +20,7 @@ func TestLoadErrors(t *testing.T) {
 			[]string{`s.yaml:3:64: unknown member "OnFailur" in CreateStack`, `did you mean "OnFailure"?`}},
 		{"wrong type", "name: x\nsteps:\n  - CreateStack: {StackName: a, TemplateBody: x, DisableRollback: maybe}\n",
 			[]string{`s.yaml:3:67: CreateStack.DisableRollback must be true or false, not "maybe"`}},
+		{"bad signals", "name: x\nsignals: sometimes\nsteps:\n  - note: hi\n", []string{`s.yaml:2:10: signals must be auto or manual, not "sometimes"`}},
 		{"identifier not a mapping", "name: x\nsteps:\n  - CreateChangeSet: {StackName: a, ChangeSetName: c, ChangeSetType: IMPORT, TemplateBody: x, ResourcesToImport: [{ResourceType: T, LogicalResourceId: L, ResourceIdentifier: [a]}]}\n",
 			[]string{`CreateChangeSet.ResourcesToImport[0].ResourceIdentifier must be a mapping of names to strings, not a list`}},
 		{"identifier value not a string", "name: x\nsteps:\n  - CreateChangeSet: {StackName: a, ChangeSetName: c, ChangeSetType: IMPORT, TemplateBody: x, ResourcesToImport: [{ResourceType: T, LogicalResourceId: L, ResourceIdentifier: {Name: [a]}}]}\n",

@@ -74,7 +74,7 @@ func Run(ctx context.Context, sc *Scenario, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", sc.File, err)
 	}
 	e, err := engine.New(engine.Options{Seed: sc.Seed, Logger: opts.Logger, SchemaDir: opts.SchemaDir, PermissiveTypes: opts.PermissiveTypes,
-		ServiceTokens: sc.ServiceTokens, Contract: sc.Contract, Handlers: handlers,
+		ServiceTokens: sc.ServiceTokens, Contract: sc.Contract, Handlers: handlers, Signals: sc.Signals,
 		SSMParameters: sc.SSMParameters, Secrets: sc.Secrets, S3Dir: sc.S3Dir})
 	if err != nil {
 		return nil, err
@@ -218,6 +218,8 @@ func (r *runner) rest(res DriveResult, u *Until) {
 		switch {
 		case res.Matched != nil && u != nil:
 			line += fmt.Sprintf(" (in motion: stopped at %s)", u)
+		case res.Waiting:
+			line += " (in motion: waiting for signals)"
 		default:
 			line += " (in motion)"
 		}
@@ -270,7 +272,7 @@ func (r *runner) stepEventsOf(ctx context.Context, st *Step, label string) error
 		r.fail(st.Pos, "%s: stack %s is not in motion: nothing to step", label, s.Stack)
 		return nil
 	}
-	res, err := Drive(ctx, r.e, id, nil, s.Events)
+	res, err := DriveThroughSignals(ctx, r.e, id, nil, s.Events)
 	if err != nil {
 		return err
 	}
@@ -286,7 +288,7 @@ func header(op *Operation) string {
 		parts = append(parts, op.StackName)
 	}
 	v := reflect.ValueOf(op.Input).Elem()
-	for _, name := range []string{"ChangeSetName", "ChangeSetType", "OnFailure", "DisableRollback", "UsePreviousTemplate", "RetainResources", "ResourcesToSkip"} {
+	for _, name := range []string{"ChangeSetName", "ChangeSetType", "OnFailure", "DisableRollback", "UsePreviousTemplate", "RetainResources", "ResourcesToSkip", "LogicalResourceId", "UniqueId", "Status"} {
 		f := v.FieldByName(name)
 		if !f.IsValid() || f.IsZero() {
 			continue

@@ -23,6 +23,10 @@ type Scenario struct {
 	// default: violations are counted, expect contractViolations) or
 	// strict.
 	Contract engine.ContractMode
+	// Signals says who signals a resource waiting for signals
+	// (engine.Options.Signals): auto (the default) or manual (the
+	// scenario's SignalResource steps).
+	Signals string
 	// ServiceTokens maps custom resource ServiceTokens to their targets.
 	ServiceTokens map[string]resources.CustomTarget
 	// SSMParameters and Secrets are what the account's parameter store
