@@ -364,6 +364,12 @@ func (r *run) partSucceeded(row *store.StepRecord, s *plan.Step, p resources.Pro
 		if model == nil {
 			model = row.Desired
 		}
+		if id, err := p.PhysicalID(model); err != nil || id != row.PhysicalID {
+			// The resource imported is the one ResourcesToImport named (a
+			// handler that answers another breaks the contract, and the
+			// checker reports it).
+			model = withIdentifiers(p, resources.CopyModel(model), row.Desired)
+		}
 		return r.importSucceeded(row, s, model)
 	}
 	return r.deleteSucceeded(row, s)
