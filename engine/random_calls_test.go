@@ -127,8 +127,11 @@ func (w *world) checkProtection(id string) {
 		if st.StackStatus == string(statemachine.StackStatusDeleteComplete) {
 			continue
 		}
-		if st.EnableTerminationProtection == nil || *st.EnableTerminationProtection != w.protected {
-			w.t.Fatalf("%s (%s) reports termination protection %v, its root's is %v", st.StackName, st.StackStatus, st.EnableTerminationProtection, w.protected)
+		if st.EnableTerminationProtection == nil {
+			w.t.Fatalf("%s (%s) reports no termination protection, its root's is %v", st.StackName, st.StackStatus, w.protected)
+		}
+		if *st.EnableTerminationProtection != w.protected {
+			w.t.Fatalf("%s (%s) reports termination protection %v, its root's is %v", st.StackName, st.StackStatus, *st.EnableTerminationProtection, w.protected)
 		}
 	}
 }
