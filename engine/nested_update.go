@@ -347,10 +347,19 @@ func (r *run) children() []*store.StackRecord {
 }
 
 // releaseChildren lets the children whose cleanup waits go on with it.
+// A child whose operation has not reached its cleanup yet (one rolling
+// back by itself, its step of the parent's cancelled) is released too:
+// its cleanup will not wait for the parent, whose cleanup has begun or
+// which is at rest (else it would wait for a later operation of the
+// parent that never releases it, or be held while that one updates it).
 func (r *run) releaseChildren() {
 	for _, child := range r.children() {
 		if r.held(child) {
 			r.tx.Schedule(&Task{Kind: taskNestedRelease, StackId: child.StackId, OperationId: child.OperationId})
+		} else if op := r.tx.Operation(child.OperationId); child.OperationId != "" && op != nil && op.InMotion && op.ForParent {
+			oc := op.Clone()
+			oc.ForParent = false
+			r.tx.Put(oc)
 		}
 	}
 }

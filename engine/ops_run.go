@@ -293,6 +293,13 @@ func (e *Engine) runStart(ctx context.Context, tx *txn, t *Task) error {
 	if err != nil || !ok {
 		return err
 	}
+	if r.op.Stopping {
+		// Stopped before its first task ran (CancelUpdateStack right
+		// after the update, or a cancelled step of its parent's right
+		// after the child's create or update began): nothing starts, and
+		// the end of the phase the stop queued ends the operation.
+		return r.flush()
+	}
 	if r.op.Plan.Operation == plan.OpCreate && r.op.Phase == 0 {
 		if r.op.Deadline.IsZero() && r.st.TimeoutInMinutes > 0 {
 			op := r.oper()

@@ -92,14 +92,26 @@ type world struct {
 	paramIDs map[string]bool
 	noEcho   bool
 	condIDs  map[string]bool
+	// nr decides the calls of random_calls_test.go (how a create handles
+	// a failure, termination protection, RetainResources, the calls made
+	// while nested stacks still clean up): a source of its own, so that
+	// r and xr draw what they drew before.
+	nr *rand.Rand
+	// doNothing: the stack was created with OnFailure DO_NOTHING;
+	// protected: its termination protection is on.
+	doNothing, protected bool
+	// plain: the world makes none of the calls of random_calls_test.go
+	// (a regression pinned before they were added).
+	plain bool
+	stops stopWatch
 }
 
-func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport) }
+func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport, false) }
 
 // runWorldIn runs the world of seed, in memory or (path set) on a state
 // file, with the contract checker in the mode given, and returns it.
-func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *world {
-	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c)), xr: rand.New(rand.NewPCG(seed, 0xc5e7))}
+func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, plain bool) *world {
+	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c)), xr: rand.New(rand.NewPCG(seed, 0xc5e7)), nr: rand.New(rand.NewPCG(seed, 0xca11)), plain: plain}
 	w.opts = Options{Seed: int64(seed), Contract: contract, MaxAttempts: 1 + w.r.IntN(4), PermissiveTypes: true,
 		ServiceTokens: map[string]resources.CustomTarget{"thing": resources.CustomFunc(w.custom)}, S3Dir: t.TempDir()}
 	if path != "" {
@@ -131,6 +143,7 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 	case 1:
 		create.OnFailure = OnFailureDelete
 	}
+	w.createVariant(&create)
 	create.Faults = w.faults()
 	create.StackPolicyBody = w.stackPolicy()
 	if w.xr.IntN(5) == 0 {
@@ -144,9 +157,11 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 		t.Fatalf("CreateStack refused: %v", err)
 	}
 	id := w.settle()
+	w.protect(id)
 	imp := w.importer(id)
 	for v := 1; v <= 2; v++ {
 		st := w.stack(id)
+		w.refusedUpdate(st)
 		switch st.StackStatus {
 		case string(statemachine.StackStatusCreateComplete), string(statemachine.StackStatusUpdateComplete),
 			string(statemachine.StackStatusUpdateRollbackComplete), string(statemachine.StackStatusCreateFailed),
@@ -189,6 +204,9 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 				continue
 			}
 			if st.StackStatus == string(statemachine.StackStatusCreateFailed) && !create.DisableRollback {
+				if w.doNothing {
+					w.doNothingRefusal(err)
+				}
 				continue
 			}
 			t.Fatalf("UpdateStack refused: %v", err)
@@ -200,15 +218,23 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode) *
 		if w.stack(id).StackStatus == string(statemachine.StackStatusUpdateRollbackComplete) {
 			w.checkRestored(id, before)
 		}
+		if up.DisableRollback {
+			w.rollbackFailedUpdate(id, st.StackStatus, before)
+		}
+		w.checkProtection(id)
 	}
+	w.refusedUpdate(w.stack(id))
+	w.unprotect(id)
 	w.deleteImporter(id, imp)
 	w.deleteAll(id)
+	w.finish()
 	return w
 }
 
 // subscribe logs the world's events.
 func (w *world) subscribe() {
 	w.e.Subscribe(func(ev StackEvent) {
+		w.stops.event(ev)
 		fmt.Fprintf(&w.log, "  %s %s %s %s %q\n", ev.Timestamp.Sub(DefaultEpoch), ev.LogicalResourceId, ev.ResourceStatus, ev.PhysicalResourceId, ev.ResourceStatusReason)
 	})
 }
@@ -243,8 +269,11 @@ func (w *world) wait(id string) (*Stack, error) {
 		}
 		w.reopen()
 	}
-	// Everything runs to rest: a nested stack's cleanup may go on after
-	// its parent came to rest.
+	// Everything runs to rest (a nested stack's cleanup may go on after
+	// its parent came to rest), or now and then only the stack.
+	if w.restEarly() {
+		return w.waitStack(id)
+	}
 	if _, err := w.e.Run(ctx()); err != nil {
 		return nil, err
 	}
@@ -266,9 +295,13 @@ func (w *world) settle() string {
 		if st.StackStatus != string(statemachine.StackStatusUpdateRollbackFailed) || round > 3 {
 			return id
 		}
+		if w.call(6) {
+			w.logf("(deleted in UPDATE_ROLLBACK_FAILED, not continued)")
+			return id
+		}
 		in := ContinueUpdateRollbackInput{StackName: id}
 		if round > 0 || w.r.IntN(2) == 0 {
-			in.ResourcesToSkip = w.rollbackFailures(id)
+			in.ResourcesToSkip = w.skipSome(w.rollbackFailures(id))
 		} else {
 			in.Faults = w.faults()
 		}
@@ -286,14 +319,20 @@ func (w *world) deleteAll(id string) {
 	w.t.Helper()
 	del := DeleteStackInput{StackName: id}
 	del.Faults = w.faults()
-	for round := 0; round < 4; round++ {
+	w.retainProbe(id)
+	retained := map[string]bool{}
+	for round := 0; round < 6; round++ {
 		st := w.stack(id)
 		switch st.StackStatus {
 		case string(statemachine.StackStatusDeleteComplete):
 			w.checkInvariants()
+			w.checkDeleted(id, retained)
 			return
 		case string(statemachine.StackStatusDeleteFailed):
-			del = DeleteStackInput{StackName: id, RetainResources: w.deleteFailures(id)}
+			del = DeleteStackInput{StackName: id, RetainResources: w.retainSome(id, round >= 4)}
+			for _, lid := range del.RetainResources {
+				retained[lid] = true
+			}
 		}
 		w.logf("DeleteStack retain=%v", del.RetainResources)
 		w.reopen()
@@ -307,7 +346,7 @@ func (w *world) deleteAll(id string) {
 		w.checkInvariants()
 		del = DeleteStackInput{StackName: id}
 	}
-	w.t.Fatalf("the stack is still %s after four deletes", w.stack(id).StackStatus)
+	w.t.Fatalf("the stack is still %s after six deletes", w.stack(id).StackStatus)
 }
 
 func (w *world) logf(format string, args ...any) { fmt.Fprintf(&w.log, format+"\n", args...) }
@@ -316,6 +355,9 @@ func (w *world) checkInvariants() {
 	w.t.Helper()
 	if err := w.e.CheckInvariants(ctx()); err != nil {
 		w.t.Fatal(err)
+	}
+	if w.stops.problem != "" {
+		w.t.Fatal(w.stops.problem)
 	}
 }
 
@@ -592,8 +634,8 @@ var persistedWorlds = flag.Int("random.persisted", 40, "worlds TestRandomWorldsP
 func TestRandomWorldsPersisted(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(*persistedWorlds); seed++ {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			disk := runWorldIn(t, seed, filepath.Join(t.TempDir(), "state.db"), ContractOff)
-			mem := runWorldIn(t, seed, "", ContractOff)
+			disk := runWorldIn(t, seed, filepath.Join(t.TempDir(), "state.db"), ContractOff, false)
+			mem := runWorldIn(t, seed, "", ContractOff, false)
 			if disk.log.String() != mem.log.String() {
 				t.Fatalf("the events differ:\n%s", lineDiff(mem.log.String(), disk.log.String()))
 			}

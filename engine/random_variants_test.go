@@ -383,7 +383,9 @@ func (w *world) updateByChangeSet(up UpdateStackInput, v int) error {
 func (w *world) cancelPartWay(id string) {
 	w.t.Helper()
 	n := w.xr.IntN(12)
-	if _, err := w.e.Step(ctx(), n); err != nil {
+	if w.call(4) {
+		n = 0 // before the update's first task
+	} else if _, err := w.e.Step(ctx(), n); err != nil {
 		w.t.Fatal(err)
 	}
 	st := w.stack(id)
@@ -396,4 +398,5 @@ func (w *world) cancelPartWay(id string) {
 	if _, err := w.e.CancelUpdateStack(ctx(), CancelUpdateStackInput{StackName: id}); err != nil {
 		w.t.Fatalf("CancelUpdateStack refused in UPDATE_IN_PROGRESS: %v", err)
 	}
+	w.stops.cancelled(id)
 }

@@ -18,7 +18,9 @@ import (
 //     retried delete skips what the last one deleted); DELETE_FAILED ones
 //     are deleted again.
 //   - A resource that never got a physical resource → Forget, whatever
-//     its policy.
+//     its policy, unless a delete of it failed (a custom resource, sent
+//     its Delete by the rollback of a Create that got no answer): it is
+//     deleted again, or retained.
 //
 // The order between two resources holds through resources that have no
 // step any more: if C depended on B which depended on A and B is gone, C is
@@ -74,7 +76,7 @@ func ForDelete(deployed Deployed, retainResources []string) *Plan {
 		d := &rs[v]
 		a := deletion(d.DeletionPolicy)
 		switch {
-		case d.neverCreated():
+		case d.neverCreated() && !d.deleteFailed():
 			a = Forget
 		case retain[d.LogicalID]:
 			a = Retain

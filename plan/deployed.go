@@ -43,6 +43,7 @@ const (
 	statusCreateFailed   = "CREATE_FAILED"
 	statusUpdateFailed   = "UPDATE_FAILED"
 	statusDeleteComplete = "DELETE_COMPLETE"
+	statusDeleteFailed   = "DELETE_FAILED"
 	statusDeleteSkipped  = "DELETE_SKIPPED"
 )
 
@@ -55,6 +56,12 @@ func (r *DeployedResource) gone() bool {
 // neverCreated tells whether the resource has no physical resource: its
 // create failed (or never ran) before the handler named one.
 func (r *DeployedResource) neverCreated() bool { return r.PhysicalID == "" }
+
+// deleteFailed tells whether a delete of the resource was tried and
+// failed: a custom resource is sent its Delete even without a physical
+// id (a rollback after its Create got no answer), and one that failed
+// is sent it again, or retained, like any other.
+func (r *DeployedResource) deleteFailed() bool { return r.Status == statusDeleteFailed }
 
 // IsCustom tells whether a type is a custom resource:
 // AWS::CloudFormation::CustomResource or Custom::NAME.
