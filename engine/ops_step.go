@@ -636,6 +636,16 @@ func (r *run) startSkip(row *store.StepRecord, s *plan.Step) error {
 		return err
 	}
 	rec.RollbackFailed, rec.Skipped = false, true
+	if rec.PhysicalResourceId == "" && s.PhysicalID != "" {
+		// A skipped Restore of a replacement whose new physical resource
+		// never got an id (cancelled before its handler named one): the
+		// logical resource points back at its old one (plan.Skip), which
+		// leaves the retired records.
+		if old := r.tx.RetiredRecord(r.st.Num, s.LogicalID, s.PhysicalID); old != nil {
+			rec.PhysicalResourceId, rec.Model = old.PhysicalResourceId, old.Model
+			r.tx.DeleteRetired(old)
+		}
+	}
 	// CloudFormation records a skipped resource as rolled back: what the
 	// stack holds of it is the template rolled back to (a later update is
 	// planned against that, and its rollback returns there), while the

@@ -65,6 +65,15 @@ var worldRegressions = []struct {
 	{9785, calls, "v2 rolled back at once; rnd stuck in UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS"},
 	{16155, calls, "rnd stuck in UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS, a child's cleanup held"},
 	{29054, calls, "v2 denied by the policy; R10's child held its cleanup after the parent's began"},
+	// A replacement whose new physical resource was cancelled before its
+	// handler named one, its rollback failed and skipped by
+	// ContinueUpdateRollback: the record was UPDATE_COMPLETE with no
+	// physical id (its dependents failed "has no physical resource", the
+	// delete forgot it and left the old one in the account). The skip
+	// points it back at its old physical resource (plan.Skip).
+	{30082, plain, "R06 UPDATE_COMPLETE with no physical id after a skipped rollback of its replacement"},
+	{42022, calls, "a skipped replacement left without a physical id"},
+	{53816, calls, "a skipped replacement left without a physical id"},
 }
 
 // Whether a pinned world makes the calls of random_calls_test.go.
