@@ -72,12 +72,9 @@ func signalPolicyOf(rec *store.ResourceRecord, typeName string, props map[string
 	if cp, ok := rec.CreationPolicy.(map[string]any); ok {
 		if rs, ok := cp["ResourceSignal"].(map[string]any); ok {
 			pol := signalPolicy{Count: 1, Timeout: defaultSignalTimeout}
-			if v, ok := rs["Count"]; ok {
-				n, err := strconv.Atoi(scalarText(v))
-				if err != nil || n < 1 {
-					return pol, false, fmt.Sprintf("CreationPolicy.ResourceSignal.Count must be a whole number of at least 1, not %v", v)
-				}
-				pol.Count = n
+			var reason string
+			if pol.Count, reason = signalCount(rs, "CreationPolicy.ResourceSignal.Count"); reason != "" {
+				return pol, false, reason
 			}
 			if v, ok := rs["Timeout"]; ok {
 				d, err := parseISODuration(scalarText(v))
@@ -95,13 +92,10 @@ func signalPolicyOf(rec *store.ResourceRecord, typeName string, props map[string
 	if _, ok := props["Handle"]; !ok {
 		return signalPolicy{}, false, ""
 	}
-	pol := signalPolicy{Count: 1, Handle: true}
-	if v, ok := props["Count"]; ok {
-		n, err := strconv.Atoi(scalarText(v))
-		if err != nil || n < 1 {
-			return pol, false, fmt.Sprintf("Count must be a whole number of at least 1, not %v", v)
-		}
-		pol.Count = n
+	pol := signalPolicy{Handle: true}
+	var reason string
+	if pol.Count, reason = signalCount(props, "Count"); reason != "" {
+		return pol, false, reason
 	}
 	secs, err := strconv.Atoi(scalarText(props["Timeout"]))
 	if err != nil || secs < 0 || secs > 43200 {
@@ -109,6 +103,20 @@ func signalPolicyOf(rec *store.ResourceRecord, typeName string, props map[string
 	}
 	pol.Timeout = time.Duration(secs) * time.Second
 	return pol, true, ""
+}
+
+// signalCount is the Count of a signal policy (1 when it sets none), or
+// the reason it cannot be used.
+func signalCount(m map[string]any, field string) (int, string) {
+	v, ok := m["Count"]
+	if !ok {
+		return 1, ""
+	}
+	n, err := strconv.Atoi(scalarText(v))
+	if err != nil || n < 1 {
+		return 1, fmt.Sprintf("%s must be a whole number of at least 1, not %v", field, v)
+	}
+	return n, ""
 }
 
 // parseISODuration reads an ISO 8601 duration of days, hours, minutes and
@@ -119,7 +127,7 @@ func parseISODuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("not an ISO 8601 duration: %q", s)
 	}
 	var d time.Duration
-	inTime := false
+	inTime, units := false, 0
 	num := ""
 	for _, c := range rest {
 		switch {
@@ -129,9 +137,10 @@ func parseISODuration(s string) (time.Duration, error) {
 			inTime = true
 		default:
 			n, err := strconv.Atoi(num)
-			if err != nil {
+			if err != nil || n > 1_000_000 {
 				return 0, fmt.Errorf("not an ISO 8601 duration: %q", s)
 			}
+			units++
 			var unit time.Duration
 			switch {
 			case c == 'D' && !inTime:
@@ -149,7 +158,7 @@ func parseISODuration(s string) (time.Duration, error) {
 			num = ""
 		}
 	}
-	if num != "" {
+	if num != "" || units == 0 {
 		return 0, fmt.Errorf("not an ISO 8601 duration: %q", s)
 	}
 	return d, nil
