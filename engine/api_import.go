@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -210,7 +211,7 @@ func (e *Engine) importIdentifier(r ResourceToImport) (string, error) {
 		want = append(want, name)
 		parts = append(parts, r.ResourceIdentifier[name])
 	}
-	if len(r.ResourceIdentifier) != len(want) || slicesHasEmpty(parts) {
+	if len(r.ResourceIdentifier) != len(want) || slices.Contains(parts, "") {
 		got := make([]string, 0, len(r.ResourceIdentifier))
 		for k := range r.ResourceIdentifier {
 			got = append(got, k)
@@ -220,15 +221,6 @@ func (e *Engine) importIdentifier(r ResourceToImport) (string, error) {
 		return "", ValidationError("Resource [%s] of type %s is identified by [%s]: its ResourceIdentifier gives [%s]", r.LogicalResourceId, r.ResourceType, strings.Join(want, ", "), strings.Join(got, ", "))
 	}
 	return strings.Join(parts, "|"), nil
-}
-
-func slicesHasEmpty(s []string) bool {
-	for _, v := range s {
-		if v == "" {
-			return true
-		}
-	}
-	return false
 }
 
 // ownedByStack tells whether a physical resource belongs to a live stack:

@@ -163,9 +163,6 @@ func driveAfter(ctx context.Context, e *engine.Engine, stackID string, until *sc
 func (a *app) finish(ctx context.Context, e *engine.Engine, res scenario.DriveResult, until *scenario.Until, intent string) error {
 	st := res.Stack
 	status := statemachine.StackStatus(st.StackStatus)
-	if intent == "SignalResource" {
-		intent = "" // the operation the signal moved on says how it went
-	}
 	if res.Waiting {
 		return a.reportWaiting(ctx, e, st)
 	}
