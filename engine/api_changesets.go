@@ -48,8 +48,9 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 	default:
 		return nil, enumError(csType, "changeSetType", []string{ChangeSetTypeCreate, ChangeSetTypeUpdate, ChangeSetTypeImport})
 	}
-	if in.ImportExistingResources {
-		return nil, ValidationError("stacksim does not support ImportExistingResources yet: leave it out, and import existing resources with a change set of type IMPORT (ResourcesToImport)")
+	if in.ImportExistingResources && csType == ChangeSetTypeImport {
+		// UNVERIFIED wording.
+		return nil, ValidationError("ImportExistingResources can be given only with ChangeSetType CREATE or UPDATE: an IMPORT change set names its resources in ResourcesToImport")
 	}
 	if csType == ChangeSetTypeCreate {
 		if err := checkStackName(in.StackName); err != nil {
@@ -110,7 +111,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 		cs := &store.ChangeSetRecord{Name: in.ChangeSetName, Type: csType, CreationTime: tx.now(), Description: in.Description,
 			Given: in.Parameters, Capabilities: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs, RoleARN: in.RoleARN,
 			OnStackFailure: in.OnStackFailure, Status: ChangeSetStatusCreateComplete, ExecutionStatus: ExecutionStatusAvailable,
-			ClientToken: in.ClientToken}
+			ClientToken: in.ClientToken, ImportExisting: in.ImportExistingResources}
 		var p *plan.Plan
 		var bound, old boundTemplate   // an IMPORT change set's template, and the stack's before
 		var desired *store.StackRecord // the stack as an UPDATE change set leaves it
@@ -160,7 +161,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			switch {
 			case err == nil:
 				p, desired = up, c
-				if csType == ChangeSetTypeImport {
+				if csType == ChangeSetTypeImport || cs.ImportExisting {
 					if bound, err = e.currentTemplate(c); err != nil {
 						return err
 					}
@@ -191,6 +192,9 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 				return err
 			}
 			cs.Imports = targets
+		}
+		if cs.Status == ChangeSetStatusCreateComplete {
+			p = e.withExistingImports(tx, cs, bound, p)
 		}
 		if p != nil && cs.StatusReason != noChangesReason {
 			cs.Changes = plan.Changes(p)
@@ -318,6 +322,7 @@ func (e *Engine) DescribeChangeSet(ctx context.Context, in DescribeChangeSetInpu
 			NotificationARNs: nonNil(cs.NotificationARNs), Capabilities: nonNil(cs.Capabilities), Tags: cs.Tags,
 			Changes: append([]plan.Change{}, changes[start:end]...), OnStackFailure: cs.OnStackFailure,
 			IncludeNestedStacks: cs.IncludeNestedStacks, ParentChangeSetId: cs.ParentChangeSetId, RootChangeSetId: cs.RootChangeSetId,
+			ImportExistingResources: cs.ImportExisting,
 		}
 		if end < len(changes) {
 			out.NextToken = encodeToken("DescribeChangeSet", cs.Id, strconv.Itoa(end))
@@ -389,11 +394,12 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			}
 			st = c
 		} else if cs.Type == ChangeSetTypeCreate {
-			_, p, err := e.prepareCreate(tx, c, csSubmission(cs), cs.Given, cs.Capabilities,
+			b, p, err := e.prepareCreate(tx, c, csSubmission(cs), cs.Given, cs.Capabilities,
 				prepareHow{processed: true, changeSet: true, ssm: storedSSM(cs.Parameters)})
 			if err != nil {
 				return err
 			}
+			p = e.withExistingImports(tx, cs, b, p)
 			to, err := statemachine.FireStack(c.StackName, c.StackStatus, statemachine.StackCreate)
 			if err != nil {
 				return internalf("%w", err)
@@ -426,6 +432,13 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			c, p, err := e.prepareUpdate(tx, st, u, false)
 			if err != nil {
 				return err
+			}
+			if cs.ImportExisting {
+				b, err := e.currentTemplate(c)
+				if err != nil {
+					return err
+				}
+				p = e.withExistingImports(tx, cs, b, p)
 			}
 			if op, err = e.startUpdate(tx, c, p, token, in.ClientRequestToken, KindExecuteChangeSet, in.Extensions); err != nil {
 				return err
@@ -528,7 +541,8 @@ func (e *Engine) ListChangeSets(ctx context.Context, in ListChangeSetsInput) (*L
 			out.Summaries = append(out.Summaries, ChangeSetSummary{StackId: cs.StackId, StackName: cs.StackName,
 				ChangeSetId: cs.Id, ChangeSetName: cs.Name, ExecutionStatus: cs.ExecutionStatus, Status: cs.Status,
 				StatusReason: cs.StatusReason, CreationTime: cs.CreationTime, Description: cs.Description,
-				IncludeNestedStacks: cs.IncludeNestedStacks, ParentChangeSetId: cs.ParentChangeSetId, RootChangeSetId: cs.RootChangeSetId})
+				IncludeNestedStacks: cs.IncludeNestedStacks, ParentChangeSetId: cs.ParentChangeSetId, RootChangeSetId: cs.RootChangeSetId,
+				ImportExistingResources: cs.ImportExisting})
 		}
 		if end < len(all) {
 			out.NextToken = encodeToken("ListChangeSets", st.StackId, strconv.Itoa(end))

@@ -61,9 +61,15 @@ func TestImportRefused(t *testing.T) {
 			}
 		})
 	}
+	// ImportExistingResources belongs to CREATE and UPDATE change sets.
 	e := newTestEngine(t, Options{})
-	if _, err := e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "app", ChangeSetName: "cs", ChangeSetType: ChangeSetTypeCreate,
-		TemplateBody: tpl, ImportExistingResources: true}); err == nil || !strings.Contains(err.Error(), "does not support ImportExistingResources") {
-		t.Fatalf("ImportExistingResources: %v", err)
+	before := state(t, e)
+	if _, err := e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "app", ChangeSetName: "cs", ChangeSetType: ChangeSetTypeImport,
+		TemplateBody: tpl, ResourcesToImport: []ResourceToImport{ssm("Config", name)}, ImportExistingResources: true}); err == nil ||
+		!strings.Contains(err.Error(), "ImportExistingResources can be given only with ChangeSetType CREATE or UPDATE") {
+		t.Fatalf("ImportExistingResources on an IMPORT change set: %v", err)
+	}
+	if !bytes.Equal(before, state(t, e)) {
+		t.Fatal("the refused call changed the stored state")
 	}
 }

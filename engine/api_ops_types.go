@@ -257,6 +257,9 @@ type DescribeChangeSetOutput struct {
 	NextToken             string                `json:"NextToken,omitempty"`
 	IncludeNestedStacks   bool                  `json:"IncludeNestedStacks"`
 	OnStackFailure        string                `json:"OnStackFailure,omitempty"`
+	// ImportExistingResources: the change set imports the resources of its
+	// template that exist already.
+	ImportExistingResources bool `json:"ImportExistingResources,omitempty"`
 	// ParentChangeSetId and RootChangeSetId are set on the change set of
 	// a nested stack (IncludeNestedStacks).
 	ParentChangeSetId string `json:"ParentChangeSetId,omitempty"`
@@ -309,8 +312,10 @@ type ChangeSetSummary struct {
 	CreationTime        time.Time `json:"CreationTime"`
 	Description         string    `json:"Description,omitempty"`
 	IncludeNestedStacks bool      `json:"IncludeNestedStacks"`
-	ParentChangeSetId   string    `json:"ParentChangeSetId,omitempty"`
-	RootChangeSetId     string    `json:"RootChangeSetId,omitempty"`
+	// ImportExistingResources: as DescribeChangeSet's.
+	ImportExistingResources bool   `json:"ImportExistingResources,omitempty"`
+	ParentChangeSetId       string `json:"ParentChangeSetId,omitempty"`
+	RootChangeSetId         string `json:"RootChangeSetId,omitempty"`
 }
 
 // ListChangeSetsOutput is ListChangeSets' answer.

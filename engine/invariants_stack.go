@@ -232,7 +232,8 @@ func (c *checker) matchesTemplate(st *store.StackRecord) {
 			continue
 		}
 		switch rec.ResourceStatus {
-		case statemachine.ResourceStatusCreateComplete, statemachine.ResourceStatusUpdateComplete:
+		case statemachine.ResourceStatusCreateComplete, statemachine.ResourceStatusUpdateComplete,
+			statemachine.ResourceStatusImportComplete: // imported by a create or update (ImportExistingResources)
 		default:
 			c.add(whereResource(st, rec), "it is %s in a stack at rest in %s", rec.ResourceStatus, st.StackStatus)
 			continue

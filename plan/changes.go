@@ -139,6 +139,10 @@ func Changes(p *Plan) []Change {
 			// (recorded: LocalStack's test_change_set_ref and
 			// test_change_set_parameters snapshots, 2025-04).
 			rc.Replacement = ReplacementTrue
+		case s.Action == Import:
+			// ImportExistingResources: the resource is adopted, not made.
+			rc.Action = ChangeImport
+			rc.PhysicalResourceID = s.PhysicalID
 		case s.Action == Update || s.Action.IsReplace():
 			rc.Action = ChangeModify
 			rc.PhysicalResourceID = s.PhysicalID

@@ -45,6 +45,7 @@ const (
 	statusDeleteComplete = "DELETE_COMPLETE"
 	statusDeleteFailed   = "DELETE_FAILED"
 	statusDeleteSkipped  = "DELETE_SKIPPED"
+	statusImportFailed   = "IMPORT_FAILED"
 )
 
 // gone tells whether the resource is no longer the stack's: deleted, or
@@ -56,6 +57,11 @@ func (r *DeployedResource) gone() bool {
 // neverCreated tells whether the resource has no physical resource: its
 // create failed (or never ran) before the handler named one.
 func (r *DeployedResource) neverCreated() bool { return r.PhysicalID == "" }
+
+// neverAdopted tells whether the resource's import failed (or was cut
+// short) in a create or update that disabled rollback: the physical
+// resource it names was never the stack's.
+func (r *DeployedResource) neverAdopted() bool { return r.Status == statusImportFailed }
 
 // deleteFailed tells whether a delete of the resource was tried and
 // failed: a custom resource is sent its Delete even without a physical

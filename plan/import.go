@@ -83,6 +83,32 @@ func ForImport(p *Plan, targets []ImportTarget) (*Plan, error) {
 	return out, nil
 }
 
+// WithImports returns p, a create or update plan, with the Create steps of
+// the targets made Import steps of the same phase, order and dependencies:
+// a change set with ImportExistingResources adopts the existing resources
+// its template names and creates the rest. A target that p does not add
+// (a Create of its forward phase, not a replacement) is left out.
+func WithImports(p *Plan, targets []ImportTarget) *Plan {
+	if len(targets) == 0 || (p.Operation != OpCreate && p.Operation != OpUpdate) {
+		return p
+	}
+	byID := make(map[string]*ImportTarget, len(targets))
+	for i := range targets {
+		byID[targets[i].LogicalID] = &targets[i]
+	}
+	out := *p
+	out.Steps = slices.Clone(p.Steps)
+	for i := range out.Steps {
+		s := &out.Steps[i]
+		t := byID[s.LogicalID]
+		if t == nil || s.Action != Create || s.Replaces != 0 || (s.Phase != PhaseCreate && s.Phase != PhaseUpdate) {
+			continue
+		}
+		s.Action, s.PhysicalID = Import, t.PhysicalID
+	}
+	return &out
+}
+
 // ImportRollback plans the rollback of an import from its journal: a
 // Release of every resource whose import started (imported, failed or cut
 // short), in reverse order. They leave the stack; nothing is deleted.

@@ -89,7 +89,7 @@ func checkJournal(forward *Plan, steps []Step, last map[int]Entry) error {
 			return fmt.Errorf("plan: journal entry for step %d (%s) has no outcome", id, s.LogicalID)
 		}
 		switch e.ran(s.Action) {
-		case NoOp, Create, Update, CreateThenDelete, DeleteThenCreate:
+		case NoOp, Create, Update, CreateThenDelete, DeleteThenCreate, Import:
 		default:
 			return fmt.Errorf("plan: cannot roll back step %d (%s): %s is not a forward action", s.ID, s.LogicalID, e.ran(s.Action))
 		}
@@ -122,12 +122,28 @@ func (r *rollback) removeCreated(s *Step, e Entry) *Step {
 	return &d
 }
 
+// releaseImported is the step that lets go of what a forward Import
+// (ImportExistingResources) adopted: the resource existed before the
+// operation, so its rollback leaves it in the account, whatever its
+// DeletionPolicy (Retain or RetainExceptOnCreate: neither deletes what
+// the operation did not create).
+func (r *rollback) releaseImported(s *Step) *Step {
+	d := r.base(s)
+	d.Action, d.PhysicalID = Release, s.PhysicalID
+	return &d
+}
+
 func (r *rollback) create() (*Plan, error) {
 	undo := make([]*Step, len(r.steps))
 	for i := range r.steps {
 		s := &r.steps[i]
-		if e, ok := r.last[s.ID]; ok && e.ran(s.Action) == Create {
+		e, ok := r.last[s.ID]
+		switch {
+		case !ok:
+		case e.ran(s.Action) == Create:
 			undo[i] = r.removeCreated(s, e)
+		case e.ran(s.Action) == Import:
+			undo[i] = r.releaseImported(s)
 		}
 	}
 	p := &Plan{Operation: OpRollback}
@@ -202,7 +218,7 @@ func (r *rollback) update() (*Plan, error) {
 			st.Action, st.PhysicalID, st.NewPhysicalID = Restore, old, e.NewPhysicalID
 			return &st
 		}
-		if !existed && e.ran(s.Action) != Create && e.ran(s.Action) != NoOp {
+		if !existed && e.ran(s.Action) != Create && e.ran(s.Action) != Import && e.ran(s.Action) != NoOp {
 			return nil, fmt.Errorf("plan: step %d (%s) changed a resource the plan's Prior does not have", s.ID, s.LogicalID)
 		}
 		sl := &slot{}
@@ -213,6 +229,8 @@ func (r *rollback) update() (*Plan, error) {
 		case NoOp:
 		case Create:
 			remove[i] = r.removeCreated(s, e)
+		case Import:
+			remove[i] = r.releaseImported(s)
 		case Update:
 			if e.leftOld(s) {
 				sl.first, remove[i] = restore(), deleteNew()

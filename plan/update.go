@@ -331,9 +331,10 @@ func (u *updater) step(s *Step, id, v int) (c cleanupItem, ok bool, err error) {
 		UpdateReplacePolicy: policy(b.UpdateReplacePolicy(r.LogicalID)),
 	}
 	d := u.currentOf[v].d
-	if d == nil || d.neverCreated() {
+	if d == nil || d.neverCreated() || d.neverAdopted() {
 		// New, or never created (a CREATE_FAILED left by a create that
-		// disabled rollback): create it.
+		// disabled rollback), or never imported (IMPORT_FAILED, likewise):
+		// create it (or import it again, ImportExistingResources).
 		s.Action, u.kinds[v] = Create, kAdded
 		if u.in.Contexts {
 			props, err := b.Properties(r.LogicalID, u)

@@ -18,6 +18,7 @@ func resourceTable() []eventDef[ResourceStatus, ResourceEvent] {
 			Edges: []edge[ResourceStatus]{
 				{NotExist, ResourceStatusCreateInProgress, "the stack's create, or an update that adds the resource, reaches it in dependency order"},
 				{ResourceStatusCreateFailed, ResourceStatusCreateInProgress, "an update retries a resource whose create failed with rollback disabled"},
+				{ResourceStatusImportFailed, ResourceStatusCreateInProgress, "an update creates a resource whose import (ImportExistingResources) failed with rollback disabled"},
 			},
 		},
 		{
@@ -134,6 +135,7 @@ func resourceTable() []eventDef[ResourceStatus, ResourceEvent] {
 				{ResourceStatusUpdateFailed, ResourceStatusDeleteSkipped, "DeletionPolicy Retain when a stack in UPDATE_ROLLBACK_FAILED is deleted"},
 				{ResourceStatusDeleteFailed, ResourceStatusDeleteSkipped, "named in DeleteStack's RetainResources (accepted only in DELETE_FAILED)"},
 				{ResourceStatusImportComplete, ResourceStatusDeleteSkipped, "DeletionPolicy Retain"},
+				{ResourceStatusImportFailed, ResourceStatusDeleteSkipped, "DeletionPolicy Retain when a stack is deleted whose create or update (ImportExistingResources) failed to import it with rollback disabled: it was never the stack's"},
 				{ResourceStatusImportRollbackFailed, ResourceStatusDeleteSkipped, "DeletionPolicy Retain when the stack is deleted"},
 			},
 		},
@@ -150,6 +152,7 @@ func resourceTable() []eventDef[ResourceStatus, ResourceEvent] {
 			Summary: "The handler is asked to read the existing resource and adopt it.",
 			Edges: []edge[ResourceStatus]{
 				{NotExist, ResourceStatusImportInProgress, "ExecuteChangeSet of an IMPORT change set names it"},
+				{ResourceStatusImportFailed, ResourceStatusImportInProgress, "an update (ImportExistingResources) imports again a resource whose import failed with rollback disabled"},
 			},
 		},
 		{

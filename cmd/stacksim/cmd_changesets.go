@@ -20,7 +20,7 @@ func (a *app) createChangeSetCommand() *cobra.Command {
 	var stack, csName, csType, description, roleARN, clientToken, onStackFailure, toImport string
 	var t templateFlags
 	var params, tags, caps, notifications []string
-	var nested bool
+	var nested, importExisting bool
 	cmd := &cobra.Command{
 		Use:   "create-change-set --stack-name NAME --change-set-name CS (--template-body file://PATH | --use-previous-template)",
 		Short: "Create a change set: what an update (or a creation) would do",
@@ -29,13 +29,17 @@ func (a *app) createChangeSetCommand() *cobra.Command {
 With --change-set-type IMPORT and --resources-to-import, existing resources
 (a stack's retained ones, say) come into the stack, new or existing: the
 template is the whole stack with them added, each with a DeletionPolicy,
-and changes nothing else. A change set with no changes is FAILED ("The submitted information didn't
+and changes nothing else. With --import-existing-resources, a CREATE or
+UPDATE change set imports the resources of its template that exist already
+(a static name, DeletionPolicy Retain or RetainExceptOnCreate, in no stack)
+and creates the rest. A change set with no changes is FAILED ("The submitted information didn't
 contain changes..."), and the command exits with status 1.`,
 		Example: `  stacksim create-change-set --stack-name app --change-set-name v2 --template-body file://app-v2.yaml
   stacksim describe-change-set --stack-name app --change-set-name v2 --output table
   stacksim create-change-set --stack-name new --change-set-name first --change-set-type CREATE --template-body file://app.yaml
   stacksim create-change-set --stack-name app --change-set-name adopt --change-set-type IMPORT --template-body file://app-with-bucket.yaml \
-    --resources-to-import '[{"ResourceType":"AWS::S3::Bucket","LogicalResourceId":"Bucket","ResourceIdentifier":{"BucketName":"my-bucket"}}]'`,
+    --resources-to-import '[{"ResourceType":"AWS::S3::Bucket","LogicalResourceId":"Bucket","ResourceIdentifier":{"BucketName":"my-bucket"}}]'
+  stacksim create-change-set --stack-name app --change-set-name v3 --template-body file://app-v3.yaml --import-existing-resources`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if stack == "" || csName == "" {
@@ -47,7 +51,7 @@ contain changes..."), and the command exits with status 1.`,
 			}
 			in := engine.CreateChangeSetInput{StackName: stack, ChangeSetName: csName, TemplateBody: src.body, TemplateURL: src.url, UsePreviousTemplate: t.usePrevious,
 				ChangeSetType: csType, Description: description, RoleARN: roleARN, ClientToken: clientToken,
-				IncludeNestedStacks: nested, OnStackFailure: onStackFailure}
+				IncludeNestedStacks: nested, OnStackFailure: onStackFailure, ImportExistingResources: importExisting}
 			if in.Parameters, err = parseParameters(params); err != nil {
 				return badInput(err)
 			}
@@ -103,6 +107,7 @@ contain changes..."), and the command exits with status 1.`,
 	cmd.Flags().StringVar(&roleARN, "role-arn", "", "the service role (recorded, not used)")
 	cmd.Flags().StringVar(&clientToken, "client-token", "", "a unique token for this request")
 	cmd.Flags().StringVar(&onStackFailure, "on-stack-failure", "", "ROLLBACK, DO_NOTHING or DELETE: what executing the change set does on failure")
+	cmd.Flags().BoolVar(&importExisting, "import-existing-resources", false, "import (not create) the template's resources that exist already: a static name, DeletionPolicy Retain or RetainExceptOnCreate, in no stack")
 	cmd.Flags().BoolVar(&nested, "include-nested-stacks", false, "make change sets of the nested stacks too (DescribeChangeSet shows each nested stack's ChangeSetId)")
 	addTemplateFlags(cmd, &t, true)
 	addParamFlags(cmd, &params, &tags, &caps, &notifications)

@@ -554,6 +554,10 @@ type ChangeSetRecord struct {
 	// Imports are an IMPORT change set's resources to import, each with
 	// the physical id its ResourceIdentifier names.
 	Imports []plan.ImportTarget `json:",omitempty"`
+	// ImportExisting: made with ImportExistingResources (a CREATE or
+	// UPDATE change set that imports the resources of its template that
+	// exist already; its plan's Import steps are found again when it runs).
+	ImportExisting bool `json:",omitempty"`
 }
 
 func (c *ChangeSetRecord) Table() TableID { return TChangeSets }
