@@ -102,4 +102,26 @@ func TestServeCDK(t *testing.T) {
 	if err != nil || st.Stacks[0].StackStatus != "DELETE_COMPLETE" {
 		t.Fatalf("after cdk destroy: %v %+v", err, st)
 	}
+
+	// The retained, named parameter outlived the stack: deployed again
+	// with --import-existing-resources, the new stack takes it over (without
+	// the flag its create fails: it exists).
+	out = cdk("deploy", "--require-approval", "never", "--import-existing-resources")
+	if !strings.Contains(out, "✅  CdkDemo") {
+		t.Fatalf("cdk deploy --import-existing-resources:\n%s", out)
+	}
+	rs, err := c.DescribeStackResources(context.Background(), &cfn.DescribeStackResourcesInput{StackName: aws.String("CdkDemo")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported := false
+	for _, r := range rs.StackResources {
+		if aws.ToString(r.PhysicalResourceId) == "/cdkdemo/shared" {
+			imported = r.ResourceStatus == "IMPORT_COMPLETE"
+		}
+	}
+	if !imported {
+		t.Fatalf("after cdk deploy --import-existing-resources, /cdkdemo/shared is not imported: %+v", rs.StackResources)
+	}
+	cdk("destroy", "--force")
 }

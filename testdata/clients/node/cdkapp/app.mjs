@@ -1,7 +1,9 @@
 // A small CDK app with no assets, synthesized with LegacyStackSynthesizer so
 // that `cdk deploy` needs no bootstrap stack: the template goes in
 // TemplateBody. Deployed to stacksim serve by cmd/stacksim's TestServeCDK.
-import { App, Stack, LegacyStackSynthesizer, CfnOutput } from "aws-cdk-lib";
+// Shared has a fixed name and is retained: destroyed, it stays, and a
+// second deploy takes it over with --import-existing-resources.
+import { App, Stack, LegacyStackSynthesizer, CfnOutput, RemovalPolicy } from "aws-cdk-lib";
 import * as sns from "aws-cdk-lib/aws-sns";
 import * as ssm from "aws-cdk-lib/aws-ssm";
 
@@ -12,5 +14,7 @@ const stack = new Stack(app, "CdkDemo", {
 });
 const topic = new sns.Topic(stack, "Alerts", { displayName: "alerts" });
 new ssm.StringParameter(stack, "TopicArn", { stringValue: topic.topicArn });
+const shared = new ssm.StringParameter(stack, "Shared", { parameterName: "/cdkdemo/shared", stringValue: "shared" });
+shared.applyRemovalPolicy(RemovalPolicy.RETAIN);
 new CfnOutput(stack, "AlertsArn", { value: topic.topicArn });
 app.synth();
