@@ -168,6 +168,21 @@ func (r *run) applyTemplate(rec *store.ResourceRecord, s *plan.Step) {
 	}
 }
 
+// resourceUpdatePolicy is a resource's UpdatePolicy in the operation's template,
+// resolved against the live values (nil when it has none, or it is not
+// known).
+func (r *run) resourceUpdatePolicy(logicalID string) any {
+	b, err := r.template()
+	if err != nil || !b.Enabled(logicalID) {
+		return nil
+	}
+	v, err := b.ResourceAttribute(logicalID, "UpdatePolicy", r.live(true))
+	if err != nil || !template.IsKnown(v) {
+		return nil
+	}
+	return v
+}
+
 // resolve resolves a step's template properties against the live values;
 // reason is a template error found (the step fails with it).
 func (r *run) resolve(s *plan.Step) (props map[string]any, reason string, err error) {
@@ -399,8 +414,11 @@ func (r *run) startUpdate(row *store.StepRecord, s *plan.Step) error {
 			}
 		}
 	} else if reason == "" && cur.ResourceStatus != statemachine.ResourceStatusUpdateFailed {
-		// Decide again with the values now known (plan/doc.go).
+		// Decide again with the values now known (plan/doc.go), the
+		// UpdatePolicy's replacing update included.
 		dec := plan.Decide(r.e.planSchema(s.ResourceType), s.Custom, cur.Properties, props)
+		dec = plan.ReplacingUpdate(s.ResourceType, r.resourceUpdatePolicy(s.LogicalID), dec, dec.ChangedProperties())
+		// %s %v %+v %v\n", s.LogicalID, r.resourceUpdatePolicy(s.LogicalID), dec.Action, dec.ChangedProperties())
 		switch dec.Action {
 		case plan.NoOp:
 			row.Entry.Action = plan.NoOp

@@ -354,6 +354,17 @@ func (u *updater) step(s *Step, id, v int) (c cleanupItem, ok bool, err error) {
 	u.context(s, d.Properties, props, true)
 	schema := u.in.Schemas.of(r.Type)
 	dec := u.diff.decide(schema, s.Custom, d.Properties, props, u.recreations)
+	if dec.Action == Update && r.Type == autoScalingGroupType {
+		pol, err := u.in.Desired.ResourceAttribute(r.LogicalID, ScopeUpdatePolicy, u)
+		if err != nil {
+			return c, false, err
+		}
+		tops := make([]string, len(u.diff.tops))
+		for i, t := range u.diff.tops {
+			tops[i] = t.name
+		}
+		dec = ReplacingUpdate(r.Type, pol, dec, tops)
+	}
 	attrs, err := u.attributeChanges(r.LogicalID, d, s)
 	if err != nil {
 		return c, false, err
