@@ -224,8 +224,15 @@ func operations() map[string]*operation {
 			"GetTemplateSummary":     bridge(read, newOf[cfn.GetTemplateSummaryInput], newOf[cfn.GetTemplateSummaryOutput], (*engine.Engine).GetTemplateSummary),
 			"UpdateTerminationProtection": bridge(change, newOf[cfn.UpdateTerminationProtectionInput], newOf[cfn.UpdateTerminationProtectionOutput],
 				(*engine.Engine).UpdateTerminationProtection),
-			"SetStackPolicy": bridge(change, newOf[cfn.SetStackPolicyInput], newOf[cfn.SetStackPolicyOutput], (*engine.Engine).SetStackPolicy),
-			"GetStackPolicy": bridge(read, newOf[cfn.GetStackPolicyInput], newOf[cfn.GetStackPolicyOutput], (*engine.Engine).GetStackPolicy),
+			"SetStackPolicy":   bridge(change, newOf[cfn.SetStackPolicyInput], newOf[cfn.SetStackPolicyOutput], (*engine.Engine).SetStackPolicy),
+			"GetStackPolicy":   bridge(read, newOf[cfn.GetStackPolicyInput], newOf[cfn.GetStackPolicyOutput], (*engine.Engine).GetStackPolicy),
+			"DetectStackDrift": bridge(change, newOf[cfn.DetectStackDriftInput], newOf[cfn.DetectStackDriftOutput], (*engine.Engine).DetectStackDrift),
+			"DetectStackResourceDrift": bridge(change, newOf[cfn.DetectStackResourceDriftInput], newOf[cfn.DetectStackResourceDriftOutput],
+				(*engine.Engine).DetectStackResourceDrift),
+			"DescribeStackDriftDetectionStatus": bridge(read, newOf[cfn.DescribeStackDriftDetectionStatusInput], newOf[cfn.DescribeStackDriftDetectionStatusOutput],
+				(*engine.Engine).DescribeStackDriftDetectionStatus),
+			"DescribeStackResourceDrifts": bridge(read, newOf[cfn.DescribeStackResourceDriftsInput], newOf[cfn.DescribeStackResourceDriftsOutput],
+				(*engine.Engine).DescribeStackResourceDrifts),
 		}
 		ops = make(map[string]*operation, len(table))
 		for name, op := range table {

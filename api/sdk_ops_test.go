@@ -166,11 +166,33 @@ func TestSDKEveryOperation(t *testing.T) {
 	wantAPIError(t, err, "ValidationError", "Stack [consumer] cannot be deleted while TerminationProtection is enabled")
 	must(c.UpdateTerminationProtection(ctx, &cfn.UpdateTerminationProtectionInput{StackName: aws.String("consumer"), EnableTerminationProtection: aws.Bool(false)}))
 
-	// Drift is not simulated: the model's InvalidOperationException.
-	_, err = c.DetectStackDrift(ctx, &cfn.DetectStackDriftInput{StackName: aws.String("app")})
+	// Drift: detected at once, IN_SYNC (nothing changed the simulated
+	// resources); the resource drifts a page at a time.
+	det := must(c.DetectStackDrift(ctx, &cfn.DetectStackDriftInput{StackName: aws.String("app")}))
+	ds := must(c.DescribeStackDriftDetectionStatus(ctx, &cfn.DescribeStackDriftDetectionStatusInput{StackDriftDetectionId: det.StackDriftDetectionId}))
+	if ds.DetectionStatus != types.StackDriftDetectionStatusDetectionComplete || ds.StackDriftStatus != types.StackDriftStatusInSync || aws.ToInt32(ds.DriftedStackResourceCount) != 0 {
+		t.Fatalf("drift detection: %s %s %v", ds.DetectionStatus, ds.StackDriftStatus, ds.DriftedStackResourceCount)
+	}
+	var drifts []types.StackResourceDrift
+	for pg := cfn.NewDescribeStackResourceDriftsPaginator(c, &cfn.DescribeStackResourceDriftsInput{StackName: aws.String("app"), MaxResults: aws.Int32(1)}); pg.HasMorePages(); {
+		drifts = append(drifts, must(pg.NextPage(ctx)).StackResourceDrifts...)
+	}
+	if len(drifts) == 0 || drifts[0].StackResourceDriftStatus != types.StackResourceDriftStatusInSync || aws.ToString(drifts[0].ExpectedProperties) == "" {
+		t.Fatalf("resource drifts: %+v", drifts)
+	}
+	one := must(c.DetectStackResourceDrift(ctx, &cfn.DetectStackResourceDriftInput{StackName: aws.String("app"), LogicalResourceId: drifts[0].LogicalResourceId}))
+	if one.StackResourceDrift.StackResourceDriftStatus != types.StackResourceDriftStatusInSync {
+		t.Fatalf("DetectStackResourceDrift: %+v", one.StackResourceDrift)
+	}
+	dst := must(c.DescribeStacks(ctx, &cfn.DescribeStacksInput{StackName: aws.String("app")}))
+	if di := dst.Stacks[0].DriftInformation; di.StackDriftStatus != types.StackDriftStatusInSync || di.LastCheckTimestamp == nil {
+		t.Fatalf("DriftInformation: %+v", di)
+	}
+	// What stacksim does not serve: the model's InvalidOperationException.
+	_, err = c.DetectStackSetDrift(ctx, &cfn.DetectStackSetDriftInput{StackSetName: aws.String("set")})
 	var inv *types.InvalidOperationException
-	if !errors.As(err, &inv) || !strings.Contains(inv.ErrorMessage(), "stacksim does not simulate drift") {
-		t.Fatalf("DetectStackDrift: %v", err)
+	if !errors.As(err, &inv) || !strings.Contains(inv.ErrorMessage(), "stacksim does not simulate StackSets") {
+		t.Fatalf("DetectStackSetDrift: %v", err)
 	}
 
 	// ListStacks, and deletes.

@@ -10,8 +10,6 @@ import "strings"
 // unsupportedMessage says why an operation of the model is not served.
 func unsupportedMessage(action string) string {
 	switch {
-	case strings.Contains(action, "Drift"):
-		return "stacksim does not simulate drift: " + action + " is not supported (every stack and resource reports DriftInformation NOT_CHECKED)"
 	case strings.Contains(action, "StackSet") || strings.Contains(action, "StackInstance"):
 		return "stacksim does not simulate StackSets: " + action + " is not supported"
 	}

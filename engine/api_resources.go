@@ -191,8 +191,23 @@ func (e *Engine) ListStackResources(ctx context.Context, in ListStackResourcesIn
 	return out, nil
 }
 
-func resourceDrift() ResourceDriftInformation {
-	return ResourceDriftInformation{StackResourceDriftStatus: DriftNotChecked}
+// resourceDrift is a resource's drift as its last detection found it
+// (NOT_CHECKED when none checked it).
+func resourceDrift(r *store.ResourceRecord) ResourceDriftInformation {
+	if r.Drift == nil {
+		return ResourceDriftInformation{StackResourceDriftStatus: DriftNotChecked}
+	}
+	t := r.Drift.Time
+	return ResourceDriftInformation{StackResourceDriftStatus: r.Drift.Status, LastCheckTimestamp: &t}
+}
+
+// stackDrift is a stack's drift as its last detection found it.
+func stackDrift(s *store.StackRecord) StackDriftInformation {
+	if s.Drift == nil {
+		return StackDriftInformation{StackDriftStatus: DriftNotChecked}
+	}
+	t := s.Drift.Time
+	return StackDriftInformation{StackDriftStatus: s.Drift.Status, LastCheckTimestamp: &t}
 }
 
 func stackResourceOf(r *store.ResourceRecord, st *store.StackRecord) StackResource {
@@ -206,7 +221,7 @@ func stackResourceOf(r *store.ResourceRecord, st *store.StackRecord) StackResour
 		ResourceStatus:       string(r.ResourceStatus),
 		ResourceStatusReason: r.ResourceStatusReason,
 		Description:          r.Description,
-		DriftInformation:     resourceDrift(),
+		DriftInformation:     resourceDrift(r),
 	}
 }
 
@@ -222,7 +237,7 @@ func resourceDetail(r *store.ResourceRecord, st *store.StackRecord) StackResourc
 		ResourceStatusReason: r.ResourceStatusReason,
 		Description:          r.Description,
 		Metadata:             r.Metadata,
-		DriftInformation:     resourceDrift(),
+		DriftInformation:     resourceDrift(r),
 	}
 }
 
@@ -234,6 +249,6 @@ func resourceSummary(r *store.ResourceRecord) StackResourceSummary {
 		LastUpdatedTimestamp: r.LastUpdatedTimestamp,
 		ResourceStatus:       string(r.ResourceStatus),
 		ResourceStatusReason: r.ResourceStatusReason,
-		DriftInformation:     resourceDrift(),
+		DriftInformation:     resourceDrift(r),
 	}
 }

@@ -155,7 +155,7 @@ func stackAPI(s *store.StackRecord) Stack {
 		Tags:                  nonNil(s.Tags),
 		ParentId:              s.ParentId,
 		RootId:                s.RootId,
-		DriftInformation:      StackDriftInformation{StackDriftStatus: DriftNotChecked},
+		DriftInformation:      stackDrift(s),
 		RetainExceptOnCreate:  s.RetainExceptOnCreate,
 	}
 	if s.StackStatus != statemachine.StackStatusDeleteComplete {
@@ -182,7 +182,7 @@ func stackSummary(s *store.StackRecord) StackSummary {
 		StackStatusReason:   s.StackStatusReason,
 		ParentId:            s.ParentId,
 		RootId:              s.RootId,
-		DriftInformation:    StackDriftInformation{StackDriftStatus: DriftNotChecked},
+		DriftInformation:    stackDrift(s),
 	}
 }
 

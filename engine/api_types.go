@@ -11,8 +11,8 @@ import (
 // CLI omits what the service does not return; lists that the service always
 // returns (NotificationARNs, Tags) are always present.
 
-// Drift statuses. stacksim does not detect drift: every stack and resource
-// is NOT_CHECKED.
+// NOT_CHECKED: a stack or resource no drift detection has checked
+// (api_drift.go).
 const (
 	DriftNotChecked = "NOT_CHECKED"
 )

@@ -156,6 +156,7 @@ replays a whole scenario in one process.`,
 	root.AddCommand(a.stackOpCommands()...)
 	root.AddCommand(a.changeSetCommands()...)
 	root.AddCommand(a.stackPolicyCommands()...)
+	root.AddCommand(a.driftCommands()...)
 	root.AddCommand(a.readCommands()...)
 	root.AddCommand(a.stepCommand(), a.timelineCommand(), a.runCommand())
 	root.AddCommand(a.stateCommand(), a.waitCommand(), a.deployCommand())

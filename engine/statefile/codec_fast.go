@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/stacksim/stacksim/engine/store"
@@ -81,6 +82,15 @@ func appendResource(b []byte, r *store.ResourceRecord) ([]byte, error) {
 		}
 	}
 	b = optString(b, "Retired", r.Retired)
+	if r.Drift != nil {
+		// Rare (a resource drift detection checked): encoding/json's.
+		d, err := json.Marshal(r.Drift)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"Drift":`...)
+		b = append(b, d...)
+	}
 	return append(b, '}'), nil
 }
 

@@ -18,8 +18,8 @@ import (
 // records that leave each field empty or not; and the rows' structs have
 // the fields the fast writers know (a new field fails here first).
 func TestFastRowsMatchEncodingJSON(t *testing.T) {
-	if n := reflect.TypeFor[store.ResourceRecord]().NumField(); n != 20 {
-		t.Fatalf("store.ResourceRecord has %d fields; appendResource knows 20 (all but Num written): add the new one", n)
+	if n := reflect.TypeFor[store.ResourceRecord]().NumField(); n != 21 {
+		t.Fatalf("store.ResourceRecord has %d fields; appendResource knows 21 (all but Num written): add the new one", n)
 	}
 	if n := reflect.TypeFor[resources.Object]().NumField(); n != 10 {
 		t.Fatalf("resources.Object has %d fields, appendObject knows 10 (writes the 6 exported): add the new one", n)
@@ -41,6 +41,10 @@ func TestFastRowsMatchEncodingJSON(t *testing.T) {
 			Description: str(), Metadata: str(), Properties: val(), Model: val(),
 			DeletionPolicy: str(), UpdateReplacePolicy: str(), RollbackFailed: rng.IntN(2) == 0, Skipped: rng.IntN(2) == 0,
 			Retired: str(),
+		}
+		if rng.IntN(4) == 0 {
+			r.Drift = &store.ResourceDrift{Status: str(), Expected: str(), Time: time.Date(2025, 1, 1, 0, 0, rng.IntN(100), 0, time.UTC),
+				Differences: []store.PropertyDifference{{PropertyPath: str(), ActualValue: str(), DifferenceType: str()}}}
 		}
 		if rng.IntN(2) == 0 {
 			r.LastUpdatedTimestamp = time.Date(2025, 1, 1, 0, 0, rng.IntN(100), rng.IntN(3)*1e8, time.UTC)

@@ -176,6 +176,17 @@ func (p *valueParser) member(rec *store.ResourceRecord, key string) error {
 		}
 		rec.DependsOn = out
 		return nil
+	case "Drift":
+		start := p.i
+		if _, err := p.value(); err != nil {
+			return errFallBack
+		}
+		var d *store.ResourceDrift
+		if err := json.Unmarshal(p.b[start:p.i], &d); err != nil {
+			return errFallBack
+		}
+		rec.Drift = d
+		return nil
 	case "CreationPolicy", "UpdatePolicy":
 		v, err := p.value()
 		if err != nil {

@@ -23,6 +23,8 @@ func fullResource(t testing.TB) *store.ResourceRecord {
 		DeletionPolicy: "Retain", UpdateReplacePolicy: "Snapshot", RollbackFailed: true, Skipped: true,
 		CreationPolicy: map[string]any{"ResourceSignal": map[string]any{"Count": json.Number("2")}},
 		UpdatePolicy:   []any{"x"}, Retired: "Replaced",
+		Drift: &store.ResourceDrift{Status: "MODIFIED", Reason: "r", Expected: `{"A":"1"}`, Actual: `{"A":"2"}`, Time: time.Date(2025, 1, 1, 0, 1, 0, 0, time.UTC),
+			Differences: []store.PropertyDifference{{PropertyPath: "/A", ExpectedValue: "1", ActualValue: "2", DifferenceType: "NOT_EQUAL"}}},
 	}
 	v := reflect.ValueOf(r).Elem()
 	for i := 0; i < v.NumField(); i++ {

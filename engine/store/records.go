@@ -123,6 +123,20 @@ type StackRecord struct {
 	// template's order, then the resources it no longer has. Ties of the
 	// delete and cleanup orders follow it.
 	ResourceOrder []string `json:",omitempty"`
+	// Drift is the stack's last drift detection (nil: never detected).
+	Drift *StackDrift `json:",omitempty"`
+}
+
+// StackDrift is a stack's last drift detection: its id, its status
+// (DETECTION_COMPLETE, DETECTION_FAILED) and why, the stack's drift status
+// then (IN_SYNC, DRIFTED), how many resources had drifted, when.
+type StackDrift struct {
+	DetectionId     string
+	DetectionStatus string
+	Reason          string `json:",omitempty"`
+	Status          string
+	DriftedCount    int
+	Time            time.Time
 }
 
 // AdoptRole makes role, when given, the stack's service role: a role given
@@ -206,6 +220,30 @@ type ResourceRecord struct {
 	// Retired says why a retired physical resource left the stack
 	// ("Replaced", "Removed"); "" in the resources table.
 	Retired string `json:",omitempty"`
+	// Drift is what the last drift detection found of the resource (nil:
+	// never checked).
+	Drift *ResourceDrift `json:",omitempty"`
+}
+
+// ResourceDrift is a resource's drift as a detection found it: its status
+// (IN_SYNC, MODIFIED, DELETED, UNKNOWN), the expected and actual
+// properties compared (JSON text), how they differ, when.
+type ResourceDrift struct {
+	Status      string
+	Reason      string               `json:",omitempty"`
+	Expected    string               `json:",omitempty"`
+	Actual      string               `json:",omitempty"`
+	Differences []PropertyDifference `json:",omitempty"`
+	Time        time.Time
+}
+
+// PropertyDifference is one difference of a drifted resource: CloudFormation's
+// shape.
+type PropertyDifference struct {
+	PropertyPath   string
+	ExpectedValue  string
+	ActualValue    string
+	DifferenceType string
 }
 
 func (r *ResourceRecord) Table() TableID {
