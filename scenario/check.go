@@ -44,6 +44,12 @@ func (r *runner) check(ctx context.Context, st *Step, label string) {
 			r.fail(x.Pos, "%s: expected %s to be %s, got %s%s", label, x.Stack, x.Status, stack.StackStatus, reasonSuffix(stack.StackStatusReason))
 		}
 	}
+	if x.Drift != "" {
+		count()
+		if got := stack.DriftInformation.StackDriftStatus; got != x.Drift {
+			r.fail(x.Pos, "%s: expected the drift status of %s to be %s, got %s", label, x.Stack, x.Drift, got)
+		}
+	}
 	if x.Reason != "" {
 		count()
 		if !strings.Contains(stack.StackStatusReason, x.Reason) {
@@ -170,6 +176,9 @@ func (r *runner) checkResources(ctx context.Context, x *Expect, stack *engine.St
 		}
 		if want.Status != "" && res.ResourceStatus != want.Status {
 			r.fail(want.Pos, "%s: expected %s to be %s, got %s%s", label, want.LogicalID, want.Status, res.ResourceStatus, reasonSuffix(res.ResourceStatusReason))
+		}
+		if got := res.DriftInformation.StackResourceDriftStatus; want.Drift != "" && got != want.Drift {
+			r.fail(want.Pos, "%s: expected the drift status of %s to be %s, got %s", label, want.LogicalID, want.Drift, got)
 		}
 		if want.PhysicalID != "" && res.PhysicalResourceId != want.PhysicalID {
 			r.fail(want.Pos, "%s: expected the physical id of %s to be %q, got %q", label, want.LogicalID, want.PhysicalID, res.PhysicalResourceId)

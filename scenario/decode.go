@@ -89,6 +89,20 @@ func (c *errs) decodeInto(n *yaml.Node, v reflect.Value, what string, hook func(
 		}
 		v.SetInt(i)
 	case reflect.Map:
+		if v.Type().Key().Kind() == reflect.String && v.Type().Elem().Kind() == reflect.Interface {
+			// Values of any shape: DriftResource's Properties.
+			if n.Kind != yaml.MappingNode {
+				c.at(n, "%s must be a mapping, not %s", what, kindName(n))
+				return
+			}
+			var m map[string]any
+			if err := n.Decode(&m); err != nil {
+				c.at(n, "%s: %v", what, err)
+				return
+			}
+			v.Set(reflect.ValueOf(m))
+			return
+		}
 		if v.Type().Key().Kind() != reflect.String || v.Type().Elem().Kind() != reflect.String {
 			c.at(n, "%s: values of type %s cannot be written in a scenario", what, v.Type())
 			return

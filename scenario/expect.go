@@ -1,11 +1,13 @@
 package scenario
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/internal/readfile"
 )
 
@@ -18,6 +20,9 @@ type Expect struct {
 	// Status is the stack's status; Reason a part of its StackStatusReason.
 	Status string
 	Reason string
+	// Drift is the stack's drift status as its last drift detection found
+	// it (IN_SYNC, DRIFTED, NOT_CHECKED).
+	Drift string
 	// Resources: each resource's status, physical id, whether the step
 	// changed its physical id, or that it is gone.
 	Resources []*ResourceExpect
@@ -44,6 +49,9 @@ type ResourceExpect struct {
 	Status            string
 	PhysicalID        string
 	PhysicalIDChanged *bool
+	// Drift is the resource's drift status (IN_SYNC, MODIFIED, DELETED,
+	// NOT_CHECKED, UNKNOWN).
+	Drift string
 	// Absent: the stack has no such resource (any more).
 	Absent bool
 }
@@ -81,7 +89,7 @@ type ErrorExpect struct {
 	Message string
 }
 
-var expectKeys = []string{"stack", "status", "reason", "resources", "outputs", "exports", "events", "error", "contractViolations", "faultsFired"}
+var expectKeys = []string{"stack", "status", "reason", "drift", "resources", "outputs", "exports", "events", "error", "contractViolations", "faultsFired"}
 
 func (l *loader) expect(n *yaml.Node) *Expect {
 	x := &Expect{Pos: l.pos(n)}
@@ -98,6 +106,8 @@ func (l *loader) expect(n *yaml.Node) *Expect {
 			x.Status = l.stackStatus(v, "expect.status")
 		case "reason":
 			x.Reason = l.str(v, "expect.reason")
+		case "drift":
+			x.Drift = l.oneOf(v, "expect.drift", stackDriftStatuses)
 		case "resources":
 			x.Resources = l.resourceExpects(v)
 		case "outputs":
@@ -123,7 +133,7 @@ func (l *loader) expect(n *yaml.Node) *Expect {
 
 func (l *loader) resourceExpects(n *yaml.Node) []*ResourceExpect {
 	if n.Kind != yaml.MappingNode {
-		l.at(n, "expect.resources must be a mapping of logical ids to a status or to {status, physicalId, physicalIdChanged, absent}, not %s", kindName(n))
+		l.at(n, "expect.resources must be a mapping of logical ids to a status or to {status, physicalId, physicalIdChanged, drift, absent}, not %s", kindName(n))
 		return nil
 	}
 	var out []*ResourceExpect
@@ -139,7 +149,7 @@ func (l *loader) resourceExpects(n *yaml.Node) []*ResourceExpect {
 				r.Status = l.resourceStatus(v, what)
 			}
 		case yaml.MappingNode:
-			keys := []string{"status", "physicalId", "physicalIdChanged", "absent"}
+			keys := []string{"status", "physicalId", "physicalIdChanged", "drift", "absent"}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				kk, vv := v.Content[j], resolveAlias(v.Content[j+1])
 				switch kk.Value {
@@ -150,6 +160,8 @@ func (l *loader) resourceExpects(n *yaml.Node) []*ResourceExpect {
 				case "physicalIdChanged":
 					b := l.boolean(vv, what+".physicalIdChanged")
 					r.PhysicalIDChanged = &b
+				case "drift":
+					r.Drift = l.oneOf(vv, what+".drift", resourceDriftStatuses)
 				case "absent":
 					r.Absent = l.boolean(vv, what+".absent")
 				default:
@@ -246,4 +258,18 @@ func (l *loader) errorExpect(n *yaml.Node) *ErrorExpect {
 		l.at(n, "expect.error must be an error code or {code, message}, not %s", kindName(n))
 	}
 	return x
+}
+
+var (
+	stackDriftStatuses    = []string{engine.DriftInSync, engine.DriftDrifted, engine.DriftNotChecked}
+	resourceDriftStatuses = []string{engine.DriftInSync, engine.DriftModified, engine.DriftDeleted, engine.DriftNotChecked, engine.DriftUnknown}
+)
+
+// oneOf is a scalar that must be one of values.
+func (l *loader) oneOf(n *yaml.Node, what string, values []string) string {
+	s := l.str(n, what)
+	if s != "" && !slices.Contains(values, s) {
+		l.at(n, "%s: %q is not one of %s%s", what, readfile.Capped(s), strings.Join(values, ", "), suggest(s, values))
+	}
+	return s
 }

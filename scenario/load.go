@@ -612,11 +612,19 @@ var operations = map[string]opDef{
 		_, err := e.SignalResource(ctx, *in.(*engine.SignalResourceInput))
 		return err
 	}, true},
+	"DetectStackDrift": {func() any { return &engine.DetectStackDriftInput{} }, func(ctx context.Context, e *engine.Engine, in any) error {
+		_, err := e.DetectStackDrift(ctx, *in.(*engine.DetectStackDriftInput))
+		return err
+	}, false},
+	"DriftResource": {func() any { return &engine.DriftResourceInput{} }, func(ctx context.Context, e *engine.Engine, in any) error {
+		_, err := e.DriftResource(ctx, *in.(*engine.DriftResourceInput))
+		return err
+	}, false},
 }
 
 func operationNames() []string {
 	return []string{"CreateStack", "UpdateStack", "DeleteStack", "CreateChangeSet", "ExecuteChangeSet", "DeleteChangeSet",
-		"ContinueUpdateRollback", "CancelUpdateStack", "RollbackStack", "SignalResource"}
+		"ContinueUpdateRollback", "CancelUpdateStack", "RollbackStack", "SignalResource", "DetectStackDrift", "DriftResource"}
 }
 
 func (l *loader) operation(k, v *yaml.Node) *Operation {
