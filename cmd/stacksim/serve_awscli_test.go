@@ -189,6 +189,16 @@ func TestServeAWSCLI(t *testing.T) {
 	if strings.TrimSpace(out) != "kept\tUPDATE_COMPLETE" {
 		t.Fatalf("after the import: %q", out)
 	}
+	// Drift detection, as the AWS CLI calls it: the id, then the result.
+	id := strings.TrimSpace(cli.ok(cf("detect-stack-drift", "--stack-name", "adopted", "--query", "StackDriftDetectionId", "--output", "text")...))
+	out = cli.ok(cf("describe-stack-drift-detection-status", "--stack-drift-detection-id", id, "--query", "[DetectionStatus,StackDriftStatus,DriftedStackResourceCount]", "--output", "text")...)
+	if strings.TrimSpace(out) != "DETECTION_COMPLETE\tIN_SYNC\t0" {
+		t.Fatalf("drift detection: %q", out)
+	}
+	out = cli.ok(cf("describe-stack-resource-drifts", "--stack-name", "adopted", "--query", "StackResourceDrifts[].[LogicalResourceId,StackResourceDriftStatus]", "--output", "text")...)
+	if strings.TrimSpace(out) != "P\tIN_SYNC" {
+		t.Fatalf("resource drifts: %q", out)
+	}
 
 	// STS, as SDK-based tools ask first.
 	cmd := exec.Command("aws", "--endpoint-url", s.url, "sts", "get-caller-identity", "--query", "Account", "--output", "text")
