@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/statemachine"
@@ -342,6 +344,13 @@ func (e *Engine) readDrift(ctx context.Context, tx *txn, st *store.StackRecord, 
 		ResourceType: rec.ResourceType, PhysicalResourceID: rec.PhysicalResourceId, Attempt: 1,
 	}
 	ev, err := e.invoke(ctx, p, req)
+	// No operation records what the contract checker found of this Read
+	// (strict mode fails it, and the resource is UNKNOWN): it is logged,
+	// and not left for the next operation to collect.
+	for _, v := range e.violations {
+		e.log.Warn("contract violation in a drift detection's Read", zap.String("rule", v.Rule), zap.String("logicalId", rec.LogicalResourceId), zap.String("message", v.Message))
+	}
+	e.violations = e.violations[:0]
 	var schema *resources.Schema
 	if s := p.Schema(); s != nil {
 		schema = s
