@@ -38,13 +38,7 @@ const (
 // driftOf compares expected with actual (nil: the resource is gone) and
 // returns the resource's drift.
 func driftOf(schema *resources.Schema, expected, actual map[string]any, gone bool) *store.ResourceDrift {
-	exp := map[string]any{}
-	for k, v := range expected {
-		if schema != nil && schema.IsWriteOnly("/properties/"+k) {
-			continue
-		}
-		exp[k] = v
-	}
+	exp := expectedOf(schema, expected)
 	d := &store.ResourceDrift{Expected: driftJSON(exp)}
 	if gone {
 		d.Status = DriftDeleted
@@ -65,6 +59,58 @@ func driftOf(schema *resources.Schema, expected, actual map[string]any, gone boo
 		d.Status = DriftModified
 	}
 	return d
+}
+
+// expectedOf is what of a resource's properties drift detection compares:
+// all but the type's writeOnly properties (a Read never answers them;
+// nested ones too: a Lambda function's Code/ZipFile, the object left empty
+// dropped) and the properties whose value holds a dynamic reference (the
+// record keeps the reference, the handler got the value it resolved to;
+// stacksim does not compare them, UNVERIFIED what AWS does).
+func expectedOf(schema *resources.Schema, expected map[string]any) map[string]any {
+	exp := resources.CopyModel(expected)
+	if exp == nil {
+		exp = map[string]any{}
+	}
+	if schema != nil {
+		for _, ptr := range schema.WriteOnlyProperties {
+			segs := resources.SplitPointer(ptr)
+			if len(segs) == 0 || !resources.Delete(exp, ptr) || len(segs) < 2 {
+				continue
+			}
+			if m, ok := exp[segs[0]].(map[string]any); ok && len(m) == 0 {
+				delete(exp, segs[0])
+			}
+		}
+	}
+	for k, v := range exp {
+		if holdsDynamicReference(v) {
+			delete(exp, k)
+		}
+	}
+	return exp
+}
+
+// holdsDynamicReference tells whether a value holds a {{resolve:...}}
+// reference anywhere.
+func holdsDynamicReference(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, "{{resolve:")
+	case map[string]any:
+		for _, e := range x {
+			if holdsDynamicReference(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if holdsDynamicReference(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // compareValues appends the differences between an expected and an actual

@@ -51,6 +51,10 @@ func (h *harness) detect(stack string) string {
 }
 
 func (h *harness) driftResource(in DriftResourceInput) error {
+	if h.drifted == nil {
+		h.drifted = map[string]bool{}
+	}
+	h.drifted[in.StackName+"/"+in.LogicalResourceId] = true
 	return h.call(fmt.Sprintf("DriftResource %s %s (set %v, remove %v, delete %v)", in.StackName, in.LogicalResourceId, in.Properties, in.RemoveProperties, in.Delete), func() error {
 		_, err := h.e.DriftResource(ctx(), in)
 		return err

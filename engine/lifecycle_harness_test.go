@@ -40,6 +40,9 @@ type harness struct {
 	noReload bool
 	// dir is the fixture directory when it is not named after the test.
 	dir string
+	// drifted are the resources (STACK/LOGICAL_ID) a DriftResource
+	// changed: the check of the cloud leaves them out.
+	drifted map[string]bool
 }
 
 // newHarness makes the engine of a lifecycle test. Its service token
@@ -221,6 +224,10 @@ func (h *harness) check() {
 	if err := h.e.CheckInvariants(ctx()); err != nil {
 		h.t.Log(h.out.String())
 		h.t.Fatal(err)
+	}
+	if d := cloudDrift(h.e, h.drifted); len(d) > 0 {
+		h.t.Log(h.out.String())
+		h.t.Fatalf("the simulated cloud does not hold what the stacks record:\n%s", strings.Join(d, "\n"))
 	}
 }
 
