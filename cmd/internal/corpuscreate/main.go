@@ -401,6 +401,13 @@ func (rn *runner) tryCreate(sp stackSpec, producers []stackSpec) (bool, result) 
 	if err := e.CheckInvariants(ctx); err != nil {
 		r.broken = "after the create: " + err.Error()
 	}
+	if r.created && r.broken == "" {
+		// Nothing changed the simulated cloud: drift detection finds
+		// every resource as its template made it.
+		if drift := driftAfterCreate(ctx, e, st); drift != "" {
+			r.broken = "drift right after the create: " + drift
+		}
+	}
 	// It, then the stacks it imports from, newest first.
 	stacks := []*engine.Stack{st}
 	for i := len(made) - 1; i >= 0; i-- {
@@ -542,4 +549,30 @@ func failure(ctx context.Context, e *engine.Engine, st *engine.Stack) string {
 		}
 	}
 	return st.StackStatusReason
+}
+
+// driftAfterCreate says which resources of a stack just created drift
+// detection does not find IN_SYNC ("" when none).
+func driftAfterCreate(ctx context.Context, e *engine.Engine, st *engine.Stack) string {
+	if _, err := e.DetectStackDrift(ctx, engine.DetectStackDriftInput{StackName: st.StackId}); err != nil {
+		return "DetectStackDrift: " + message(err)
+	}
+	var bad []string
+	in := engine.DescribeStackResourceDriftsInput{StackName: st.StackId}
+	for {
+		out, err := e.DescribeStackResourceDrifts(ctx, in)
+		if err != nil {
+			return "DescribeStackResourceDrifts: " + message(err)
+		}
+		for _, d := range out.StackResourceDrifts {
+			if d.StackResourceDriftStatus != engine.DriftInSync {
+				bad = append(bad, fmt.Sprintf("%s (%s) %s %s %v", d.LogicalResourceId, d.ResourceType, d.StackResourceDriftStatus, d.DriftStatusReason, d.PropertyDifferences))
+			}
+		}
+		if out.NextToken == "" {
+			break
+		}
+		in.NextToken = out.NextToken
+	}
+	return strings.Join(bad, "; ")
 }
