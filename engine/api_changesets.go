@@ -453,6 +453,7 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			c.RetainExceptOnCreate = *in.RetainExceptOnCreate
 		}
 		op.RetainExceptOnCreate = c.RetainExceptOnCreate
+		op.ImportExisting = cs.ImportExisting
 		op.ChangeSetId = cs.Id
 		c.ChangeSetId = cs.Id
 		x := cs.Clone()

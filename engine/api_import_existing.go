@@ -81,6 +81,21 @@ func (e *Engine) staticIdentifier(b boundTemplate, logicalID, typeName string) (
 	return strings.Join(parts, "|"), true
 }
 
+// childImports is p, the plan of a nested stack's create or update (to c),
+// with the imports of an operation made with ImportExistingResources: AWS
+// imports nested stacks' resources too when the root's change set asks
+// ("For nested stacks, create the change set from the root stack").
+func (r *run) childImports(c *store.StackRecord, p *plan.Plan) (*plan.Plan, error) {
+	if !r.op.ImportExisting || p == nil {
+		return p, nil
+	}
+	b, err := r.e.currentTemplate(c)
+	if err != nil {
+		return nil, err
+	}
+	return plan.WithImports(p, r.e.existingImports(r.tx, b, p)), nil
+}
+
 // withExistingImports is p with the resources a change set made with
 // ImportExistingResources imports (existingImports) as Import steps; p
 // itself when the change set was made without it.

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"testing"
 )
 
@@ -112,6 +113,56 @@ func TestLifecycleImportExisting(t *testing.T) {
 	app := h.stackID("app")
 	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "app"}) })
 	h.wait(app)
+	h.objects()
+	h.done()
+}
+
+// TestLifecycleImportExistingNested: a root's change set made with
+// ImportExistingResources imports what exists in its nested stacks too —
+// when the nested stack is created, and when it is updated (the nested
+// change set shows the Import).
+func TestLifecycleImportExistingNested(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "lifecycles", "import-existing", "s3"))
+	h := newHarness(t, "import-existing-nested", Options{S3Dir: dir})
+	h.dir = "import-existing"
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "owner", TemplateBody: h.fixture("nested-owner.yaml")})
+	})
+	h.wait("owner")
+	owner := h.stackID("owner")
+	h.mustDo(func() error { return h.deleteStack(DeleteStackInput{StackName: "owner"}) })
+	h.wait(owner)
+
+	h.changeSetRun("root", "first", ChangeSetTypeCreate, "root.yaml")
+	h.describeChildren()
+	h.must("CreateChangeSet root second (UPDATE, ImportExistingResources, IncludeNestedStacks, root-v2.yaml)", func() error {
+		_, err := h.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: "root", ChangeSetName: "second", ChangeSetType: ChangeSetTypeUpdate,
+			TemplateBody: h.fixture("root-v2.yaml"), ImportExistingResources: true, IncludeNestedStacks: true})
+		return err
+	})
+	h.describeChangeSet("root", "second")
+	d, err := h.e.DescribeChangeSet(ctx(), DescribeChangeSetInput{StackName: "root", ChangeSetName: "second"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range d.Changes {
+		if id := c.ResourceChange.ChangeSetID; id != "" {
+			h.note("   nested change set of %s:", c.ResourceChange.LogicalResourceID)
+			n, err := h.e.DescribeChangeSet(ctx(), DescribeChangeSetInput{ChangeSetName: id})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, nc := range n.Changes {
+				h.note("     %s %s %s", nc.ResourceChange.Action, nc.ResourceChange.LogicalResourceID, nc.ResourceChange.PhysicalResourceID)
+			}
+		}
+	}
+	h.must("ExecuteChangeSet root second", func() error {
+		_, err := h.e.ExecuteChangeSet(ctx(), ExecuteChangeSetInput{StackName: "root", ChangeSetName: "second"})
+		return err
+	})
+	h.wait("root")
+	h.describeChildren()
 	h.objects()
 	h.done()
 }

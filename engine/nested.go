@@ -265,9 +265,12 @@ func (r *run) createChild(row *store.StepRecord, s *plan.Step) error {
 		// stacks" (User Guide, using-cfn-protect-stacks).
 		EnableTerminationProtection: parent.EnableTerminationProtection,
 	}
-	_, p, err := r.e.prepareCreate(tx, st, submission{File: file, Original: string(body)}, in.Parameters, parent.Capabilities, prepareHow{})
+	b, p, err := r.e.prepareCreate(tx, st, submission{File: file, Original: string(body)}, in.Parameters, parent.Capabilities, prepareHow{})
 	if err != nil {
 		return r.partFailed(row, s, failReason(err))
+	}
+	if r.op.ImportExisting {
+		p = plan.WithImports(p, r.e.existingImports(tx, b, p))
 	}
 	// A child's events carry the token the caller gave the root's
 	// operation, when it gave one; its handler requests the operation's.
@@ -284,6 +287,7 @@ func (r *run) createChild(row *store.StepRecord, s *plan.Step) error {
 	op := r.e.newOperation(tx, st, KindCreateStack, r.op.ClientRequestToken, p, Extensions{Faults: r.op.Faults})
 	op.OnFailure = OnFailureRollback
 	op.ForParent = true
+	op.ImportExisting = r.op.ImportExisting
 	r.inheritRollback(op)
 	if op.DisableRollback {
 		st.DisableRollback = true

@@ -74,13 +74,21 @@ func (e *Engine) nestedChangeSets(tx *txn, st, desired *store.StackRecord, cs *s
 		if c == nil {
 			continue // nothing changes in it: not updated
 		}
+		if cs.ImportExisting {
+			cb, err := e.currentTemplate(c)
+			if err != nil {
+				return err
+			}
+			p = plan.WithImports(p, e.existingImports(tx, cb, p))
+		}
 		name := cs.Name + "-" + rc.LogicalResourceID
 		ncs := &store.ChangeSetRecord{Name: name, Type: ChangeSetTypeUpdate, CreationTime: tx.now(), Description: cs.Description,
 			Given: in.Parameters, Capabilities: cs.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs,
 			Status: ChangeSetStatusCreateComplete, ExecutionStatus: ExecutionStatusAvailable,
 			TemplateBody: c.TemplateBody, ProcessedTemplateBody: c.ProcessedTemplateBody, TemplateFile: c.TemplateFile,
 			Parameters: c.Parameters, Changes: plan.Changes(p), IncludeNestedStacks: true,
-			ParentChangeSetId: cs.Id, RootChangeSetId: root, StackId: child.StackId, StackName: child.StackName}
+			ParentChangeSetId: cs.Id, RootChangeSetId: root, StackId: child.StackId, StackName: child.StackName,
+			ImportExisting: cs.ImportExisting}
 		ncs.Id = tx.newChangeSetID(child.StackName, name)
 		tx.Meta.IDs++
 		ncs.Seq = tx.Meta.IDs
@@ -137,6 +145,9 @@ func (r *run) startChildChangeSet(row *store.StepRecord, child *store.StackRecor
 	c, p, err := r.e.prepareUpdate(r.tx, child, u, false)
 	if err != nil {
 		return failReason(err), nil
+	}
+	if p, err = r.childImports(c, p); err != nil {
+		return "", err
 	}
 	if child.OperationId != "" {
 		r.e.closeOperation(r.tx, child)

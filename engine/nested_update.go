@@ -187,6 +187,9 @@ func (r *run) startChildUpdate(row *store.StepRecord, child *store.StackRecord) 
 	if c == nil {
 		return true, "", nil
 	}
+	if p, err = r.childImports(c, p); err != nil {
+		return false, "", err
+	}
 	if child.OperationId != "" {
 		r.e.closeOperation(r.tx, child)
 		c.OperationId = ""
@@ -196,6 +199,7 @@ func (r *run) startChildUpdate(row *store.StepRecord, child *store.StackRecord) 
 		return false, "", err
 	}
 	op.ForParent = true
+	op.ImportExisting = r.op.ImportExisting
 	r.inheritRollback(op)
 	if err := r.e.beginOperation(r.tx, c, op); err != nil {
 		return false, "", err

@@ -383,6 +383,9 @@ type OperationRecord struct {
 	DisableRollback      bool   `json:",omitempty"`
 	OnFailure            string `json:",omitempty"`
 	RetainExceptOnCreate bool   `json:",omitempty"`
+	// ImportExisting: the change set it runs was made with
+	// ImportExistingResources; its nested stacks import what exists too.
+	ImportExisting bool `json:",omitempty"`
 	// Deadline is when the stack's TimeoutInMinutes passes (creates).
 	Deadline time.Time `json:",omitzero"`
 
