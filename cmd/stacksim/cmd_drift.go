@@ -154,6 +154,12 @@ types your own handler serves: their Read says what drifted).`,
 			if err := requireFlags("stack-name", stack, "logical-resource-id", logical); err != nil {
 				return err
 			}
+			switch {
+			case del && (len(set) > 0 || len(remove) > 0):
+				return badInput(fmt.Errorf("give --delete, or --set and --remove, not both"))
+			case !del && len(set) == 0 && len(remove) == 0:
+				return badInput(fmt.Errorf("say what changes: --set PROP=VALUE, --remove PROP (each repeatable) or --delete"))
+			}
 			in := engine.DriftResourceInput{StackName: stack, LogicalResourceId: logical, RemoveProperties: remove, Delete: del}
 			for _, kv := range set {
 				k, v, ok := strings.Cut(kv, "=")
