@@ -43,7 +43,11 @@ answers what it sees.`,
 			if err := requireFlags("stack-name", stack); err != nil {
 				return err
 			}
-			in := engine.DetectStackDriftInput{StackName: stack, LogicalResourceIds: ids}
+			list, err := parseStringList("logical-resource-ids", ids)
+			if err != nil {
+				return badInput(err)
+			}
+			in := engine.DetectStackDriftInput{StackName: stack, LogicalResourceIds: list}
 			return a.mutate(cmd.Context(), mutation{op: "DetectStackDrift", stack: stack, noOperation: true,
 				call: func(ctx context.Context, e *engine.Engine, _ engine.Extensions) (any, error) {
 					return e.DetectStackDrift(ctx, in)
@@ -51,7 +55,7 @@ answers what it sees.`,
 		},
 	}
 	cmd.Flags().StringVar(&stack, "stack-name", "", "the stack's name (or ARN)")
-	cmd.Flags().StringSliceVar(&ids, "logical-resource-ids", nil, "check only these resources")
+	cmd.Flags().StringArrayVar(&ids, "logical-resource-ids", nil, "check only these resources (space-separated, or a JSON list)")
 	return cmd
 }
 
@@ -111,8 +115,12 @@ func (a *app) describeStackResourceDriftsCommand() *cobra.Command {
 			if err := requireFlags("stack-name", stack); err != nil {
 				return err
 			}
+			list, err := parseStringList("stack-resource-drift-status-filters", filters)
+			if err != nil {
+				return badInput(err)
+			}
 			return a.read(cmd.Context(), "DescribeStackResourceDrifts", func(ctx context.Context, e *engine.Engine) (any, error) {
-				in := engine.DescribeStackResourceDriftsInput{StackName: stack, StackResourceDriftStatusFilters: filters}
+				in := engine.DescribeStackResourceDriftsInput{StackName: stack, StackResourceDriftStatusFilters: list}
 				all := &engine.DescribeStackResourceDriftsOutput{StackResourceDrifts: []engine.StackResourceDrift{}}
 				for {
 					out, err := e.DescribeStackResourceDrifts(ctx, in)
@@ -130,7 +138,7 @@ func (a *app) describeStackResourceDriftsCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&stack, "stack-name", "", "the stack's name (or ARN)")
-	cmd.Flags().StringSliceVar(&filters, "stack-resource-drift-status-filters", nil, "only resources of these statuses: IN_SYNC, MODIFIED, DELETED, NOT_CHECKED, UNKNOWN")
+	cmd.Flags().StringArrayVar(&filters, "stack-resource-drift-status-filters", nil, "only resources of these statuses: IN_SYNC, MODIFIED, DELETED, NOT_CHECKED, UNKNOWN (space-separated, or a JSON list)")
 	return cmd
 }
 

@@ -7,6 +7,7 @@ import "strings"
 var listFlags = map[string]bool{
 	"--parameters": true, "--tags": true, "--capabilities": true, "--retain-resources": true,
 	"--resources-to-skip": true, "--notification-arns": true, "--stack-status-filter": true,
+	"--logical-resource-ids": true, "--stack-resource-drift-status-filters": true,
 }
 
 // spreadListFlags rewrites "--flag a b c" into "--flag a --flag b --flag c"
