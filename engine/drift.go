@@ -84,33 +84,11 @@ func expectedOf(schema *resources.Schema, expected map[string]any) map[string]an
 		}
 	}
 	for k, v := range exp {
-		if holdsDynamicReference(v) {
+		if hasDynamicRef(v) {
 			delete(exp, k)
 		}
 	}
 	return exp
-}
-
-// holdsDynamicReference tells whether a value holds a {{resolve:...}}
-// reference anywhere.
-func holdsDynamicReference(v any) bool {
-	switch x := v.(type) {
-	case string:
-		return strings.Contains(x, "{{resolve:")
-	case map[string]any:
-		for _, e := range x {
-			if holdsDynamicReference(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if holdsDynamicReference(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // compareValues appends the differences between an expected and an actual
