@@ -205,12 +205,32 @@ func (c *checker) rest(st *store.StackRecord) {
 			c.add(whereResource(st, rec), "it is %s, but its stack is at rest (%s)", rec.ResourceStatus, st.StackStatus)
 		}
 	}
+	if st.StackStatus == statemachine.StackStatusDeleteComplete {
+		c.deleted(st)
+		return
+	}
 	switch st.StackStatus {
 	case statemachine.StackStatusCreateComplete, statemachine.StackStatusUpdateComplete, statemachine.StackStatusUpdateRollbackComplete,
 		statemachine.StackStatusImportComplete:
 		if !st.Unstable {
 			c.matchesTemplate(st)
 		}
+	}
+}
+
+// deleted checks a deleted stack: each of its resources was deleted or
+// retained (DELETE_SKIPPED: a DeletionPolicy, RetainResources), and no old
+// physical resource is left to it.
+func (c *checker) deleted(st *store.StackRecord) {
+	for _, rec := range c.tx.ResourcesOf(st.Num) {
+		switch rec.ResourceStatus {
+		case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
+		default:
+			c.add(whereResource(st, rec), "it is %s, but its stack is DELETE_COMPLETE", rec.ResourceStatus)
+		}
+	}
+	for _, rec := range c.tx.RetiredOf(st.Num) {
+		c.add(whereResource(st, rec), "the stack is DELETE_COMPLETE and still holds this old physical resource (%s)", rec.ResourceStatus)
 	}
 }
 
