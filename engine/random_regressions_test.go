@@ -11,11 +11,13 @@ import (
 // worldRegressions are randomized worlds that once failed, run by every
 // `make test` whatever -random.worlds says. Each names what was wrong.
 // Those pinned before the calls of random_calls_test.go were added replay
-// as plain worlds, without them (as they failed); the later ones with.
+// as plain worlds, without them (as they failed); those pinned before the
+// imports and signals of random_more_test.go were added, with the calls
+// but without those; the later ones with everything.
 var worldRegressions = []struct {
-	seed  uint64
-	plain bool
-	why   string
+	seed uint64
+	kind worldKind
+	why  string
 }{
 	// A resource skipped by ContinueUpdateRollback kept, in the stack's
 	// record, the properties its failed rollback left, instead of those
@@ -76,14 +78,25 @@ var worldRegressions = []struct {
 	{53816, calls, "a skipped replacement left without a physical id"},
 }
 
-// Whether a pinned world makes the calls of random_calls_test.go.
-const plain, calls = true, false
+// worldKind says which of the random worlds' calls a world makes.
+type worldKind int
+
+const (
+	// plain: none of the calls of random_calls_test.go (nor of
+	// random_more_test.go).
+	plain worldKind = iota
+	// calls: those of random_calls_test.go, not the imports and signals
+	// of random_more_test.go.
+	calls
+	// full: every call.
+	full
+)
 
 func TestRandomWorldRegressions(t *testing.T) {
 	for _, r := range worldRegressions {
 		t.Run(fmt.Sprintf("seed=%d", r.seed), func(t *testing.T) {
 			t.Logf("regression: %s", r.why)
-			runWorldIn(t, r.seed, "", ContractReport, r.plain)
+			runWorldIn(t, r.seed, "", ContractReport, r.kind)
 		})
 	}
 }

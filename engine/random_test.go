@@ -100,20 +100,33 @@ type world struct {
 	// doNothing: the stack was created with OnFailure DO_NOTHING;
 	// protected: its termination protection is on.
 	doNothing, protected bool
-	// plain: the world makes none of the calls of random_calls_test.go
-	// (a regression pinned before they were added).
-	plain bool
+	// kind: which calls the world makes (plain: none of those of
+	// random_calls_test.go, a regression pinned before they were added;
+	// calls: not those of random_more_test.go).
+	kind  worldKind
 	stops stopWatch
+	// sig: the templates have resources that wait for signals (sigInstances
+	// instances S0..., and the wait condition W0 when sigWait); manual: the
+	// world signals them (Options.Signals manual); sigN counts the
+	// UniqueIds it made, sent is the last sent to each STACK/LOGICALID.
+	// importN numbers the logical ids and change sets of imports
+	// (random_more_test.go).
+	sig, manual, sigWait bool
+	sigInstances, sigN   int
+	sent                 map[string]string
+	importN              int
 }
 
-func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport, false) }
+func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport, full) }
 
 // runWorldIn runs the world of seed, in memory or (path set) on a state
 // file, with the contract checker in the mode given, and returns it.
-func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, plain bool) *world {
-	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c)), xr: rand.New(rand.NewPCG(seed, 0xc5e7)), nr: rand.New(rand.NewPCG(seed, 0xca11)), plain: plain}
+func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, kind worldKind) *world {
+	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c)), xr: rand.New(rand.NewPCG(seed, 0xc5e7)), nr: rand.New(rand.NewPCG(seed, 0xca11)), kind: kind}
 	w.opts = Options{Seed: int64(seed), Contract: contract, MaxAttempts: 1 + w.r.IntN(4), PermissiveTypes: true,
 		ServiceTokens: map[string]resources.CustomTarget{"thing": resources.CustomFunc(w.custom)}, S3Dir: t.TempDir()}
+	w.sent = map[string]string{}
+	w.signalWorld()
 	if path != "" {
 		e, err := Open(path, w.opts)
 		if err != nil {
@@ -135,7 +148,7 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, p
 		}
 	}()
 
-	create := CreateStackInput{StackName: "rnd", TemplateBody: w.withExports(w.withNested(w.withParameter(w.template(n, 0)), 0), 0)}
+	create := CreateStackInput{StackName: "rnd", TemplateBody: w.withSignals(w.withExports(w.withNested(w.withParameter(w.template(n, 0)), 0), 0), 0)}
 	create.Parameters = w.parameterValue(0)
 	switch w.r.IntN(6) {
 	case 0:
@@ -160,12 +173,14 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, p
 	w.protect(id)
 	imp := w.importer(id)
 	for v := 1; v <= 2; v++ {
+		w.maybeImport()
 		st := w.stack(id)
 		w.refusedUpdate(st)
 		switch st.StackStatus {
 		case string(statemachine.StackStatusCreateComplete), string(statemachine.StackStatusUpdateComplete),
 			string(statemachine.StackStatusUpdateRollbackComplete), string(statemachine.StackStatusCreateFailed),
-			string(statemachine.StackStatusUpdateFailed):
+			string(statemachine.StackStatusUpdateFailed),
+			string(statemachine.StackStatusImportComplete), string(statemachine.StackStatusImportRollbackComplete): // (imports: random_more_test.go)
 		default:
 			continue
 		}
@@ -179,7 +194,7 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, p
 			continue
 		}
 		before := w.snapshot(id)
-		up := UpdateStackInput{StackName: id, TemplateBody: w.withExports(w.withNested(w.withParameter(w.template(len(w.ids), v)), v), v), DisableRollback: w.r.IntN(5) == 0}
+		up := UpdateStackInput{StackName: id, TemplateBody: w.withSignals(w.withExports(w.withNested(w.withParameter(w.template(len(w.ids), v)), v), v), v), DisableRollback: w.r.IntN(5) == 0}
 		up.Parameters = w.parameterValue(v)
 		up.Faults = w.faults()
 		if w.policy && w.xr.IntN(3) == 0 {
@@ -223,10 +238,13 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, p
 		}
 		w.checkProtection(id)
 	}
+	w.maybeImport()
 	w.refusedUpdate(w.stack(id))
 	w.unprotect(id)
 	w.deleteImporter(id, imp)
 	w.deleteAll(id)
+	w.maybeImport()
+	w.deleteAdopt()
 	w.finish()
 	return w
 }
@@ -268,6 +286,12 @@ func (w *world) wait(id string) (*Stack, error) {
 			return nil, err
 		}
 		w.reopen()
+	}
+	if w.manual {
+		// Signals sent at random points (random_more_test.go).
+		if err := w.driveSignals(); err != nil {
+			return nil, err
+		}
 	}
 	// Everything runs to rest (a nested stack's cleanup may go on after
 	// its parent came to rest), or now and then only the stack.
@@ -608,7 +632,7 @@ func (w *world) faults() []faults.Fault {
 		}
 		out = append(out, f)
 	}
-	return out
+	return append(out, w.signalFaults()...)
 }
 
 // custom is the random worlds' custom resource target.
@@ -634,8 +658,8 @@ var persistedWorlds = flag.Int("random.persisted", 40, "worlds TestRandomWorldsP
 func TestRandomWorldsPersisted(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(*persistedWorlds); seed++ {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			disk := runWorldIn(t, seed, filepath.Join(t.TempDir(), "state.db"), ContractOff, false)
-			mem := runWorldIn(t, seed, "", ContractOff, false)
+			disk := runWorldIn(t, seed, filepath.Join(t.TempDir(), "state.db"), ContractOff, full)
+			mem := runWorldIn(t, seed, "", ContractOff, full)
 			if disk.log.String() != mem.log.String() {
 				t.Fatalf("the events differ:\n%s", lineDiff(mem.log.String(), disk.log.String()))
 			}

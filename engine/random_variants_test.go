@@ -395,8 +395,10 @@ func (w *world) cancelPartWay(id string) {
 	}
 	w.logf("CancelUpdateStack after %d tasks", n)
 	w.reopen()
+	waited := w.waitingIDs(id)
 	if _, err := w.e.CancelUpdateStack(ctx(), CancelUpdateStackInput{StackName: id}); err != nil {
 		w.t.Fatalf("CancelUpdateStack refused in UPDATE_IN_PROGRESS: %v", err)
 	}
 	w.stops.cancelled(id)
+	w.signalCancelled(id, waited)
 }
