@@ -76,6 +76,16 @@ var worldRegressions = []struct {
 	{30082, plain, "R06 UPDATE_COMPLETE with no physical id after a skipped rollback of its replacement"},
 	{42022, calls, "a skipped replacement left without a physical id"},
 	{53816, calls, "a skipped replacement left without a physical id"},
+	// An update's rollback replaced, at run time, a resource whose
+	// forward replacement it had just put back: the new physical resource
+	// got the generated name of the forward one (the same request key: one
+	// client request token per operation), the handler answered that one
+	// as an idempotent retry, and the rollback's cleanup, finding it the
+	// resource's current one, released it as orphaned while the stack
+	// still owned it. A rollback's requests derive names of their own.
+	{2822, full, "R20's rollback replacement named as its forward one, owned and released"},
+	{4447, full, "R36 and S0 owned by the stack and released (orphaned) after the rollback's replacement"},
+	{4765, full, "R40 owned by the stack and released (orphaned) after the rollback's replacement"},
 }
 
 // worldKind says which of the random worlds' calls a world makes.
