@@ -21,9 +21,16 @@ const (
 )
 
 // release records that a physical resource left its stack but stays in the
-// account.
+// account. One the simulated cloud no longer has is not released: a delete
+// that failed after it took effect (a cleanup's, orphaning it) left
+// nothing behind, and a record of it would outlive it — a later create of
+// the same name would be the stack's and released at once, and an import
+// could take it from the stack.
 func (r *run) release(rec *store.ResourceRecord, why string) {
 	if rec.PhysicalResourceId == "" {
+		return
+	}
+	if !isCustom(rec.ResourceType) && !isNestedStack(rec.ResourceType) && r.tx.Object(rec.ResourceType, rec.PhysicalResourceId) == nil {
 		return
 	}
 	r.tx.Put(&store.ReleasedRecord{Type: rec.ResourceType, PhysicalId: rec.PhysicalResourceId, StackId: r.st.StackId,
