@@ -91,13 +91,17 @@ func (r *run) refreshTemplateFields(b boundTemplate, rec *store.ResourceRecord) 
 }
 
 // dropRetired lets go of the stack's retired physical resources: deleted
-// ones are gone, retained ones released already, the others orphaned.
+// ones are gone, retained ones released already, the others orphaned —
+// but one that is its resource's current physical resource again (a
+// rollback's create answered it, the cleanup left it) stays the stack's.
 func (r *run) dropRetired() {
 	for _, rec := range r.tx.RetiredOf(r.st.Num) {
 		switch rec.ResourceStatus {
 		case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
 		default:
-			r.release(rec, releaseOrphaned)
+			if cur := r.current(rec.LogicalResourceId); cur == nil || cur.PhysicalResourceId != rec.PhysicalResourceId {
+				r.release(rec, releaseOrphaned)
+			}
 		}
 		r.tx.DeleteRetired(rec)
 	}

@@ -93,6 +93,17 @@ var worldRegressions = []struct {
 	// Only what is still in the account is released.
 	{5114, full, "R01's queue q5114-R01-v1 made again after its orphaned delete, owned and released"},
 	{6682, full, "R00's topic t6682-R00-v0 made again after its orphaned delete, owned and released"},
+	// An update's rollback replaced, at run time, a named resource whose
+	// forward replacement (of that name) it had put back; the create
+	// answered the forward one (the same request), and the rollback's
+	// cleanup, which leaves a resource's current physical resource,
+	// released it as orphaned all the same. A retired record that is its
+	// resource's current physical resource stays the stack's.
+	{9058, full, "R10's t9058-R10-v1, current after the rollback, released as orphaned by its cleanup"},
+	{17425, full, "R20's rollback replacement current and released as orphaned"},
+	{17520, full, "R20's rollback replacement current and released as orphaned"},
+	{20249, full, "R10's rollback replacement current and released as orphaned"},
+	{22508, full, "R41's rollback replacement current and released as orphaned"},
 }
 
 // worldKind says which of the random worlds' calls a world makes.
