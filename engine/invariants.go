@@ -46,7 +46,10 @@ func (e *InvariantError) Error() string {
 //     object what the failed rollback left: docs/planning.md; state files
 //     written before that rule recorded the real properties);
 //   - a DELETE_COMPLETE stack holds no resource that is not DELETE_COMPLETE
-//     or DELETE_SKIPPED (retained), and no old physical resource.
+//     or DELETE_SKIPPED (retained), and no old physical resource;
+//   - a stack at rest that an update may start from holds no resource
+//     without a physical id whose old physical resource still stands (the
+//     planner would take it as never created).
 //
 // Of the account (invariants_account.go):
 //
