@@ -222,7 +222,7 @@ func (w *world) driveSignals() error {
 	return nil
 }
 
-// liveStacks are the names of the stacks not deleted.
+// liveStacks are the stacks not deleted.
 func (w *world) liveStacks() []Stack {
 	w.t.Helper()
 	out, err := w.e.DescribeStacks(ctx(), DescribeStacksInput{})
@@ -392,6 +392,21 @@ func (w *world) waitingIDs(stack string) []string {
 		out = append(out, x.LogicalResourceId)
 	}
 	return out
+}
+
+// untilWaiting, now and then in a world whose signals are manual, runs
+// the operations on until a resource waiting for signals would time out
+// (or to rest): the cancel that follows finds it waiting.
+func (w *world) untilWaiting() {
+	w.t.Helper()
+	if !w.manual || !w.more(2) {
+		return
+	}
+	res, err := w.e.Drive(ctx(), RunOptions{StopAtSignals: true})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.logf("(ran %d tasks, to %s)", res.Tasks, res.Stopped)
 }
 
 // signalCancelled, after CancelUpdateStack, signals now and then a

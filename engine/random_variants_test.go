@@ -387,6 +387,8 @@ func (w *world) cancelPartWay(id string) {
 		n = 0 // before the update's first task
 	} else if _, err := w.e.Step(ctx(), n); err != nil {
 		w.t.Fatal(err)
+	} else {
+		w.untilWaiting()
 	}
 	st := w.stack(id)
 	if st.StackStatus != string(statemachine.StackStatusUpdateInProgress) {
