@@ -76,7 +76,8 @@ func (w *world) sigIDs() []string {
 // makes a resource of the template depend on one of them; the wait
 // condition's Data is an output. A version may change an instance's
 // image (a replacement, which waits for signals again) or type, its
-// creation policy, or leave one out.
+// creation policy, or leave one out; an instance may be retained
+// (DeletionPolicy Retain), and so imported later.
 func (w *world) withSignals(body string, v int) string {
 	if !w.sig {
 		return body
@@ -117,6 +118,11 @@ func (w *world) withSignals(body string, v int) string {
 			"CreationPolicy": map[string]any{"ResourceSignal": policy},
 			"Properties": map[string]any{"ImageId": fmt.Sprintf("ami-%017d", r.IntN(2)),
 				"InstanceType": []string{"t3.micro", "t3.small"}[r.IntN(2)]}}
+		if r.IntN(4) == 0 {
+			// Retained by a stack's delete or an update that drops it:
+			// an import may take it (and does not wait for signals).
+			body["DeletionPolicy"] = "Retain"
+		}
 		earliest = append(earliest, dependOn(body))
 		res[id] = body
 		added = append(added, id)
@@ -395,26 +401,33 @@ func (w *world) waitingIDs(stack string) []string {
 }
 
 // untilWaiting, now and then in a world whose signals are manual, runs
-// the operations on until a resource waiting for signals would time out
-// (or to rest): the cancel that follows finds it waiting.
-func (w *world) untilWaiting() {
+// the random stack's update on, a task at a time, until a resource of it
+// waits for signals (or the update is over, or a resource would time
+// out): the cancel that follows finds it waiting.
+func (w *world) untilWaiting(id string) {
 	w.t.Helper()
-	if !w.manual || !w.more(2) {
+	if !w.manual || w.more(4) {
 		return
 	}
-	res, err := w.e.Drive(ctx(), RunOptions{StopAtSignals: true})
-	if err != nil {
-		w.t.Fatal(err)
+	tasks := 0
+	for ; tasks < 500 && len(w.waits(id)) == 0 && w.stack(id).StackStatus == string(statemachine.StackStatusUpdateInProgress); tasks++ {
+		res, err := w.e.Drive(ctx(), RunOptions{StopAtSignals: true, MaxTasks: 1})
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		if res.Stopped != StopSteps {
+			break
+		}
 	}
-	w.logf("(ran %d tasks, to %s)", res.Tasks, res.Stopped)
+	w.logf("(ran %d tasks: %d resource(s) wait for signals)", tasks, len(w.waits(id)))
 }
 
-// signalCancelled, after CancelUpdateStack, signals now and then a
-// resource that waited for signals before it: its wait was cancelled, so
-// the signal is refused.
+// signalCancelled, after CancelUpdateStack, signals a resource that
+// waited for signals before it: its wait was cancelled, so the signal is
+// refused.
 func (w *world) signalCancelled(id string, waited []string) {
 	w.t.Helper()
-	if len(waited) == 0 || !w.more(2) {
+	if len(waited) == 0 || w.kind != full {
 		return
 	}
 	lid := waited[w.nr.IntN(len(waited))]
@@ -524,7 +537,9 @@ func (w *world) maybeImport() {
 		return
 	}
 	// Where to: adopt, new or stable; the random stack when it is stable
-	// (and has no nested stacks, whose templates an import would update).
+	// (and has no nested stacks: stacksim plans a nested stack as updated
+	// whenever its parent is, and refuses the import); the importer of its
+	// export.
 	var into []string
 	adopt, live := w.adoptStack()
 	if !live || importableStatus(adopt.StackStatus) {
@@ -533,6 +548,11 @@ func (w *world) maybeImport() {
 	if out, err := w.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: "rnd"}); err == nil && len(w.nested) == 0 &&
 		importableStatus(out.Stacks[0].StackStatus) && !w.stackUnstable(out.Stacks[0].StackId) {
 		into = append(into, "rnd")
+	}
+	// The stack that imports an export of the random one (an import keeps
+	// its outputs and its Fn::ImportValue).
+	if out, err := w.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: "imp"}); err == nil && importableStatus(out.Stacks[0].StackStatus) {
+		into = append(into, "imp")
 	}
 	if len(into) == 0 {
 		return
@@ -562,7 +582,7 @@ func (w *world) maybeImport() {
 		fs = append(fs, faults.Fault{Match: faults.Match{LogicalID: t.lid, Actions: []resources.Action{resources.ActionRead}}, Times: 1,
 			Kind: faults.Fail, Code: resources.ErrGeneralServiceException, Message: "random read failure"})
 	}
-	w.runImport(name, live || name == "rnd", targets, fs)
+	w.runImport(name, (name == "adopt" && live) || name != "adopt", targets, fs)
 }
 
 // importableStatus tells whether an import may go into a stack of this

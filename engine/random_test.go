@@ -201,6 +201,9 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, k
 			up.StackPolicyDuringUpdateBody = `{"Statement": [{"Effect": "Allow", "Action": "Update:*", "Principal": "*", "Resource": "*"}]}`
 		}
 		how := w.xr.IntN(7) // 0, 1: a change set; 2: cancelled part way; 3: the stack's tags and notification ARNs only; else UpdateStack
+		if w.manual && how != 2 && w.more(2) {
+			how = 2 // (signals: a cancel while resources wait, random_more_test.go)
+		}
 		if how == 3 {
 			up.TemplateBody, up.UsePreviousTemplate = "", true
 			up.Tags = []Tag{{Key: "v", Value: strconv.Itoa(v)}}

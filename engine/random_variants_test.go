@@ -388,7 +388,7 @@ func (w *world) cancelPartWay(id string) {
 	} else if _, err := w.e.Step(ctx(), n); err != nil {
 		w.t.Fatal(err)
 	} else {
-		w.untilWaiting()
+		w.untilWaiting(id)
 	}
 	st := w.stack(id)
 	if st.StackStatus != string(statemachine.StackStatusUpdateInProgress) {
