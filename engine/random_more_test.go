@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -168,6 +170,52 @@ func (w *world) withSignals(body string, v int) string {
 		w.t.Fatal(err)
 	}
 	return string(b)
+}
+
+// childWithSignals is, in a signal world, the child template of a nested
+// id for a version with an instance whose creation policy waits for a
+// signal (after the child's C0, PT2M to PT5M), in a file of its own beside
+// the child template; it returns its URL. Whether a child has one is chosen
+// once per id.
+func (w *world) childWithSignals(id string, v int) string {
+	w.t.Helper()
+	key := fmt.Sprintf("%s-v%d.json", id, v)
+	url := "https://children.s3.amazonaws.com/" + key
+	if w.sigChild == nil {
+		w.sigChild = map[string]bool{}
+	}
+	has, chosen := w.sigChild[id]
+	if !chosen {
+		has = w.nr.IntN(2) == 0
+		w.sigChild[id] = has
+	}
+	if !has {
+		return url
+	}
+	sigKey := fmt.Sprintf("%s-v%d-sig.json", id, v)
+	path := filepath.Join(w.opts.S3Dir, "children", sigKey)
+	if _, err := os.Stat(path); err == nil {
+		return "https://children.s3.amazonaws.com/" + sigKey
+	}
+	b, err := os.ReadFile(filepath.Join(w.opts.S3Dir, "children", key))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		w.t.Fatal(err)
+	}
+	doc["Resources"].(map[string]any)["CS"] = map[string]any{"Type": "AWS::EC2::Instance", "DependsOn": "C0",
+		"CreationPolicy": map[string]any{"ResourceSignal": map[string]any{"Timeout": fmt.Sprintf("PT%dM", 2+w.nr.IntN(4))}},
+		"Properties":     map[string]any{"ImageId": fmt.Sprintf("ami-%017d", v%2), "InstanceType": "t3.micro"}}
+	if b, err = json.MarshalIndent(doc, "", " "); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+	w.logf("child template %s:\n%s", sigKey, b)
+	return "https://children.s3.amazonaws.com/" + sigKey
 }
 
 // signalFaults is, now and then in a signal world, a fault of a signal

@@ -115,6 +115,9 @@ type world struct {
 	sigInstances, sigN   int
 	sent                 map[string]string
 	importN              int
+	// sigChild: the nested ids whose child templates have an instance
+	// waiting for a signal.
+	sigChild map[string]bool
 }
 
 func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport, full) }

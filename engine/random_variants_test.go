@@ -77,6 +77,9 @@ func (w *world) withNested(body string, v int) string {
 			version = v - 1 // the child template as it was
 		}
 		url := w.childTemplate(id, version)
+		if w.sig {
+			url = w.childWithSignals(id, version) // (random_more_test.go)
+		}
 		props := map[string]any{"TemplateURL": url, "Parameters": map[string]any{"In": fmt.Sprint(id, "-in-", w.xr.IntN(2))}}
 		old, _ := r["Properties"].(map[string]any)
 		if peer, ok := old["Peer"]; ok {
