@@ -288,12 +288,18 @@ func (w *world) restEarly() bool {
 	return len(w.nested) > 0 && w.call(3)
 }
 
-// waitStack runs until the stack comes to rest, and logs what of its
-// nested stacks is still in motion then.
-func (w *world) waitStack(id string) (*Stack, error) {
-	st, err := w.e.WaitForStack(ctx(), id)
-	if err != nil {
-		return nil, err
+// waitStack runs until the stack comes to rest (unless it just came to
+// rest), and logs what of its nested stacks is still in motion then.
+func (w *world) waitStack(id string, atRest bool) (*Stack, error) {
+	var st *Stack
+	if atRest {
+		s := w.stack(id)
+		st = &s
+	} else {
+		var err error
+		if st, err = w.e.WaitForStack(ctx(), id); err != nil {
+			return nil, err
+		}
 	}
 	var busy []string
 	for _, child := range w.liveChildren(st.StackId) {

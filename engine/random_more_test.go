@@ -261,6 +261,12 @@ func (w *world) driveSignals() error {
 		if res.Stopped == StopRest {
 			return nil
 		}
+		if w.path != "" && w.pr.IntN(2) == 0 {
+			// A world kept in a state file is saved and opened again here,
+			// part way through the operation: where the world stops is
+			// its own choice (nr), the same with and without a file.
+			w.reopen()
+		}
 		moved := w.sendSignals()
 		if w.nr.IntN(4) == 0 {
 			w.probeSignal()
