@@ -44,7 +44,12 @@ func (e *InvariantError) Error() string {
 //     a resource ContinueUpdateRollback skipped are not compared (its
 //     record holds the rolled-back-to template's properties, its real
 //     object what the failed rollback left: docs/planning.md; state files
-//     written before that rule recorded the real properties).
+//     written before that rule recorded the real properties);
+//   - a DELETE_COMPLETE stack holds no resource that is not DELETE_COMPLETE
+//     or DELETE_SKIPPED (retained), and no old physical resource;
+//   - a stack at rest that an update may start from holds no resource
+//     without a physical id whose old physical resource still stands (the
+//     planner would take it as never created).
 //
 // Of the account (invariants_account.go):
 //
@@ -53,6 +58,9 @@ func (e *InvariantError) Error() string {
 //     its cleanup), or was released — retained and reported DELETE_SKIPPED,
 //     or orphaned by a delete that failed in a cleanup phase (reported
 //     DELETE_FAILED; AWS leaves those behind too);
+//   - no simulated object is owned twice: by two live resources, or by one
+//     and released too (an import adopts a released object, and releases
+//     it again when it rolls back);
 //   - every export is an output of the live stack that makes it, and every
 //     import names an export that exists;
 //   - every queued task is of a kind the engine runs, and names a stack

@@ -17,13 +17,31 @@ func (c *checker) account(stacks []*store.StackRecord) {
 }
 
 // objects finds leaks: objects a stack made that belong to no resource and
-// were not released.
+// were not released; and objects owned twice: by two resources, or by one
+// and released too (an import adopts a released object: it is no longer
+// released; a resource that leaves its stack releases it).
 func (c *checker) objects(stacks []*store.StackRecord) {
 	owned := map[string]bool{}
+	owner := map[string]string{} // the live resource whose object it is
 	for _, st := range stacks {
 		for _, rec := range c.tx.ResourcesOf(st.Num) {
 			if rec.PhysicalResourceId != "" && rec.ResourceStatus != statemachine.ResourceStatusDeleteComplete {
 				owned[store.ObjectKey(rec.ResourceType, rec.PhysicalResourceId)] = true
+			}
+			if rec.PhysicalResourceId == "" || rec.ResourceStatus == statemachine.ResourceStatusDeleteComplete ||
+				rec.ResourceStatus == statemachine.ResourceStatusDeleteSkipped || !st.Live() ||
+				c.tx.Object(rec.ResourceType, rec.PhysicalResourceId) == nil {
+				continue
+			}
+			k := store.ObjectKey(rec.ResourceType, rec.PhysicalResourceId)
+			where := whereResource(st, rec)
+			if other, ok := owner[k]; ok {
+				c.add(where, "its physical resource %s is also %s's", rec.PhysicalResourceId, other)
+			}
+			owner[k] = where
+			if rel := c.tx.Released(rec.ResourceType, rec.PhysicalResourceId); rel != nil && !importing(rec.ResourceStatus) {
+				c.add(where, "its physical resource %s is the stack's (%s) and also released (%s from %s of %s)",
+					rec.PhysicalResourceId, rec.ResourceStatus, rel.Why, rel.LogicalId, resources.StackName(rel.StackId))
 			}
 		}
 		for _, rec := range c.tx.RetiredOf(st.Num) {
@@ -110,4 +128,17 @@ func (c *checker) tasks() {
 			c.add(where, "it names operation %s of another stack (%s)", t.OperationId, op.StackId)
 		}
 	}
+}
+
+// importing tells whether a resource is being imported, or its import
+// failed or rolls back: the physical resource it names is adopted only when
+// the import completes.
+func importing(s statemachine.ResourceStatus) bool {
+	switch s {
+	case statemachine.ResourceStatusImportInProgress, statemachine.ResourceStatusImportFailed,
+		statemachine.ResourceStatusImportRollbackInProgress, statemachine.ResourceStatusImportRollbackFailed,
+		statemachine.ResourceStatusImportRollbackComplete:
+		return true
+	}
+	return false
 }

@@ -205,12 +205,68 @@ func (c *checker) rest(st *store.StackRecord) {
 			c.add(whereResource(st, rec), "it is %s, but its stack is at rest (%s)", rec.ResourceStatus, st.StackStatus)
 		}
 	}
+	if st.StackStatus == statemachine.StackStatusDeleteComplete {
+		c.deleted(st)
+		return
+	}
+	c.updatableHasPhysicalIDs(st)
 	switch st.StackStatus {
 	case statemachine.StackStatusCreateComplete, statemachine.StackStatusUpdateComplete, statemachine.StackStatusUpdateRollbackComplete,
 		statemachine.StackStatusImportComplete:
 		if !st.Unstable {
 			c.matchesTemplate(st)
 		}
+	}
+}
+
+// updatableHasPhysicalIDs checks that a stack at rest that can be updated
+// holds no resource without a physical id whose old physical resource
+// still stands: the planner takes a resource without one as never created
+// (an update creates it anew, or forgets it when the template drops it,
+// whatever its DeletionPolicy). A replacement whose new physical resource
+// never got an id points the resource back at its old one when the update
+// stops with rollback disabled (reinstateFailedReplacements) or its
+// rollback is skipped (startSkip); only UPDATE_ROLLBACK_FAILED, which no
+// update starts from, keeps both until the rollback is continued.
+func (c *checker) updatableHasPhysicalIDs(st *store.StackRecord) {
+	switch st.StackStatus {
+	case statemachine.StackStatusCreateComplete, statemachine.StackStatusCreateFailed, statemachine.StackStatusUpdateComplete,
+		statemachine.StackStatusUpdateFailed, statemachine.StackStatusUpdateRollbackComplete,
+		statemachine.StackStatusImportComplete, statemachine.StackStatusImportRollbackComplete:
+	default:
+		return
+	}
+	var standing map[string]string
+	for _, old := range c.tx.RetiredOf(st.Num) {
+		switch old.ResourceStatus {
+		case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
+			continue
+		}
+		if standing == nil {
+			standing = map[string]string{}
+		}
+		standing[old.LogicalResourceId] = old.PhysicalResourceId
+	}
+	for _, rec := range c.tx.ResourcesOf(st.Num) {
+		if old, ok := standing[rec.LogicalResourceId]; ok && rec.PhysicalResourceId == "" && rec.ResourceStatus != statemachine.ResourceStatusDeleteComplete {
+			c.add(whereResource(st, rec), "it is %s with no physical id in a stack at rest in %s, while its old physical resource %s stands", rec.ResourceStatus, st.StackStatus, old)
+		}
+	}
+}
+
+// deleted checks a deleted stack: each of its resources was deleted or
+// retained (DELETE_SKIPPED: a DeletionPolicy, RetainResources), and no old
+// physical resource is left to it.
+func (c *checker) deleted(st *store.StackRecord) {
+	for _, rec := range c.tx.ResourcesOf(st.Num) {
+		switch rec.ResourceStatus {
+		case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
+		default:
+			c.add(whereResource(st, rec), "it is %s, but its stack is DELETE_COMPLETE", rec.ResourceStatus)
+		}
+	}
+	for _, rec := range c.tx.RetiredOf(st.Num) {
+		c.add(whereResource(st, rec), "the stack is DELETE_COMPLETE and still holds this old physical resource (%s)", rec.ResourceStatus)
 	}
 }
 

@@ -21,9 +21,16 @@ const (
 )
 
 // release records that a physical resource left its stack but stays in the
-// account.
+// account. One the simulated cloud no longer has is not released: a delete
+// that failed after it took effect (a cleanup's, orphaning it) left
+// nothing behind, and a record of it would outlive it — a later create of
+// the same name would be the stack's and released at once, and an import
+// could take it from the stack.
 func (r *run) release(rec *store.ResourceRecord, why string) {
 	if rec.PhysicalResourceId == "" {
+		return
+	}
+	if !isCustom(rec.ResourceType) && !isNestedStack(rec.ResourceType) && r.tx.Object(rec.ResourceType, rec.PhysicalResourceId) == nil {
 		return
 	}
 	r.tx.Put(&store.ReleasedRecord{Type: rec.ResourceType, PhysicalId: rec.PhysicalResourceId, StackId: r.st.StackId,
@@ -84,13 +91,17 @@ func (r *run) refreshTemplateFields(b boundTemplate, rec *store.ResourceRecord) 
 }
 
 // dropRetired lets go of the stack's retired physical resources: deleted
-// ones are gone, retained ones released already, the others orphaned.
+// ones are gone, retained ones released already, the others orphaned —
+// but one that is its resource's current physical resource again (a
+// rollback's create answered it, the cleanup left it) stays the stack's.
 func (r *run) dropRetired() {
 	for _, rec := range r.tx.RetiredOf(r.st.Num) {
 		switch rec.ResourceStatus {
 		case statemachine.ResourceStatusDeleteComplete, statemachine.ResourceStatusDeleteSkipped:
 		default:
-			r.release(rec, releaseOrphaned)
+			if cur := r.current(rec.LogicalResourceId); cur == nil || cur.PhysicalResourceId != rec.PhysicalResourceId {
+				r.release(rec, releaseOrphaned)
+			}
 		}
 		r.tx.DeleteRetired(rec)
 	}

@@ -100,20 +100,36 @@ type world struct {
 	// doNothing: the stack was created with OnFailure DO_NOTHING;
 	// protected: its termination protection is on.
 	doNothing, protected bool
-	// plain: the world makes none of the calls of random_calls_test.go
-	// (a regression pinned before they were added).
-	plain bool
+	// kind: which calls the world makes (plain: none of those of
+	// random_calls_test.go, a regression pinned before they were added;
+	// calls: not those of random_more_test.go).
+	kind  worldKind
 	stops stopWatch
+	// sig: the templates have resources that wait for signals (sigInstances
+	// instances S0..., and the wait condition W0 when sigWait); manual: the
+	// world signals them (Options.Signals manual); sigN counts the
+	// UniqueIds it made, sent is the last sent to each STACK/LOGICALID.
+	// importN numbers the logical ids and change sets of imports
+	// (random_more_test.go).
+	sig, manual, sigWait bool
+	sigInstances, sigN   int
+	sent                 map[string]string
+	importN              int
+	// sigChild: the nested ids whose child templates have an instance
+	// waiting for a signal.
+	sigChild map[string]bool
 }
 
-func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport, false) }
+func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport, full) }
 
 // runWorldIn runs the world of seed, in memory or (path set) on a state
 // file, with the contract checker in the mode given, and returns it.
-func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, plain bool) *world {
-	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c)), xr: rand.New(rand.NewPCG(seed, 0xc5e7)), nr: rand.New(rand.NewPCG(seed, 0xca11)), plain: plain}
+func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, kind worldKind) *world {
+	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c)), xr: rand.New(rand.NewPCG(seed, 0xc5e7)), nr: rand.New(rand.NewPCG(seed, 0xca11)), kind: kind}
 	w.opts = Options{Seed: int64(seed), Contract: contract, MaxAttempts: 1 + w.r.IntN(4), PermissiveTypes: true,
 		ServiceTokens: map[string]resources.CustomTarget{"thing": resources.CustomFunc(w.custom)}, S3Dir: t.TempDir()}
+	w.sent = map[string]string{}
+	w.signalWorld()
 	if path != "" {
 		e, err := Open(path, w.opts)
 		if err != nil {
@@ -135,7 +151,7 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, p
 		}
 	}()
 
-	create := CreateStackInput{StackName: "rnd", TemplateBody: w.withExports(w.withNested(w.withParameter(w.template(n, 0)), 0), 0)}
+	create := CreateStackInput{StackName: "rnd", TemplateBody: w.withSignals(w.withExports(w.withNested(w.withParameter(w.template(n, 0)), 0), 0), 0)}
 	create.Parameters = w.parameterValue(0)
 	switch w.r.IntN(6) {
 	case 0:
@@ -160,12 +176,14 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, p
 	w.protect(id)
 	imp := w.importer(id)
 	for v := 1; v <= 2; v++ {
+		w.maybeImport()
 		st := w.stack(id)
 		w.refusedUpdate(st)
 		switch st.StackStatus {
 		case string(statemachine.StackStatusCreateComplete), string(statemachine.StackStatusUpdateComplete),
 			string(statemachine.StackStatusUpdateRollbackComplete), string(statemachine.StackStatusCreateFailed),
-			string(statemachine.StackStatusUpdateFailed):
+			string(statemachine.StackStatusUpdateFailed),
+			string(statemachine.StackStatusImportComplete), string(statemachine.StackStatusImportRollbackComplete): // (imports: random_more_test.go)
 		default:
 			continue
 		}
@@ -179,13 +197,16 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, p
 			continue
 		}
 		before := w.snapshot(id)
-		up := UpdateStackInput{StackName: id, TemplateBody: w.withExports(w.withNested(w.withParameter(w.template(len(w.ids), v)), v), v), DisableRollback: w.r.IntN(5) == 0}
+		up := UpdateStackInput{StackName: id, TemplateBody: w.withSignals(w.withExports(w.withNested(w.withParameter(w.template(len(w.ids), v)), v), v), v), DisableRollback: w.r.IntN(5) == 0}
 		up.Parameters = w.parameterValue(v)
 		up.Faults = w.faults()
 		if w.policy && w.xr.IntN(3) == 0 {
 			up.StackPolicyDuringUpdateBody = `{"Statement": [{"Effect": "Allow", "Action": "Update:*", "Principal": "*", "Resource": "*"}]}`
 		}
 		how := w.xr.IntN(7) // 0, 1: a change set; 2: cancelled part way; 3: the stack's tags and notification ARNs only; else UpdateStack
+		if w.manual && how != 2 && w.more(2) {
+			how = 2 // (signals: a cancel while resources wait, random_more_test.go)
+		}
 		if how == 3 {
 			up.TemplateBody, up.UsePreviousTemplate = "", true
 			up.Tags = []Tag{{Key: "v", Value: strconv.Itoa(v)}}
@@ -223,10 +244,13 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, p
 		}
 		w.checkProtection(id)
 	}
+	w.maybeImport()
 	w.refusedUpdate(w.stack(id))
 	w.unprotect(id)
 	w.deleteImporter(id, imp)
 	w.deleteAll(id)
+	w.maybeImport()
+	w.deleteAdopt()
 	w.finish()
 	return w
 }
@@ -263,16 +287,33 @@ func (w *world) reopen() {
 // wait runs the stack to rest; a world kept in a state file is first run
 // a few tasks, saved and opened again, part way through the operation.
 func (w *world) wait(id string) (*Stack, error) {
-	if w.path != "" && w.pr.IntN(2) == 0 {
-		if _, err := w.e.Step(ctx(), 1+w.pr.IntN(20)); err != nil {
+	// (A world whose signals are manual stops where its own choices say,
+	// and is saved and opened again at those stops: driveSignals.) The
+	// first tasks stop where the stack comes to rest, as WaitForStack
+	// does: a call made as soon as the stack is at rest finds its nested
+	// stacks where the world in memory finds them.
+	atRest := false
+	if w.path != "" && !w.manual && w.pr.IntN(2) == 0 {
+		arn := w.stack(id).StackId
+		res, err := w.e.Drive(ctx(), RunOptions{MaxTasks: 1 + w.pr.IntN(20), Until: func(ev StackEvent) bool {
+			return ev.StackId == arn && ev.IsStackEvent() && statemachine.StackStatus(ev.ResourceStatus).AtRest()
+		}})
+		if err != nil {
 			return nil, err
 		}
+		atRest = res.Stopped == StopUntil
 		w.reopen()
+	}
+	if w.manual {
+		// Signals sent at random points (random_more_test.go).
+		if err := w.driveSignals(); err != nil {
+			return nil, err
+		}
 	}
 	// Everything runs to rest (a nested stack's cleanup may go on after
 	// its parent came to rest), or now and then only the stack.
 	if w.restEarly() {
-		return w.waitStack(id)
+		return w.waitStack(id, atRest)
 	}
 	if _, err := w.e.Run(ctx()); err != nil {
 		return nil, err
@@ -608,7 +649,7 @@ func (w *world) faults() []faults.Fault {
 		}
 		out = append(out, f)
 	}
-	return out
+	return append(out, w.signalFaults()...)
 }
 
 // custom is the random worlds' custom resource target.
@@ -634,8 +675,8 @@ var persistedWorlds = flag.Int("random.persisted", 40, "worlds TestRandomWorldsP
 func TestRandomWorldsPersisted(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(*persistedWorlds); seed++ {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			disk := runWorldIn(t, seed, filepath.Join(t.TempDir(), "state.db"), ContractOff, false)
-			mem := runWorldIn(t, seed, "", ContractOff, false)
+			disk := runWorldIn(t, seed, filepath.Join(t.TempDir(), "state.db"), ContractOff, full)
+			mem := runWorldIn(t, seed, "", ContractOff, full)
 			if disk.log.String() != mem.log.String() {
 				t.Fatalf("the events differ:\n%s", lineDiff(mem.log.String(), disk.log.String()))
 			}

@@ -77,6 +77,9 @@ func (w *world) withNested(body string, v int) string {
 			version = v - 1 // the child template as it was
 		}
 		url := w.childTemplate(id, version)
+		if w.sig {
+			url = w.childWithSignals(id, version) // (random_more_test.go)
+		}
 		props := map[string]any{"TemplateURL": url, "Parameters": map[string]any{"In": fmt.Sprint(id, "-in-", w.xr.IntN(2))}}
 		old, _ := r["Properties"].(map[string]any)
 		if peer, ok := old["Peer"]; ok {
@@ -387,6 +390,8 @@ func (w *world) cancelPartWay(id string) {
 		n = 0 // before the update's first task
 	} else if _, err := w.e.Step(ctx(), n); err != nil {
 		w.t.Fatal(err)
+	} else {
+		w.untilWaiting(id)
 	}
 	st := w.stack(id)
 	if st.StackStatus != string(statemachine.StackStatusUpdateInProgress) {
@@ -395,8 +400,10 @@ func (w *world) cancelPartWay(id string) {
 	}
 	w.logf("CancelUpdateStack after %d tasks", n)
 	w.reopen()
+	waited := w.waitingIDs(id)
 	if _, err := w.e.CancelUpdateStack(ctx(), CancelUpdateStackInput{StackName: id}); err != nil {
 		w.t.Fatalf("CancelUpdateStack refused in UPDATE_IN_PROGRESS: %v", err)
 	}
 	w.stops.cancelled(id)
+	w.signalCancelled(id, waited)
 }

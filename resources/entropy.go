@@ -13,7 +13,8 @@ import (
 // stream of that key and a purpose (the property it fills). So the values do
 // not depend on the order in which independent resources run, a retry with
 // the same token regenerates the same name, and a replacement (a new token)
-// gets a new one.
+// gets a new one; so does a rollback's create, whose token is the
+// operation's (env.entropy marks it).
 
 type entropyKey [32]byte
 

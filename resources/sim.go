@@ -157,10 +157,19 @@ func makeEnv(req *Request, seed int64, now time.Time, model map[string]any) env 
 }
 
 // entropy is the request's key: requestKey(seed, stack id, logical id,
-// client request token).
+// client request token), the token marked in a rollback: an operation's
+// rollback may create again a resource its forward phase created (a
+// replacement the rollback decides at run time, whose old physical resource
+// went back into place), while the forward one still stands, awaiting the
+// rollback's cleanup; CloudFormation's generated names are random, so the
+// two are different resources, not one named twice.
 func (e *env) entropy() *entropyKey {
 	if !e.keyMade {
-		e.key = requestKey(e.seed, e.req.StackID, e.req.LogicalResourceIdentifier, e.req.ClientRequestToken)
+		token := e.req.ClientRequestToken
+		if e.req.Phase == PhaseRollback {
+			token += "\x00rollback"
+		}
+		e.key = requestKey(e.seed, e.req.StackID, e.req.LogicalResourceIdentifier, token)
 		e.keyMade = true
 	}
 	return &e.key

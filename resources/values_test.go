@@ -79,6 +79,12 @@ func TestGeneratedNames(t *testing.T) {
 	if other := e2.generateName(&nameSpec{Property: "QueueName", MaxLength: 80}, ""); other == name {
 		t.Fatal("a new token gave the same name")
 	}
+	// A rollback's create with the operation's token: another name (the
+	// forward phase's resource may still stand, awaiting the cleanup).
+	rb := newEnv(&Request{StackID: testStack, LogicalResourceIdentifier: "MyQueue", ClientRequestToken: "t1", Phase: PhaseRollback}, 1, Epoch, nil)
+	if other := rb.generateName(&nameSpec{Property: "QueueName", MaxLength: 80}, ""); other == name {
+		t.Fatal("a rollback's create gave the forward create's name")
+	}
 	// Truncation keeps both parts, within the limit.
 	long := newEnv(&Request{StackID: "arn:aws:cloudformation:us-east-1:1:stack/" + strings.Repeat("s", 60) + "/x",
 		LogicalResourceIdentifier: "AVeryLongLogicalIdentifierForTheFunction", ClientRequestToken: "t"}, 1, Epoch, nil)
