@@ -400,6 +400,9 @@ func (w *world) checkInvariants() {
 	if w.stops.problem != "" {
 		w.t.Fatal(w.stops.problem)
 	}
+	if d := cloudDrift(w.e, nil); len(d) > 0 {
+		w.t.Fatalf("the simulated cloud does not hold what the stacks record:\n%s", strings.Join(d, "\n"))
+	}
 }
 
 func (w *world) stackIDOf(name string) string {
