@@ -302,17 +302,9 @@ func (e *Engine) DescribeChangeSet(ctx context.Context, in DescribeChangeSetInpu
 		if !in.IncludePropertyValues {
 			changes = plan.WithoutValues(changes)
 		}
-		start := 0
-		if in.NextToken != "" {
-			parts, err := decodeToken(in.NextToken, "DescribeChangeSet", 2)
-			if err != nil {
-				return err
-			}
-			n, perr := strconv.Atoi(parts[1])
-			if perr != nil || parts[0] != cs.Id || n < 0 || n > len(changes) {
-				return invalidToken()
-			}
-			start = n
+		start, err := pageOffset(in.NextToken, "DescribeChangeSet", cs.Id, len(changes))
+		if err != nil {
+			return err
 		}
 		end := min(start+e.pageSize(), len(changes))
 		out = &DescribeChangeSetOutput{
@@ -525,17 +517,9 @@ func (e *Engine) ListChangeSets(ctx context.Context, in ListChangeSetsInput) (*L
 			return stackWithIDNotFound(in.StackName)
 		}
 		all := tx.ChangeSetsOf(st.StackId)
-		start := 0
-		if in.NextToken != "" {
-			parts, err := decodeToken(in.NextToken, "ListChangeSets", 2)
-			if err != nil {
-				return err
-			}
-			n, perr := strconv.Atoi(parts[1])
-			if perr != nil || parts[0] != st.StackId || n < 0 || n > len(all) {
-				return invalidToken()
-			}
-			start = n
+		start, err := pageOffset(in.NextToken, "ListChangeSets", st.StackId, len(all))
+		if err != nil {
+			return err
 		}
 		end := min(start+e.pageSize(), len(all))
 		for _, cs := range all[start:end] {

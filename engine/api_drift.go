@@ -103,7 +103,9 @@ type PropertyDifference struct {
 	DifferenceType string `json:"DifferenceType"`
 }
 
-var driftStatuses = []string{DriftInSync, DriftModified, DriftDeleted, DriftNotChecked, DriftUnknown}
+// ResourceDriftStatuses are a resource's drift statuses, in the order AWS
+// lists them.
+var ResourceDriftStatuses = []string{DriftInSync, DriftModified, DriftDeleted, DriftNotChecked, DriftUnknown}
 
 // DetectStackDrift detects the drift of a stack's resources (all, or the
 // LogicalResourceIds given) and answers the detection's id.
@@ -237,8 +239,8 @@ func (e *Engine) DescribeStackResourceDrifts(ctx context.Context, in DescribeSta
 		return nil, requiredError("stackName")
 	}
 	for _, f := range in.StackResourceDriftStatusFilters {
-		if !slices.Contains(driftStatuses, f) {
-			return nil, enumError(f, "stackResourceDriftStatusFilters", driftStatuses)
+		if !slices.Contains(ResourceDriftStatuses, f) {
+			return nil, enumError(f, "stackResourceDriftStatusFilters", ResourceDriftStatuses)
 		}
 	}
 	if in.MaxResults < 0 || in.MaxResults > 100 {
@@ -262,17 +264,9 @@ func (e *Engine) DescribeStackResourceDrifts(ctx context.Context, in DescribeSta
 			}
 			all = append(all, resourceDriftOf(st, rec, rec.Drift))
 		}
-		start := 0
-		if in.NextToken != "" {
-			parts, err := decodeToken(in.NextToken, "DescribeStackResourceDrifts", 2)
-			if err != nil {
-				return err
-			}
-			n, perr := strconv.Atoi(parts[1])
-			if perr != nil || parts[0] != st.StackId || n < 0 || n > len(all) {
-				return invalidToken()
-			}
-			start = n
+		start, err := pageOffset(in.NextToken, "DescribeStackResourceDrifts", st.StackId, len(all))
+		if err != nil {
+			return err
 		}
 		size := e.pageSize()
 		if in.MaxResults > 0 {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/base64"
+	"strconv"
 	"strings"
 )
 
@@ -47,4 +48,22 @@ func decodeToken(token, call string, n int) ([]string, error) {
 // call gave. UNVERIFIED: AWS's wording for CloudFormation was not found.
 func invalidToken() *APIError {
 	return ValidationError("Invalid NextToken: pass the NextToken of the previous page of the same call, unchanged")
+}
+
+// pageOffset is where the page a NextToken of call names starts in a list
+// of total items that owner (a stack, a change set) holds: 0 for no token;
+// a ValidationError for a token of another call or owner, or out of range.
+func pageOffset(token, call, owner string, total int) (int, error) {
+	if token == "" {
+		return 0, nil
+	}
+	parts, err := decodeToken(token, call, 2)
+	if err != nil {
+		return 0, err
+	}
+	n, perr := strconv.Atoi(parts[1])
+	if perr != nil || parts[0] != owner || n < 0 || n > total {
+		return 0, invalidToken()
+	}
+	return n, nil
 }

@@ -417,7 +417,9 @@ func (r *run) startUpdate(row *store.StepRecord, s *plan.Step) error {
 		// Decide again with the values now known (plan/doc.go), the
 		// UpdatePolicy's replacing update included.
 		dec := plan.Decide(r.e.planSchema(s.ResourceType), s.Custom, cur.Properties, props)
-		dec = plan.ReplacingUpdate(s.ResourceType, r.resourceUpdatePolicy(s.LogicalID), dec, dec.ChangedProperties())
+		if dec.Action == plan.Update && plan.UpdatePolicyReplaces(s.ResourceType) {
+			dec = plan.ReplacingUpdate(s.ResourceType, r.resourceUpdatePolicy(s.LogicalID), dec, dec.ChangedProperties())
+		}
 		// %s %v %+v %v\n", s.LogicalID, r.resourceUpdatePolicy(s.LogicalID), dec.Action, dec.ChangedProperties())
 		switch dec.Action {
 		case plan.NoOp:

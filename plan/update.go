@@ -354,7 +354,7 @@ func (u *updater) step(s *Step, id, v int) (c cleanupItem, ok bool, err error) {
 	u.context(s, d.Properties, props, true)
 	schema := u.in.Schemas.of(r.Type)
 	dec := u.diff.decide(schema, s.Custom, d.Properties, props, u.recreations)
-	if dec.Action == Update && r.Type == autoScalingGroupType {
+	if dec.Action == Update && UpdatePolicyReplaces(r.Type) {
 		pol, err := u.in.Desired.ResourceAttribute(r.LogicalID, ScopeUpdatePolicy, u)
 		if err != nil {
 			return c, false, err

@@ -28,6 +28,11 @@ var replacingUpdateTriggers = map[string]bool{
 	"MixedInstancesPolicy":    true,
 }
 
+// UpdatePolicyReplaces tells whether a type's UpdatePolicy can make an
+// update a replacement (ReplacingUpdate has anything to decide), so that
+// callers resolve the policy only for those.
+func UpdatePolicyReplaces(typeName string) bool { return typeName == autoScalingGroupType }
+
 // WillReplace tells whether a resource's UpdatePolicy (resolved) asks for
 // a replacing update: AutoScalingReplacingUpdate.WillReplace true (or
 // "true"), on an Auto Scaling group.

@@ -161,7 +161,7 @@ func (l *loader) resourceExpects(n *yaml.Node) []*ResourceExpect {
 					b := l.boolean(vv, what+".physicalIdChanged")
 					r.PhysicalIDChanged = &b
 				case "drift":
-					r.Drift = l.oneOf(vv, what+".drift", resourceDriftStatuses)
+					r.Drift = l.oneOf(vv, what+".drift", engine.ResourceDriftStatuses)
 				case "absent":
 					r.Absent = l.boolean(vv, what+".absent")
 				default:
@@ -260,10 +260,8 @@ func (l *loader) errorExpect(n *yaml.Node) *ErrorExpect {
 	return x
 }
 
-var (
-	stackDriftStatuses    = []string{engine.DriftInSync, engine.DriftDrifted, engine.DriftNotChecked}
-	resourceDriftStatuses = []string{engine.DriftInSync, engine.DriftModified, engine.DriftDeleted, engine.DriftNotChecked, engine.DriftUnknown}
-)
+// stackDriftStatuses are a stack's drift statuses.
+var stackDriftStatuses = []string{engine.DriftInSync, engine.DriftDrifted, engine.DriftNotChecked}
 
 // oneOf is a scalar that must be one of values.
 func (l *loader) oneOf(n *yaml.Node, what string, values []string) string {
