@@ -214,6 +214,7 @@ func operations() map[string]*operation {
 			"DescribeStacks":         bridge(read, newOf[cfn.DescribeStacksInput], newOf[cfn.DescribeStacksOutput], (*engine.Engine).DescribeStacks),
 			"ListStacks":             bridge(read, newOf[cfn.ListStacksInput], newOf[cfn.ListStacksOutput], (*engine.Engine).ListStacks),
 			"DescribeStackEvents":    bridge(read, newOf[cfn.DescribeStackEventsInput], newOf[cfn.DescribeStackEventsOutput], (*engine.Engine).DescribeStackEvents),
+			"DescribeEvents":         bridge(read, newOf[cfn.DescribeEventsInput], newOf[cfn.DescribeEventsOutput], (*engine.Engine).DescribeEvents),
 			"DescribeStackResource":  bridge(read, newOf[cfn.DescribeStackResourceInput], newOf[cfn.DescribeStackResourceOutput], (*engine.Engine).DescribeStackResource),
 			"DescribeStackResources": bridge(read, newOf[cfn.DescribeStackResourcesInput], newOf[cfn.DescribeStackResourcesOutput], (*engine.Engine).DescribeStackResources),
 			"ListStackResources":     bridge(read, newOf[cfn.ListStackResourcesInput], newOf[cfn.ListStackResourcesOutput], (*engine.Engine).ListStackResources),

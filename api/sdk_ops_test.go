@@ -241,6 +241,30 @@ faults:
 	if st.StackStatus != types.StackStatusUpdateRollbackComplete {
 		t.Fatalf("after ContinueUpdateRollback: %s", st.StackStatus)
 	}
+	if len(st.LastOperations) != 1 || st.LastOperations[0].OperationType != types.OperationTypeContinueRollback {
+		t.Fatalf("LastOperations after ContinueUpdateRollback: %+v", st.LastOperations)
+	}
+	// DescribeEvents through its paginator: one operation's events, then
+	// the failures of the whole stack, each with its operation.
+	var ofContinue []types.OperationEvent
+	for p := cfn.NewDescribeEventsPaginator(c, &cfn.DescribeEventsInput{OperationId: st.LastOperations[0].OperationId}); p.HasMorePages(); {
+		ofContinue = append(ofContinue, must(p.NextPage(ctx)).OperationEvents...)
+	}
+	if len(ofContinue) == 0 || ofContinue[0].OperationStatus != types.BeaconStackOperationStatusSucceeded || ofContinue[0].ResourceStatus != "UPDATE_ROLLBACK_COMPLETE" {
+		t.Fatalf("the events of the continuation: %+v", ofContinue)
+	}
+	failed := must(c.DescribeEvents(ctx, &cfn.DescribeEventsInput{StackName: aws.String("flaky"), Filters: &types.EventFilter{FailedEvents: aws.Bool(true)}}))
+	var kinds []string
+	for _, ev := range failed.OperationEvents {
+		kinds = append(kinds, string(ev.OperationType)+"/"+string(ev.EventType)+"/"+string(ev.ResourceStatus))
+	}
+	if want := "ROLLBACK/STACK_EVENT/UPDATE_ROLLBACK_FAILED ROLLBACK/PROVISIONING_ERROR/UPDATE_FAILED UPDATE_STACK/PROVISIONING_ERROR/UPDATE_FAILED"; strings.Join(kinds, " ") != want {
+		t.Fatalf("the failures of flaky: %s, want %s", strings.Join(kinds, " "), want)
+	}
+	var ve smithy.APIError
+	if _, err := c.DescribeEvents(ctx, &cfn.DescribeEventsInput{}); !errors.As(err, &ve) || ve.ErrorCode() != "ValidationError" {
+		t.Fatalf("DescribeEvents of nothing: %v", err)
+	}
 
 	must(c.CreateStack(ctx, &cfn.CreateStackInput{StackName: aws.String("once"), TemplateBody: aws.String(tpl("Once", "a"))}))
 	must(c.UpdateStack(ctx, &cfn.UpdateStackInput{StackName: aws.String("once"), TemplateBody: aws.String(tpl("Once", "b")), DisableRollback: aws.Bool(true)}))
@@ -252,6 +276,21 @@ faults:
 	st = must(c.DescribeStacks(ctx, &cfn.DescribeStacksInput{StackName: rb.StackId})).Stacks[0]
 	if st.StackStatus != types.StackStatusUpdateRollbackComplete {
 		t.Fatalf("after RollbackStack: %s", st.StackStatus)
+	}
+	// The operation ids the calls answered are the stack's last ones.
+	if len(st.LastOperations) != 2 || aws.ToString(rb.OperationId) == "" || aws.ToString(st.LastOperations[0].OperationId) != aws.ToString(rb.OperationId) ||
+		st.LastOperations[0].OperationType != types.OperationTypeRollback || st.LastOperations[1].OperationType != types.OperationTypeUpdateStack {
+		t.Fatalf("LastOperations after RollbackStack %s: %+v", aws.ToString(rb.OperationId), st.LastOperations)
+	}
+	evs := must(c.DescribeStackEvents(ctx, &cfn.DescribeStackEventsInput{StackName: aws.String("once")})).StackEvents
+	if aws.ToString(evs[0].OperationId) != aws.ToString(rb.OperationId) {
+		t.Fatalf("the newest event is of operation %s, not the rollback's %s", aws.ToString(evs[0].OperationId), aws.ToString(rb.OperationId))
+	}
+	summaries := must(c.ListStacks(ctx, &cfn.ListStacksInput{})).StackSummaries
+	for _, s := range summaries {
+		if len(s.LastOperations) == 0 {
+			t.Fatalf("ListStacks: %s has no LastOperations", aws.ToString(s.StackName))
+		}
 	}
 }
 

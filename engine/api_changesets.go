@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -143,6 +144,13 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 					return err
 				}
 				tx.stackEvent(st, to, reasonUserInitiated)
+				// The event counted the change set's creation as the new
+				// stack's first operation: store the record that says so.
+				st = st.Clone()
+				if err := tx.PutStack(st); err != nil {
+					return err
+				}
+				cs.Operations = []store.OpTag{currentOperation(st)}
 			} else {
 				probe := st.Clone()
 				var err error
@@ -450,6 +458,7 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 		c.ChangeSetId = cs.Id
 		x := cs.Clone()
 		x.ExecutionStatus = ExecutionStatusExecuteInProgress
+		x.Operations = append(slices.Clip(x.Operations), currentOperation(c))
 		tx.Put(x)
 		e.obsoleteChangeSets(tx, c.StackId, cs.Id)
 		return e.beginOperation(tx, c, op)

@@ -34,17 +34,9 @@ func (e *Engine) DescribeStackEvents(ctx context.Context, in DescribeStackEvents
 		if st == nil {
 			return stackNotFound(in.StackName)
 		}
-		from := uint64(0)
-		if in.NextToken != "" {
-			parts, err := decodeToken(in.NextToken, "DescribeStackEvents", 2)
-			if err != nil {
-				return err
-			}
-			seq, perr := strconv.ParseUint(parts[1], 10, 64)
-			if perr != nil || parts[0] != st.StackId || seq == 0 {
-				return invalidToken()
-			}
-			from = seq
+		from, err := eventCursor(in.NextToken, "DescribeStackEvents", st.StackId)
+		if err != nil {
+			return err
 		}
 		size := e.pageSize()
 		tx.EventsBackward(st.Num, from, func(seq uint64, r *store.EventRecord) bool {
@@ -61,4 +53,21 @@ func (e *Engine) DescribeStackEvents(ctx context.Context, in DescribeStackEvents
 		return nil, err
 	}
 	return out, nil
+}
+
+// eventCursor is the event sequence number a NextToken of call for the
+// stack stackID goes on from (0, the newest, for no token).
+func eventCursor(token, call, stackID string) (uint64, error) {
+	if token == "" {
+		return 0, nil
+	}
+	parts, err := decodeToken(token, call, 2)
+	if err != nil {
+		return 0, err
+	}
+	seq, perr := strconv.ParseUint(parts[1], 10, 64)
+	if perr != nil || parts[0] != stackID || seq == 0 {
+		return 0, invalidToken()
+	}
+	return seq, nil
 }

@@ -69,6 +69,8 @@ type CreateStackInput struct {
 // CreateStackOutput is CreateStack's answer.
 type CreateStackOutput struct {
 	StackId string `json:"StackId"`
+	// OperationId is the operation the call began.
+	OperationId string `json:"OperationId,omitempty"`
 }
 
 // UpdateStackInput is UpdateStack's request: a new template
@@ -104,6 +106,8 @@ type UpdateStackInput struct {
 // UpdateStackOutput is UpdateStack's answer.
 type UpdateStackOutput struct {
 	StackId string `json:"StackId"`
+	// OperationId is the operation the call began.
+	OperationId string `json:"OperationId,omitempty"`
 }
 
 // DeleteStackInput is DeleteStack's request.
@@ -162,6 +166,8 @@ type RollbackStackInput struct {
 // RollbackStackOutput is RollbackStack's answer.
 type RollbackStackOutput struct {
 	StackId string `json:"StackId"`
+	// OperationId is the operation the call began.
+	OperationId string `json:"OperationId,omitempty"`
 }
 
 // Change set types, statuses and execution statuses.

@@ -186,7 +186,7 @@ func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*Rol
 	err := e.update(func(tx *txn) error {
 		if st := tx.FindStack(in.StackName); st != nil {
 			if retry, err := tx.retryOf(KindRollbackStack, st, in.ClientRequestToken); retry || err != nil {
-				out = &RollbackStackOutput{StackId: st.StackId}
+				out = &RollbackStackOutput{StackId: st.StackId, OperationId: operationID(tx.Store.ID.Seed, st.StackId, currentOperation(st))}
 				return err
 			}
 		}
@@ -233,7 +233,7 @@ func (e *Engine) RollbackStack(ctx context.Context, in RollbackStackInput) (*Rol
 		if err := r.flush(); err != nil {
 			return err
 		}
-		out = &RollbackStackOutput{StackId: st.StackId}
+		out = &RollbackStackOutput{StackId: st.StackId, OperationId: operationID(tx.Store.ID.Seed, st.StackId, currentOperation(r.stack()))}
 		return nil
 	})
 	if err != nil {

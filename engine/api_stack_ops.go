@@ -61,7 +61,7 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 		info := statemachine.StackInfo{StackName: in.StackName}
 		if existing := tx.FindStack(in.StackName); existing != nil && existing.Live() {
 			if retry, err := tx.retryOf(KindCreateStack, existing, in.ClientRequestToken); retry || err != nil {
-				out = &CreateStackOutput{StackId: existing.StackId}
+				out = &CreateStackOutput{StackId: existing.StackId, OperationId: operationID(tx.Store.ID.Seed, existing.StackId, forwardOperation(existing))}
 				return err
 			}
 			info = existing.Info()
@@ -115,7 +115,7 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 		if err := e.beginOperation(tx, st.Clone(), op); err != nil {
 			return err
 		}
-		out = &CreateStackOutput{StackId: st.StackId}
+		out = &CreateStackOutput{StackId: st.StackId, OperationId: operationID(tx.Store.ID.Seed, st.StackId, currentOperation(st))}
 		return nil
 	})
 	if err != nil {
@@ -239,7 +239,7 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 	err = e.update(func(tx *txn) error {
 		if st := tx.FindStack(in.StackName); st != nil {
 			if retry, err := tx.retryOf(KindUpdateStack, st, in.ClientRequestToken); retry || err != nil {
-				out = &UpdateStackOutput{StackId: st.StackId}
+				out = &UpdateStackOutput{StackId: st.StackId, OperationId: operationID(tx.Store.ID.Seed, st.StackId, forwardOperation(st))}
 				return err
 			}
 		}
@@ -271,7 +271,7 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 			return err
 		}
 		e.obsoleteChangeSets(tx, st.StackId, "")
-		out = &UpdateStackOutput{StackId: st.StackId}
+		out = &UpdateStackOutput{StackId: st.StackId, OperationId: operationID(tx.Store.ID.Seed, st.StackId, currentOperation(c))}
 		return nil
 	})
 	if err != nil {

@@ -37,7 +37,7 @@ func (e *Engine) DescribeStacks(ctx context.Context, in DescribeStacksInput) (*D
 			if st == nil {
 				return stackWithIDNotFound(in.StackName)
 			}
-			out.Stacks = append(out.Stacks, stackAPI(st))
+			out.Stacks = append(out.Stacks, stackAPI(tx.Store.ID.Seed, st))
 			return nil
 		}
 		page, next, err := e.stackPage(tx, "DescribeStacks", in.NextToken, func(st *store.StackRecord) bool { return st.Live() })
@@ -45,7 +45,7 @@ func (e *Engine) DescribeStacks(ctx context.Context, in DescribeStacksInput) (*D
 			return err
 		}
 		for _, st := range page {
-			out.Stacks = append(out.Stacks, stackAPI(st))
+			out.Stacks = append(out.Stacks, stackAPI(tx.Store.ID.Seed, st))
 		}
 		out.NextToken = next
 		return nil
@@ -90,7 +90,7 @@ func (e *Engine) ListStacks(ctx context.Context, in ListStacksInput) (*ListStack
 			return err
 		}
 		for _, st := range page {
-			out.StackSummaries = append(out.StackSummaries, stackSummary(st))
+			out.StackSummaries = append(out.StackSummaries, stackSummary(tx.Store.ID.Seed, st))
 		}
 		out.NextToken = next
 		return nil
@@ -134,7 +134,7 @@ func (e *Engine) stackPage(tx *txn, call, token string, keep func(*store.StackRe
 }
 
 // api is the stack as DescribeStacks shows it.
-func stackAPI(s *store.StackRecord) Stack {
+func stackAPI(seed int64, s *store.StackRecord) Stack {
 	out := Stack{
 		StackId:               s.StackId,
 		StackName:             s.StackName,
@@ -157,6 +157,7 @@ func stackAPI(s *store.StackRecord) Stack {
 		RootId:                s.RootId,
 		DriftInformation:      stackDrift(s),
 		RetainExceptOnCreate:  s.RetainExceptOnCreate,
+		LastOperations:        lastOperationsOf(seed, s),
 	}
 	if s.StackStatus != statemachine.StackStatusDeleteComplete {
 		p := s.EnableTerminationProtection
@@ -170,7 +171,7 @@ func stackAPI(s *store.StackRecord) Stack {
 }
 
 // summary is the stack as ListStacks shows it.
-func stackSummary(s *store.StackRecord) StackSummary {
+func stackSummary(seed int64, s *store.StackRecord) StackSummary {
 	return StackSummary{
 		StackId:             s.StackId,
 		StackName:           s.StackName,
@@ -183,6 +184,7 @@ func stackSummary(s *store.StackRecord) StackSummary {
 		ParentId:            s.ParentId,
 		RootId:              s.RootId,
 		DriftInformation:    stackDrift(s),
+		LastOperations:      lastOperationsOf(seed, s),
 	}
 }
 

@@ -57,6 +57,7 @@ type Stack struct {
 	RootId                      string                `json:"RootId,omitempty"`
 	DriftInformation            StackDriftInformation `json:"DriftInformation"`
 	RetainExceptOnCreate        bool                  `json:"RetainExceptOnCreate,omitempty"`
+	LastOperations              []OperationEntry      `json:"LastOperations,omitempty"`
 }
 
 // StackSummary is one stack as ListStacks returns it.
@@ -72,6 +73,7 @@ type StackSummary struct {
 	ParentId            string                `json:"ParentId,omitempty"`
 	RootId              string                `json:"RootId,omitempty"`
 	DriftInformation    StackDriftInformation `json:"DriftInformation"`
+	LastOperations      []OperationEntry      `json:"LastOperations,omitempty"`
 }
 
 // StackEvent is one entry of a stack's event history (DescribeStackEvents).
@@ -83,6 +85,7 @@ type StackEvent struct {
 	StackId              string    `json:"StackId"`
 	EventId              string    `json:"EventId"`
 	StackName            string    `json:"StackName"`
+	OperationId          string    `json:"OperationId,omitempty"`
 	LogicalResourceId    string    `json:"LogicalResourceId"`
 	PhysicalResourceId   string    `json:"PhysicalResourceId"`
 	ResourceType         string    `json:"ResourceType"`

@@ -36,6 +36,7 @@ type resourceEvent struct {
 // AWS::CloudFormation::Stack) at the transaction's virtual time. It does not
 // change the stack's record: the caller does that.
 func (tx *txn) stackEvent(st *store.StackRecord, status statemachine.StackStatus, reason string) {
+	countOperation(st, status)
 	tx.writeEvent(st, store.EventRecord{
 		Logical:  st.StackName,
 		Physical: st.StackId,
@@ -78,6 +79,7 @@ func (tx *txn) writeEvent(st *store.StackRecord, rec store.EventRecord) {
 	}
 	rec.Time = tx.Meta.Now
 	rec.Token = st.ClientRequestToken
+	rec.Op = currentOperation(st)
 	if !rec.OfStack {
 		rec.Dup = tx.Dup(st.Num, rec.Time, rec.Logical, rec.Status)
 	}
@@ -99,6 +101,7 @@ func stackEventOf(s *store.Store, st *store.StackRecord, seq uint64, r *store.Ev
 		ResourceStatusReason: r.Reason,
 		ResourceProperties:   r.PropertiesText(),
 		ClientRequestToken:   r.Token,
+		OperationId:          operationID(s.ID.Seed, st.StackId, r.Op),
 	}
 	if r.OfStack {
 		ev.EventId = stackEventID(s.ID.Seed, st.StackId, seq)

@@ -102,6 +102,12 @@ func TestLifecycleUpdateRollbackFailedContinue(t *testing.T) {
 	})
 	h.wait("app")
 	h.resources("app")
+	// The continuation is an operation of its own (AWS's
+	// CONTINUE_ROLLBACK), the rollback it continues was another.
+	if out, err := h.e.DescribeStacks(ctx(), DescribeStacksInput{StackName: "app"}); err != nil || len(out.Stacks[0].LastOperations) != 1 ||
+		out.Stacks[0].LastOperations[0].OperationType != "CONTINUE_ROLLBACK" {
+		t.Fatalf("after ContinueUpdateRollback: %+v %v", out, err)
+	}
 	h.objects()
 	h.done()
 }

@@ -194,3 +194,20 @@ func ImportState(path string, data []byte, replace bool, opts Options) error {
 	defer e.Close()
 	return statefile.Create(path, st, replace, statefile.Options{Lock: opts.StateLock})
 }
+
+// StateVersionFrom is the database version (2 or 3) that a Save of this
+// engine moved the state file from to the version this stacksim writes
+// (StateVersion), or 0 when none did: a stacksim of the older version
+// cannot read the file since.
+func (e *Engine) StateVersionFrom() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.file == nil {
+		return 0
+	}
+	return e.file.VersionFrom()
+}
+
+// StateVersion is the database version of the state files this stacksim
+// writes.
+const StateVersion = statefile.DBVersion

@@ -62,6 +62,10 @@ func TestAWSCLIOptions(t *testing.T) {
 	c.must(0, "create-stack", "--stack-name", "orders", "--template-body", "file://"+dir+"template-v1.yaml", "--quiet")
 	c.golden("query-outputs", 0, "describe-stacks", "--query", "Stacks[0].Outputs")
 	c.golden("query-hash.table", 0, "describe-stacks", "--query", "Stacks[].{Name: StackName, Status: StackStatus, Created: CreationTime}", "--output", "table")
+	c.golden("describe-events-max-items", 0, "describe-events", "--stack-name", "orders", "--max-items", "2",
+		"--query", "[OperationEvents[].[OperationType,EventType,ResourceStatus], NextToken]")
+	c.golden("describe-events-bad-filter", 2, "describe-events", "--stack-name", "orders", "--filters", "Failed=true")
+	c.golden("describe-events-nothing", 2, "describe-events")
 	c.golden("query-list.text", 0, "describe-stack-events", "--stack-name", "orders", "--query", "StackEvents[].[LogicalResourceId,ResourceStatus]", "--output", "text")
 	c.golden("query-scalar.text", 0, "describe-stacks", "--query", "Stacks[0].StackStatus", "--output", "text")
 	c.golden("query-null", 0, "describe-stacks", "--query", "Stacks[0].{Name: StackName, Missing: NoSuchKey}")
@@ -82,6 +86,10 @@ func TestAWSCLIOptions(t *testing.T) {
 		"--until", "Queue:UPDATE_IN_PROGRESS", "--quiet")
 	c.golden("wait-update-fails", exitWaiterFailed, "wait", "stack-update-complete", "--stack-name", "orders")
 	c.golden("wait-rollback-failed-status", 0, "describe-stacks", "--stack-name", "orders", "--query", "Stacks[0].StackStatus")
+	// The update's failure and its rollback's, each in its operation.
+	c.golden("describe-events-failed", 0, "describe-events", "--stack-name", "orders", "--filters", "FailedEvents=true",
+		"--query", "OperationEvents[].[OperationType,OperationStatus,EventType,LogicalResourceId,ResourceStatus]", "--output", "text")
+	c.golden("last-operations", 0, "describe-stacks", "--stack-name", "orders", "--query", "Stacks[0].LastOperations[].OperationType")
 	c.golden("debug-and-profile", 0, "--profile", "prod", "--no-cli-pager", "--color", "off", "describe-stacks", "--query", "length(Stacks)")
 }
 

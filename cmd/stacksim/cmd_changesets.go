@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/plan"
 )
 
 func (a *app) changeSetCommands() []*cobra.Command {
@@ -128,23 +129,23 @@ func (a *app) describeChangeSetCommand() *cobra.Command {
 			}
 			return a.read(cmd.Context(), "DescribeChangeSet", func(ctx context.Context, e *engine.Engine) (any, error) {
 				in := engine.DescribeChangeSetInput{ChangeSetName: csName, StackName: stack, IncludePropertyValues: values}
-				var all *engine.DescribeChangeSetOutput
-				for {
+				var first *engine.DescribeChangeSetOutput // the change set, with every page's changes
+				changes, next, err := allPages(a.firstPageOnly(), func(token string) ([]plan.Change, string, error) {
+					in.NextToken = token
 					out, err := e.DescribeChangeSet(ctx, in)
 					if err != nil {
-						return nil, err
+						return nil, "", err
 					}
-					if all == nil {
-						all = out
-					} else {
-						all.Changes = append(all.Changes, out.Changes...)
+					if first == nil {
+						first = out
 					}
-					if out.NextToken == "" || a.firstPageOnly() {
-						all.NextToken = out.NextToken
-						return all, nil
-					}
-					in.NextToken = out.NextToken
+					return out.Changes, out.NextToken, nil
+				})
+				if err != nil {
+					return nil, err
 				}
+				first.Changes, first.NextToken = changes, next
+				return first, nil
 			})
 		},
 	}
@@ -240,19 +241,18 @@ func (a *app) listChangeSetsCommand() *cobra.Command {
 			}
 			return a.read(cmd.Context(), "ListChangeSets", func(ctx context.Context, e *engine.Engine) (any, error) {
 				in := engine.ListChangeSetsInput{StackName: stack}
-				all := &engine.ListChangeSetsOutput{Summaries: []engine.ChangeSetSummary{}}
-				for {
+				items, next, err := allPages(a.firstPageOnly(), func(token string) ([]engine.ChangeSetSummary, string, error) {
+					in.NextToken = token
 					out, err := e.ListChangeSets(ctx, in)
 					if err != nil {
-						return nil, err
+						return nil, "", err
 					}
-					all.Summaries = append(all.Summaries, out.Summaries...)
-					if out.NextToken == "" || a.firstPageOnly() {
-						all.NextToken = out.NextToken
-						return all, nil
-					}
-					in.NextToken = out.NextToken
+					return out.Summaries, out.NextToken, nil
+				})
+				if err != nil {
+					return nil, err
 				}
+				return &engine.ListChangeSetsOutput{Summaries: items, NextToken: next}, nil
 			})
 		},
 	}

@@ -121,19 +121,18 @@ func (a *app) describeStackResourceDriftsCommand() *cobra.Command {
 			}
 			return a.read(cmd.Context(), "DescribeStackResourceDrifts", func(ctx context.Context, e *engine.Engine) (any, error) {
 				in := engine.DescribeStackResourceDriftsInput{StackName: stack, StackResourceDriftStatusFilters: list}
-				all := &engine.DescribeStackResourceDriftsOutput{StackResourceDrifts: []engine.StackResourceDrift{}}
-				for {
+				items, next, err := allPages(a.firstPageOnly(), func(token string) ([]engine.StackResourceDrift, string, error) {
+					in.NextToken = token
 					out, err := e.DescribeStackResourceDrifts(ctx, in)
 					if err != nil {
-						return nil, err
+						return nil, "", err
 					}
-					all.StackResourceDrifts = append(all.StackResourceDrifts, out.StackResourceDrifts...)
-					if out.NextToken == "" || a.firstPageOnly() {
-						all.NextToken = out.NextToken
-						return all, nil
-					}
-					in.NextToken = out.NextToken
+					return out.StackResourceDrifts, out.NextToken, nil
+				})
+				if err != nil {
+					return nil, err
 				}
+				return &engine.DescribeStackResourceDriftsOutput{StackResourceDrifts: items, NextToken: next}, nil
 			})
 		},
 	}

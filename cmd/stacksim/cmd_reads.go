@@ -31,7 +31,7 @@ func (a *app) read(ctx context.Context, op string, call func(ctx context.Context
 
 func (a *app) readCommands() []*cobra.Command {
 	return []*cobra.Command{
-		a.describeStacksCommand(), a.listStacksCommand(), a.describeStackEventsCommand(),
+		a.describeStacksCommand(), a.listStacksCommand(), a.describeStackEventsCommand(), a.describeEventsCommand(),
 		a.describeStackResourceCommand(), a.describeStackResourcesCommand(), a.listStackResourcesCommand(),
 		a.getTemplateCommand(), a.listExportsCommand(), a.listImportsCommand(),
 		a.describeStackOperationCommand(),
@@ -62,19 +62,18 @@ func (a *app) describeStacksCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.read(cmd.Context(), "DescribeStacks", func(ctx context.Context, e *engine.Engine) (any, error) {
 				in := engine.DescribeStacksInput{StackName: stack}
-				all := &engine.DescribeStacksOutput{Stacks: []engine.Stack{}}
-				for {
+				items, next, err := allPages(a.firstPageOnly(), func(token string) ([]engine.Stack, string, error) {
+					in.NextToken = token
 					out, err := e.DescribeStacks(ctx, in)
 					if err != nil {
-						return nil, err
+						return nil, "", err
 					}
-					all.Stacks = append(all.Stacks, out.Stacks...)
-					if out.NextToken == "" || a.firstPageOnly() {
-						all.NextToken = out.NextToken
-						return all, nil
-					}
-					in.NextToken = out.NextToken
+					return out.Stacks, out.NextToken, nil
+				})
+				if err != nil {
+					return nil, err
 				}
+				return &engine.DescribeStacksOutput{Stacks: items, NextToken: next}, nil
 			})
 		},
 	}
@@ -97,19 +96,18 @@ func (a *app) listStacksCommand() *cobra.Command {
 			}
 			return a.read(cmd.Context(), "ListStacks", func(ctx context.Context, e *engine.Engine) (any, error) {
 				in := engine.ListStacksInput{StackStatusFilter: list}
-				all := &engine.ListStacksOutput{StackSummaries: []engine.StackSummary{}}
-				for {
+				items, next, err := allPages(a.firstPageOnly(), func(token string) ([]engine.StackSummary, string, error) {
+					in.NextToken = token
 					out, err := e.ListStacks(ctx, in)
 					if err != nil {
-						return nil, err
+						return nil, "", err
 					}
-					all.StackSummaries = append(all.StackSummaries, out.StackSummaries...)
-					if out.NextToken == "" || a.firstPageOnly() {
-						all.NextToken = out.NextToken
-						return all, nil
-					}
-					in.NextToken = out.NextToken
+					return out.StackSummaries, out.NextToken, nil
+				})
+				if err != nil {
+					return nil, err
 				}
+				return &engine.ListStacksOutput{StackSummaries: items, NextToken: next}, nil
 			})
 		},
 	}
@@ -142,19 +140,18 @@ func (a *app) describeStackEventsCommand() *cobra.Command {
 // only, and its NextToken, when firstOnly).
 func allEvents(ctx context.Context, e *engine.Engine, stack string, firstOnly bool) (*engine.DescribeStackEventsOutput, error) {
 	in := engine.DescribeStackEventsInput{StackName: stack}
-	all := &engine.DescribeStackEventsOutput{StackEvents: []engine.StackEvent{}}
-	for {
+	items, next, err := allPages(firstOnly, func(token string) ([]engine.StackEvent, string, error) {
+		in.NextToken = token
 		out, err := e.DescribeStackEvents(ctx, in)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		all.StackEvents = append(all.StackEvents, out.StackEvents...)
-		if out.NextToken == "" || firstOnly {
-			all.NextToken = out.NextToken
-			return all, nil
-		}
-		in.NextToken = out.NextToken
+		return out.StackEvents, out.NextToken, nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return &engine.DescribeStackEventsOutput{StackEvents: items, NextToken: next}, nil
 }
 
 func (a *app) describeStackResourceCommand() *cobra.Command {
@@ -211,19 +208,18 @@ func (a *app) listStackResourcesCommand() *cobra.Command {
 			}
 			return a.read(cmd.Context(), "ListStackResources", func(ctx context.Context, e *engine.Engine) (any, error) {
 				in := engine.ListStackResourcesInput{StackName: stack}
-				all := &engine.ListStackResourcesOutput{StackResourceSummaries: []engine.StackResourceSummary{}}
-				for {
+				items, next, err := allPages(a.firstPageOnly(), func(token string) ([]engine.StackResourceSummary, string, error) {
+					in.NextToken = token
 					out, err := e.ListStackResources(ctx, in)
 					if err != nil {
-						return nil, err
+						return nil, "", err
 					}
-					all.StackResourceSummaries = append(all.StackResourceSummaries, out.StackResourceSummaries...)
-					if out.NextToken == "" || a.firstPageOnly() {
-						all.NextToken = out.NextToken
-						return all, nil
-					}
-					in.NextToken = out.NextToken
+					return out.StackResourceSummaries, out.NextToken, nil
+				})
+				if err != nil {
+					return nil, err
 				}
+				return &engine.ListStackResourcesOutput{StackResourceSummaries: items, NextToken: next}, nil
 			})
 		},
 	}
@@ -274,19 +270,18 @@ func (a *app) listExportsCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.read(cmd.Context(), "ListExports", func(ctx context.Context, e *engine.Engine) (any, error) {
 				in := engine.ListExportsInput{}
-				all := &engine.ListExportsOutput{Exports: []engine.Export{}}
-				for {
+				items, next, err := allPages(a.firstPageOnly(), func(token string) ([]engine.Export, string, error) {
+					in.NextToken = token
 					out, err := e.ListExports(ctx, in)
 					if err != nil {
-						return nil, err
+						return nil, "", err
 					}
-					all.Exports = append(all.Exports, out.Exports...)
-					if out.NextToken == "" || a.firstPageOnly() {
-						all.NextToken = out.NextToken
-						return all, nil
-					}
-					in.NextToken = out.NextToken
+					return out.Exports, out.NextToken, nil
+				})
+				if err != nil {
+					return nil, err
 				}
+				return &engine.ListExportsOutput{Exports: items, NextToken: next}, nil
 			})
 		},
 	}
@@ -306,19 +301,18 @@ func (a *app) listImportsCommand() *cobra.Command {
 			}
 			return a.read(cmd.Context(), "ListImports", func(ctx context.Context, e *engine.Engine) (any, error) {
 				in := engine.ListImportsInput{ExportName: name}
-				all := &engine.ListImportsOutput{Imports: []string{}}
-				for {
+				items, next, err := allPages(a.firstPageOnly(), func(token string) ([]string, string, error) {
+					in.NextToken = token
 					out, err := e.ListImports(ctx, in)
 					if err != nil {
-						return nil, err
+						return nil, "", err
 					}
-					all.Imports = append(all.Imports, out.Imports...)
-					if out.NextToken == "" || a.firstPageOnly() {
-						all.NextToken = out.NextToken
-						return all, nil
-					}
-					in.NextToken = out.NextToken
+					return out.Imports, out.NextToken, nil
+				})
+				if err != nil {
+					return nil, err
 				}
+				return &engine.ListImportsOutput{Imports: items, NextToken: next}, nil
 			})
 		},
 	}

@@ -142,9 +142,26 @@ func TestStateUpgradeFromVersion2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The export is the one the stacksim that wrote the file made, but for
+	// the event column added since (Operation: empty for its events).
+	oldCols := `"ClientRequestToken"],`
+	if !bytes.Contains(want, []byte(oldCols)) {
+		t.Fatal("the fixture's export has no eventColumns of 8 columns")
+	}
+	want = bytes.Replace(want, []byte(oldCols), []byte(`"ClientRequestToken","Operation"],`), 1)
 	exported, _ := c.must(0, "state", "export")
 	if exported != string(want) {
 		t.Fatalf("the export of the file of version 2 is not what the stacksim that wrote it exported:\n%s", exported)
+	}
+	// That export, of 8 event columns as it was written, imports again.
+	old := filepath.Join(t.TempDir(), "export-v2.json")
+	if err := os.WriteFile(old, []byte(strings.Replace(string(want), `"ClientRequestToken","Operation"],`, oldCols, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	imported := &cli{t: t, state: filepath.Join(t.TempDir(), "imported.db")}
+	imported.must(0, "state", "import", old)
+	if again, _ := imported.must(0, "state", "export"); again != exported {
+		t.Fatalf("the export of 8 event columns imports as another account:\n%s", again)
 	}
 	if b, _ := os.ReadFile(c.state); !bytes.Equal(b, raw) {
 		t.Fatal("a read changed the file of version 2")
@@ -154,12 +171,12 @@ func TestStateUpgradeFromVersion2(t *testing.T) {
 	}
 
 	_, errOut := c.must(0, "create-stack", "--stack-name", "fourth", "--template-body", "file://"+dir+"template.yaml", "--quiet")
-	if !strings.Contains(errOut, "laid the state file "+c.state+" out anew, from version 2 to 3") ||
+	if !strings.Contains(errOut, "laid the state file "+c.state+" out anew, from version 2 to 4") ||
 		!strings.Contains(errOut, "a stacksim from before 2026-12-02 cannot read it now") {
 		t.Errorf("the first save does not say it laid the file out anew:\n%s", errOut)
 	}
-	if v, where := dbLayout(t, c.state); v != "3" || where != 11+5 {
-		t.Fatalf("after a save: version %s, %d where entries; want version 3 and 16 (11 objects of before, 5 of the new stack)", v, where)
+	if v, where := dbLayout(t, c.state); v != "4" || where != 11+5 {
+		t.Fatalf("after a save: version %s, %d where entries; want version 4 and 16 (11 objects of before, 5 of the new stack)", v, where)
 	}
 	var before, after struct {
 		Stacks  []map[string]any `json:"stacks"`
@@ -268,5 +285,48 @@ func TestStateObjectsWhereDamaged(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(c.state); !bytes.Equal(after, before) {
 		t.Error("a refused command changed the state file")
+	}
+}
+
+// A state file of version 3 (before events recorded their operation) is
+// read as it is and becomes version 4 at its first save, which says so;
+// a version this stacksim does not know is refused, the file unchanged.
+func TestStateUpgradeFromVersion3(t *testing.T) {
+	c := newCLI(t)
+	dir := "testdata/state-v2/"
+	c.must(0, "create-stack", "--stack-name", "first", "--template-body", "file://"+dir+"template.yaml", "--quiet")
+	setVersion := func(v string) {
+		t.Helper()
+		db, err := bolt.Open(c.state, 0o600, &bolt.Options{Timeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte("meta")).Put([]byte("version"), []byte(v)) }); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setVersion("3")
+	c.must(0, "describe-stacks", "--stack-name", "first")
+	if v, _ := dbLayout(t, c.state); v != "3" {
+		t.Fatalf("a read changed the version to %s", v)
+	}
+	_, errOut := c.must(0, "delete-stack", "--stack-name", "first")
+	if !strings.Contains(errOut, "the state file "+c.state+" is version 4 now, from version 3") {
+		t.Errorf("the first save does not say the version changed:\n%s", errOut)
+	}
+	if v, _ := dbLayout(t, c.state); v != "4" {
+		t.Fatalf("after a save: version %s", v)
+	}
+	setVersion("5")
+	before, _ := os.ReadFile(c.state)
+	_, errOut, code := c.run("describe-stacks")
+	if code == 0 || !strings.Contains(errOut, "its format version is 5; this stacksim reads version 4 (and 3, 2 and 1, which it upgrades)") {
+		t.Fatalf("a file of version 5: exit %d\n%s", code, errOut)
+	}
+	if after, _ := os.ReadFile(c.state); !bytes.Equal(before, after) {
+		t.Fatal("refusing the file changed it")
 	}
 }

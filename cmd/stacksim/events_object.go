@@ -35,6 +35,11 @@ func appendEventMembers(ms []member, ev *engine.StackEvent) []member {
 		member{"StackId", ev.StackId},
 		member{"EventId", ev.EventId},
 		member{"StackName", ev.StackName},
+	)
+	if ev.OperationId != "" {
+		ms = append(ms, member{"OperationId", ev.OperationId})
+	}
+	ms = append(ms,
 		member{"LogicalResourceId", ev.LogicalResourceId},
 		member{"PhysicalResourceId", ev.PhysicalResourceId},
 		member{"ResourceType", ev.ResourceType},

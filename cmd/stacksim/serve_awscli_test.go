@@ -200,6 +200,18 @@ func TestServeAWSCLI(t *testing.T) {
 		t.Fatalf("resource drifts: %q", out)
 	}
 
+	// Operations: the import that made the stack counts as its create; its
+	// events by its id.
+	opID := strings.TrimSpace(cli.ok(cf("describe-stacks", "--stack-name", "adopted", "--query", "Stacks[0].LastOperations[0].[OperationType,OperationId]", "--output", "text")...))
+	typ, opID, _ := strings.Cut(opID, "\t")
+	if typ != "CREATE_STACK" || len(opID) != 36 {
+		t.Fatalf("LastOperations after the import: %q %q", typ, opID)
+	}
+	out = cli.ok(cf("describe-events", "--operation-id", opID, "--query", "OperationEvents[0].[OperationStatus,EventType,ResourceStatus]", "--output", "text")...)
+	if strings.TrimSpace(out) != "SUCCEEDED\tSTACK_EVENT\tIMPORT_COMPLETE" {
+		t.Fatalf("describe-events of the import: %q", out)
+	}
+
 	// STS, as SDK-based tools ask first.
 	cmd := exec.Command("aws", "--endpoint-url", s.url, "sts", "get-caller-identity", "--query", "Account", "--output", "text")
 	cmd.Env = clientEnv(dir)

@@ -3,7 +3,6 @@ package statefile
 import (
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/statemachine"
@@ -25,7 +24,7 @@ func buildStore(doc *stateDoc) (*store.Store, error) {
 		return nil, err
 	}
 	s.Meta.IDs, s.Meta.Tasks, s.Meta.Stacks = doc.Counters.IDs, doc.Counters.Tasks, doc.Counters.Stacks
-	if cols := eventColumns(); !slices.Equal(doc.EventColumns, cols[:]) {
+	if cols := eventColumns(); !slices.Equal(doc.EventColumns, cols[:]) && !slices.Equal(doc.EventColumns, cols[:oldEventColumns]) {
 		return nil, fmt.Errorf("eventColumns are %q, not %q", doc.EventColumns, cols)
 	}
 	b := &builder{s: s, w: s.Load(), doc: doc, byID: map[string]*store.StackRecord{}}
@@ -146,22 +145,19 @@ func (b *builder) stackEvents(st *store.StackRecord, rows [][numEventColumns]str
 		chunk *store.EventChunk
 		d     *store.DupState
 	)
-	for j, ev := range rows {
-		ts, err := time.Parse(time.RFC3339Nano, ev[0])
+	for j := range rows {
+		rec, err := eventOf(&rows[j])
 		if err != nil {
-			return fmt.Errorf("event %d of stack %s: Timestamp: %w", j+1, st.StackId, err)
+			return fmt.Errorf("event %d of stack %s: %w", j+1, st.StackId, err)
 		}
-		t := ts.UnixNano()
+		t := rec.Time
 		if d != nil && t < d.At {
 			return fmt.Errorf("event %d of stack %s is older than the event before it", j+1, st.StackId)
 		}
 		if d == nil || d.At != t {
 			d = &store.DupState{At: t, N: map[uint64]uint16{}}
 		}
-		rec := store.EventRecord{
-			Time: t, Logical: ev[1], Physical: ev[2], Type: ev[3], Status: ev[4], Reason: ev[5], Properties: textOf(ev[6]),
-			Token: ev[7], OfStack: ev[2] == st.StackId && ev[3] == store.StackResourceType,
-		}
+		rec.OfStack = rec.Physical == st.StackId && rec.Type == store.StackResourceType
 		if rec.Logical == "" || rec.Type == "" || rec.Status == "" {
 			return fmt.Errorf("event %d of stack %s has no LogicalResourceId, ResourceType or ResourceStatus", j+1, st.StackId)
 		}

@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"reflect"
 	"strconv"
-	"time"
 	"unsafe"
 
 	"github.com/stacksim/stacksim/engine/store"
@@ -271,8 +270,7 @@ func (enc *rowEncoder) chunk(c *store.EventChunk) []byte {
 // appendEventRow appends an event as a row of eventColumns (trailing empty
 // columns left out), as format 1 writes it.
 func appendEventRow(b []byte, e *store.EventRecord, props string) []byte {
-	cols := [numEventColumns]string{time.Unix(0, e.Time).UTC().Format(time.RFC3339Nano), e.Logical, e.Physical, e.Type,
-		e.Status, e.Reason, props, e.Token}
+	cols := eventCols(e, props)
 	n := len(cols)
 	for n > 0 && cols[n-1] == "" {
 		n--
@@ -355,13 +353,12 @@ func decodeChunk(payload []byte, in interner) (*store.EventChunk, error) {
 		return nil, err
 	}
 	c := &store.EventChunk{Num: cj.Num, Chunk: cj.Chunk, Events: make([]store.EventRecord, len(rows), max(len(rows), 1))}
-	for i, ev := range rows {
-		ts, err := time.Parse(time.RFC3339Nano, ev[0])
+	for i := range rows {
+		ev, err := eventOf(&rows[i])
 		if err != nil {
-			return nil, fmt.Errorf("event %d: Timestamp: %w", i+1, err)
+			return nil, fmt.Errorf("event %d: %w", i+1, err)
 		}
-		c.Events[i] = store.EventRecord{Time: ts.UnixNano(), Logical: ev[1], Physical: ev[2], Type: ev[3], Status: ev[4],
-			Reason: ev[5], Properties: textOf(ev[6]), Token: ev[7]}
+		c.Events[i] = ev
 	}
 	for _, i := range cj.Stack {
 		if i < 0 || i >= len(c.Events) {

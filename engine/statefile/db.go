@@ -31,7 +31,14 @@ import (
 // docs/state-format.md for the format and why it was chosen.
 
 const (
-	dbVersion = layoutVersion
+	// dbVersion 4 has the events' Operation column (format.go): its
+	// layout is version 3's, whose files are read as they are and become
+	// version 4 at their first save (a stacksim of version 3 would refuse
+	// the column as damage; it refuses the version with a clear message).
+	dbVersion = 4
+	// prevDBVersion is version 3: objects under their stacks, events of 8
+	// columns.
+	prevDBVersion = layoutVersion
 	// legacyDBVersion is the version of format 2 before objects lay under
 	// their stacks (objects.go): read, and laid out anew by the first save.
 	legacyDBVersion = 2
@@ -77,6 +84,9 @@ type DB struct {
 	// legacy is a file of version 2 (objects keyed by the store's key);
 	// laidOut says a save of this process laid it out anew (version 3).
 	legacy, laidOut bool
+	// from is the version the file had when it was opened, when a save
+	// of this process changed it (0: none did).
+	opened, from int
 }
 
 // openDB opens the database at path read-only.
@@ -360,9 +370,16 @@ func (d *DB) load() (*store.Store, error) {
 		}
 		v := string(mb.Get([]byte("version")))
 		d.legacy = v == fmt.Sprint(legacyDBVersion)
-		if v != fmt.Sprint(dbVersion) && !d.legacy {
+		switch v {
+		case fmt.Sprint(dbVersion):
+			d.opened = dbVersion
+		case fmt.Sprint(prevDBVersion):
+			d.opened = prevDBVersion
+		case fmt.Sprint(legacyDBVersion):
+			d.opened = legacyDBVersion
+		default:
 			return &Error{Path: d.path, Hint: hintVersion,
-				Problem: fmt.Sprintf("its format version is %s; this stacksim reads version %d (and %d and %d, which it upgrades)", v, dbVersion, legacyDBVersion, stateVersion)}
+				Problem: fmt.Sprintf("its format version is %s; this stacksim reads version %d (and %d, %d and %d, which it upgrades)", v, dbVersion, prevDBVersion, legacyDBVersion, stateVersion)}
 		}
 		for _, f := range []struct {
 			key string
@@ -462,6 +479,10 @@ func (d *DB) save(s *store.Store) error {
 	if d.legacy {
 		d.legacy, d.laidOut = false, true
 	}
+	if d.opened != dbVersion && d.from == 0 {
+		d.from = d.opened
+	}
+	d.opened = dbVersion
 	s.MarkSaved()
 	return nil
 }

@@ -206,6 +206,18 @@ func (sf *File) LaidOutFrom() int {
 	return 0
 }
 
+// VersionFrom is the database version a save of this process moved the
+// file from to this one's (2 or 3), or 0 when none did.
+func (sf *File) VersionFrom() int {
+	if sf.db != nil {
+		return sf.db.from
+	}
+	return 0
+}
+
+// DBVersion is the version of the database this stacksim writes.
+const DBVersion = dbVersion
+
 // writeWhole writes the whole store as a new database at the file's path,
 // atomically, and lays the store over it: the next saves write only what
 // changes.

@@ -31,12 +31,41 @@ import (
 // events.
 
 // numEventColumns is the number of columns of an event row.
-const numEventColumns = 8
+const numEventColumns = 9
 
-// eventColumns are the columns of an event row.
+// eventColumns are the columns of an event row. Operation is the
+// operation that wrote the event, as store.OpTag writes it ("3
+// UPDATE_STACK"); files written before it was kept have the first 8
+// columns only, and their events no operation.
 func eventColumns() [numEventColumns]string {
 	return [...]string{"Timestamp", "LogicalResourceId", "PhysicalResourceId", "ResourceType",
-		"ResourceStatus", "ResourceStatusReason", "ResourceProperties", "ClientRequestToken"}
+		"ResourceStatus", "ResourceStatusReason", "ResourceProperties", "ClientRequestToken", "Operation"}
+}
+
+// oldEventColumns is how many columns files written before the
+// Operation column have.
+const oldEventColumns = 8
+
+// eventCols is an event as a row of eventColumns, props its
+// ResourceProperties text.
+func eventCols(e *store.EventRecord, props string) [numEventColumns]string {
+	return [numEventColumns]string{time.Unix(0, e.Time).UTC().Format(time.RFC3339Nano), e.Logical, e.Physical, e.Type,
+		e.Status, e.Reason, props, e.Token, e.Op.String()}
+}
+
+// eventOf is the event of a row of eventColumns (OfStack and Dup are the
+// caller's to set).
+func eventOf(row *[numEventColumns]string) (store.EventRecord, error) {
+	ts, err := time.Parse(time.RFC3339Nano, row[0])
+	if err != nil {
+		return store.EventRecord{}, fmt.Errorf("Timestamp: %w", err)
+	}
+	op, err := store.ParseOpTag(row[8])
+	if err != nil {
+		return store.EventRecord{}, fmt.Errorf("Operation: %w", err)
+	}
+	return store.EventRecord{Time: ts.UnixNano(), Logical: row[1], Physical: row[2], Type: row[3], Status: row[4],
+		Reason: row[5], Properties: textOf(row[6]), Token: row[7], Op: op}, nil
 }
 
 const (
@@ -160,8 +189,7 @@ func (r eventsRow) appendTo(b []byte) []byte {
 			b = append(b, ',')
 		}
 		first = false
-		cols = [numEventColumns]string{time.Unix(0, e.Time).UTC().Format(time.RFC3339Nano), e.Logical, e.Physical, e.Type,
-			e.Status, e.Reason, e.PropertiesText(), e.Token}
+		cols = eventCols(e, e.PropertiesText())
 		n := len(cols)
 		for n > 0 && cols[n-1] == "" {
 			n--

@@ -49,7 +49,7 @@ func TestParseEventRows(t *testing.T) {
 		t.Fatal("equal strings were not interned")
 	}
 	for _, bad := range []string{``, `{}`, `[1]`, `[[1]]`, `[["a"`, `[["a",]]`, `[["a"]`, `[["\x"]]`, `[["\u12"]]`,
-		`[["1","2","3","4","5","6","7","8","9"]]`, "[[\"a\nb\"]]"} {
+		`[["1","2","3","4","5","6","7","8","9","10"]]`, "[[\"a\nb\"]]"} {
 		if _, err := parseEventRows([]byte(bad), in); err == nil {
 			t.Errorf("%q was accepted", bad)
 		}

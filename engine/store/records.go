@@ -109,6 +109,12 @@ type StackRecord struct {
 	// disabled: RollbackStack; an update rollback that failed:
 	// ContinueUpdateRollback); "" otherwise.
 	OperationId string `json:",omitempty"`
+	// LastOperations are the stack's most recent operations as AWS counts
+	// them, newest first: the one that writes its events now (or wrote
+	// them last), and the create or update an automatic rollback rolls
+	// back. Operations counts the operations begun on the stack.
+	LastOperations []OpTag `json:",omitempty"`
+	Operations     uint32  `json:",omitempty"`
 
 	// TemplateFile and PreviousTemplateFile name the templates in the
 	// positions of errors (Extensions.TemplateFile).
@@ -287,6 +293,8 @@ type EventRecord struct {
 	Dup uint16
 	// OfStack: an event of the stack itself.
 	OfStack bool
+	// Op is the operation that wrote the event (0: none recorded).
+	Op OpTag
 }
 
 // eventChunkSize is how many events one row of the events table holds.
@@ -599,6 +607,9 @@ type ChangeSetRecord struct {
 	// UPDATE change set that imports the resources of its template that
 	// exist already; its plan's Import steps are found again when it runs).
 	ImportExisting bool `json:",omitempty"`
+	// Operations are the stack's operations the change set began: its
+	// creation of the stack (a CREATE change set), its execution.
+	Operations []OpTag `json:",omitempty"`
 }
 
 func (c *ChangeSetRecord) Table() TableID { return TChangeSets }
