@@ -38,11 +38,14 @@ func (c *checker) stackEvents(st *store.StackRecord) map[physicalKey]string {
 	from := statemachine.StackStatus(statemachine.NotExist)
 	lastOf := lastEvents{last: map[physicalKey]string{}, pending: map[string]*store.EventRecord{}}
 	var prev int64
+	var op store.OpTag // the operation of the event before
 	c.tx.EventsForward(st.Num, func(seq uint64, ev *store.EventRecord) bool {
 		if ev.Time < prev {
 			c.add(whereEvent(st, seq), "it is older than the event before it")
 		}
 		prev = ev.Time
+		c.eventOperation(st, seq, ev, op)
+		op = ev.Op
 		if !ev.OfStack {
 			lastOf.event(ev)
 			return true
@@ -56,6 +59,9 @@ func (c *checker) stackEvents(st *store.StackRecord) map[physicalKey]string {
 	})
 	if from != st.StackStatus {
 		c.add(whereStack(st), "its last event says %s, its record %s", from, st.StackStatus)
+	}
+	if op != 0 && (op != currentOperation(st) || op.Number() != st.Operations) {
+		c.add(whereStack(st), "its last event is of operation %q; its record's current one is %q, of %d begun", op, currentOperation(st), st.Operations)
 	}
 	if st.Live() && c.tx.Meta.Now < prev {
 		c.add(whereStack(st), "its last event is later than the clock")
@@ -369,4 +375,29 @@ func (c *checker) waitsOnChild(op *store.OperationRecord) bool {
 		}
 	}
 	return false
+}
+
+// eventOperation checks the operation an event carries, given the one of
+// the event before (0 for the first, or for events of a state file written
+// before operations were counted): a stack event that begins an operation
+// carries the next one, of the type its status begins; every other event
+// the operation of the event before.
+func (c *checker) eventOperation(st *store.StackRecord, seq uint64, ev *store.EventRecord, before store.OpTag) {
+	if ev.Op == 0 {
+		if before != 0 {
+			c.add(whereEvent(st, seq), "it has no operation, the event before it has %q", before)
+		}
+		return
+	}
+	if ev.OfStack {
+		if typ := operationStartedBy(statemachine.StackStatus(ev.Status), before); typ != "" {
+			if ev.Op.Type() != typ || before != 0 && ev.Op.Number() != before.Number()+1 {
+				c.add(whereEvent(st, seq), "it begins operation %q after %q; want the next one, of type %s", ev.Op, before, typ)
+			}
+			return
+		}
+	}
+	if before != 0 && ev.Op != before {
+		c.add(whereEvent(st, seq), "it is of operation %q, the event before it of %q", ev.Op, before)
+	}
 }
