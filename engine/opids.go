@@ -28,6 +28,9 @@ const (
 	opCreateChangeSet  = "CREATE_CHANGESET"
 )
 
+// OperationTypes are AWS's operation types (OperationType).
+var OperationTypes = []string{opCreateStack, opUpdateStack, opDeleteStack, opContinueRollback, opRollback, opCreateChangeSet}
+
 // operationStartedBy is the type of the operation that a stack entering
 // status begins, given its last one; "" when the status begins none.
 func operationStartedBy(status statemachine.StackStatus, last store.OpTag) string {

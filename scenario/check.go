@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stacksim/stacksim/engine"
@@ -32,7 +33,8 @@ func (r *runner) check(ctx context.Context, st *Step, label string) {
 			stack = &out.Stacks[0]
 		}
 	}
-	needStack := x.Status != "" || x.Reason != "" || len(x.Resources) > 0 || len(x.Outputs) > 0 || x.ContractViolations != nil || x.FaultsFired != nil
+	needStack := x.Status != "" || x.Reason != "" || x.Drift != "" || x.LastOperations != nil || len(x.Resources) > 0 || len(x.Outputs) > 0 ||
+		x.ContractViolations != nil || x.FaultsFired != nil
 	if needStack && stack == nil {
 		count()
 		r.fail(x.Pos, "%s: stack %q does not exist", label, x.Stack)
@@ -48,6 +50,16 @@ func (r *runner) check(ctx context.Context, st *Step, label string) {
 		count()
 		if got := stack.DriftInformation.StackDriftStatus; got != x.Drift {
 			r.fail(x.Pos, "%s: expected the drift status of %s to be %s, got %s", label, x.Stack, x.Drift, got)
+		}
+	}
+	if x.LastOperations != nil {
+		count()
+		var got []string
+		for _, o := range stack.LastOperations {
+			got = append(got, o.OperationType)
+		}
+		if !slices.Equal(got, x.LastOperations) {
+			r.fail(x.Pos, "%s: expected the last operations of %s to be [%s], got [%s]", label, x.Stack, strings.Join(x.LastOperations, ", "), strings.Join(got, ", "))
 		}
 	}
 	if x.Reason != "" {

@@ -23,6 +23,10 @@ type Expect struct {
 	// Drift is the stack's drift status as its last drift detection found
 	// it (IN_SYNC, DRIFTED, NOT_CHECKED).
 	Drift string
+	// LastOperations are the types of the stack's last operations, newest
+	// first (DescribeStacks' LastOperations: [ROLLBACK, UPDATE_STACK] after
+	// an update rolled back); nil: not checked.
+	LastOperations []string
 	// Resources: each resource's status, physical id, whether the step
 	// changed its physical id, or that it is gone.
 	Resources []*ResourceExpect
@@ -89,7 +93,7 @@ type ErrorExpect struct {
 	Message string
 }
 
-var expectKeys = []string{"stack", "status", "reason", "drift", "resources", "outputs", "exports", "events", "error", "contractViolations", "faultsFired"}
+var expectKeys = []string{"stack", "status", "reason", "drift", "lastOperations", "resources", "outputs", "exports", "events", "error", "contractViolations", "faultsFired"}
 
 func (l *loader) expect(n *yaml.Node) *Expect {
 	x := &Expect{Pos: l.pos(n)}
@@ -108,6 +112,8 @@ func (l *loader) expect(n *yaml.Node) *Expect {
 			x.Reason = l.str(v, "expect.reason")
 		case "drift":
 			x.Drift = l.oneOf(v, "expect.drift", stackDriftStatuses)
+		case "lastOperations":
+			x.LastOperations = l.operationTypes(v)
 		case "resources":
 			x.Resources = l.resourceExpects(v)
 		case "outputs":
@@ -270,4 +276,17 @@ func (l *loader) oneOf(n *yaml.Node, what string, values []string) string {
 		l.at(n, "%s: %q is not one of %s%s", what, readfile.Capped(s), strings.Join(values, ", "), suggest(s, values))
 	}
 	return s
+}
+
+// operationTypes reads expect.lastOperations: a list of operation types.
+func (l *loader) operationTypes(n *yaml.Node) []string {
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		l.at(n, "expect.lastOperations must be a list of operation types (%s), newest first", strings.Join(engine.OperationTypes, ", "))
+		return nil
+	}
+	out := make([]string, 0, len(n.Content))
+	for i, item := range n.Content {
+		out = append(out, l.oneOf(resolveAlias(item), "expect.lastOperations["+strconv.Itoa(i)+"]", engine.OperationTypes))
+	}
+	return out
 }

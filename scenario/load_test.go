@@ -33,6 +33,10 @@ func TestLoadErrors(t *testing.T) {
 			[]string{"s.yaml:4:22: expect.status:", "UPDATE_ROLLBACK_FAILED"}},
 		{"bad drift", "name: x\nsteps:\n  - note: hi\n    expect: {drift: DRIFTD, resources: {Q: {drift: CHANGED}}}\n",
 			[]string{`s.yaml:4:21: expect.drift: "DRIFTD" is not one of IN_SYNC, DRIFTED, NOT_CHECKED (did you mean "DRIFTED"?)`, `expect.resources.Q.drift: "CHANGED" is not one of`}},
+		{"bad last operations", "name: x\nsteps:\n  - note: hi\n    expect: {lastOperations: [ROLLBAK]}\n",
+			[]string{`s.yaml:4:31: expect.lastOperations[0]: "ROLLBAK" is not one of CREATE_STACK, UPDATE_STACK, DELETE_STACK, CONTINUE_ROLLBACK, ROLLBACK, CREATE_CHANGESET (did you mean "ROLLBACK"?)`}},
+		{"last operations not a list", "name: x\nsteps:\n  - note: hi\n    expect: {lastOperations: ROLLBACK}\n",
+			[]string{`s.yaml:4:30: expect.lastOperations must be a list of operation types`}},
 		{"drift properties not a mapping", "name: x\nsteps:\n  - DriftResource: {StackName: a, LogicalResourceId: Q, Properties: [a]}\n",
 			[]string{`DriftResource.Properties must be a mapping, not a list`}},
 		{"bad stopAt", "name: x\nsteps:\n  - UpdateStack: {StackName: a, UsePreviousTemplate: true}\n    stopAt: Queue\n",
@@ -81,7 +85,10 @@ steps:
       status: UPDATE_COMPLETE
       resources: {T: DELETE_COMPLETE, U: CREATE_COMPLETE}
       events: [T CREATE_FAILED]
+      lastOperations: [UPDATE_STACK]
   - UpdateStack: {StackName: a, UsePreviousTemplate: true}
+  - note: a stack that is not there
+    expect: {stack: nope, drift: IN_SYNC, lastOperations: [CREATE_STACK]}
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -92,10 +99,12 @@ steps:
 	}
 	want := []string{
 		"s.yaml:7:7: step 1 (CreateStack a): expected a to be UPDATE_COMPLETE, got CREATE_COMPLETE",
+		"s.yaml:7:7: step 1 (CreateStack a): expected the last operations of a to be [UPDATE_STACK], got [CREATE_STACK]",
 		"s.yaml:8:19: step 1 (CreateStack a): expected T to be DELETE_COMPLETE, got CREATE_COMPLETE",
 		"s.yaml:8:39: step 1 (CreateStack a): a has no resource U",
 		"s.yaml:9:16: step 1 (CreateStack a): expected the event T CREATE_FAILED",
-		"s.yaml:10:5: step 2 (UpdateStack a) was refused: ValidationError: No updates are to be performed.",
+		"s.yaml:11:5: step 2 (UpdateStack a) was refused: ValidationError: No updates are to be performed.",
+		`s.yaml:13:13: step 3: stack "nope" does not exist`,
 	}
 	if len(res.Failures) != len(want) {
 		t.Fatalf("failures:\n%s", strings.Join(res.Failures, "\n"))
