@@ -60,7 +60,7 @@ func TestServeLogsTheNewLayout(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("%d warnings of the new layout over two saves, want 1: %v", len(got), logs.All())
 	}
-	if f := got[0].ContextMap(); f["state"] != path || f["from"] != int64(2) || f["to"] != int64(3) {
+	if f := got[0].ContextMap(); f["state"] != path || f["from"] != int64(2) || f["to"] != int64(4) {
 		t.Errorf("the warning's fields: %v", f)
 	}
 }

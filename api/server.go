@@ -93,13 +93,17 @@ func (s *Server) save() error {
 	}
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
-	had := s.e.StateLaidOutFrom()
+	had := s.e.StateVersionFrom()
 	if err := s.e.Save(); err != nil {
 		return err
 	}
-	if v := s.e.StateLaidOutFrom(); v != 0 && had == 0 {
-		s.log.Warn("laid the state file out anew (cloud objects under their stacks); a stacksim from before 2026-12-02 cannot read it now",
-			zap.String("state", s.e.StatePath()), zap.Int("from", v), zap.Int("to", v+1))
+	if v := s.e.StateVersionFrom(); v != 0 && had == 0 {
+		what := "moved the state file to this stacksim's version"
+		if v == 2 {
+			what = "laid the state file out anew"
+		}
+		s.log.Warn(what+" ("+engine.StateVersionChange(v)+"); a stacksim from before 2026-12-02 cannot read it now",
+			zap.String("state", s.e.StatePath()), zap.Int("from", v), zap.Int("to", engine.StateVersion))
 	}
 	return nil
 }

@@ -91,19 +91,6 @@ func (e *Engine) UpgradedFrom() string {
 	return e.file.Upgraded
 }
 
-// StateLaidOutFrom is the database version (2) that a Save of this engine
-// laid the state file out anew from, at version 3 (objects under their
-// stacks), or 0 when none did: a stacksim before the change cannot read
-// the file since.
-func (e *Engine) StateLaidOutFrom() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.file == nil {
-		return 0
-	}
-	return e.file.LaidOutFrom()
-}
-
 // StatePath is the state file the engine was opened from ("" when none).
 func (e *Engine) StatePath() string {
 	if e.file == nil {
@@ -211,3 +198,12 @@ func (e *Engine) StateVersionFrom() int {
 // StateVersion is the database version of the state files this stacksim
 // writes.
 const StateVersion = statefile.DBVersion
+
+// StateVersionChange says what a state file of version from gained when a
+// save moved it to StateVersion.
+func StateVersionChange(from int) string {
+	if from <= 2 {
+		return "cloud objects under their stacks, so that saves in large accounts write less; events record the operation that wrote them"
+	}
+	return "events record the operation that wrote them"
+}

@@ -192,7 +192,7 @@ func (a *app) lockHint(engineHint string) string {
 
 // save writes the state file (atomically).
 func (s *session) save() error {
-	had, hadLaidOut, hadFrom := s.e.UpgradedFrom(), s.e.StateLaidOutFrom(), s.e.StateVersionFrom()
+	had, hadFrom := s.e.UpgradedFrom(), s.e.StateVersionFrom()
 	if err := s.e.Save(); err != nil {
 		// A save is all or nothing: the file is as it was (exit 2,
 		// without cobra's usage hint, which is about flags).
@@ -201,10 +201,13 @@ func (s *session) save() error {
 	if copy := s.e.UpgradedFrom(); copy != "" && had == "" {
 		fmt.Fprintf(s.stderr, "stacksim: upgraded the state file %s to format 2 (a database, read by need); the JSON it held is kept as %s ('stacksim state export' writes it again)\n", s.path, copy)
 	}
-	if v := s.e.StateLaidOutFrom(); v != 0 && hadLaidOut == 0 {
-		fmt.Fprintf(s.stderr, "stacksim: laid the state file %s out anew, from version %d to %d (cloud objects under their stacks: saves in large accounts write less; events record the operation that wrote them); a stacksim from before 2026-12-02 cannot read it now ('stacksim state export' writes it as JSON, which every version reads)\n", s.path, v, engine.StateVersion)
-	} else if v := s.e.StateVersionFrom(); v != 0 && hadFrom == 0 {
-		fmt.Fprintf(s.stderr, "stacksim: the state file %s is version %d now, from version %d (events record the operation that wrote them); a stacksim of version %d cannot read it ('stacksim state export' writes it as JSON, which every version reads)\n", s.path, engine.StateVersion, v, v)
+	if v := s.e.StateVersionFrom(); v != 0 && hadFrom == 0 {
+		what := fmt.Sprintf("the state file %s is version %d now, from version %d", s.path, engine.StateVersion, v)
+		if v == 2 {
+			what = fmt.Sprintf("laid the state file %s out anew, from version %d to %d", s.path, v, engine.StateVersion)
+		}
+		fmt.Fprintf(s.stderr, "stacksim: %s (%s); a stacksim from before 2026-12-02 cannot read it now ('stacksim state export' writes it as JSON, which every version reads)\n",
+			what, engine.StateVersionChange(v))
 	}
 	s.existed = true
 	return nil

@@ -81,9 +81,9 @@ type DB struct {
 	in  interner
 	// wait bounds the waits for bbolt's lock on the file.
 	wait time.Duration
-	// legacy is a file of version 2 (objects keyed by the store's key);
-	// laidOut says a save of this process laid it out anew (version 3).
-	legacy, laidOut bool
+	// legacy is a file of version 2 (objects keyed by the store's key),
+	// until a save lays it out anew.
+	legacy bool
 	// from is the version the file had when it was opened, when a save
 	// of this process changed it (0: none did).
 	opened, from int
@@ -476,9 +476,7 @@ func (d *DB) save(s *store.Store) error {
 	if err != nil {
 		return err
 	}
-	if d.legacy {
-		d.legacy, d.laidOut = false, true
-	}
+	d.legacy = false
 	if d.opened != dbVersion && d.from == 0 {
 		d.from = d.opened
 	}

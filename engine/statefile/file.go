@@ -197,17 +197,9 @@ func (sf *File) Save(s *store.Store) error {
 	return sf.writeWhole(s)
 }
 
-// LaidOutFrom is the database version a save of this process laid the
-// file out anew from (2), or 0 when none did.
-func (sf *File) LaidOutFrom() int {
-	if sf.db != nil && sf.db.laidOut {
-		return legacyDBVersion
-	}
-	return 0
-}
-
 // VersionFrom is the database version a save of this process moved the
-// file from to this one's (2 or 3), or 0 when none did.
+// file from to this one's (2, whose objects it laid out anew, or 3), or 0
+// when none did.
 func (sf *File) VersionFrom() int {
 	if sf.db != nil {
 		return sf.db.from
