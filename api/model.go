@@ -117,13 +117,19 @@ func validateValue(f reflect.Value, shape, path string, errs *[]string) {
 		validateStruct(f, shape, path, errs)
 	case "list":
 		n := int64(f.Len())
+		item := modelShapes[s.Member]
+		// A list of scalars is quoted; a list of structures is not (its
+		// items have no text of their own), as for a map.
+		value := "Value '" + listText(f) + "'"
+		if item.Type == "structure" || item.Type == "list" || item.Type == "map" {
+			value = "Value"
+		}
 		if s.Min != nil && n < *s.Min {
-			*errs = append(*errs, fmt.Sprintf("Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to %d", listText(f), path, *s.Min))
+			*errs = append(*errs, fmt.Sprintf("%s at '%s' failed to satisfy constraint: Member must have length greater than or equal to %d", value, path, *s.Min))
 		}
 		if s.Max != nil && n > *s.Max {
-			*errs = append(*errs, fmt.Sprintf("Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to %d", listText(f), path, *s.Max))
+			*errs = append(*errs, fmt.Sprintf("%s at '%s' failed to satisfy constraint: Member must have length less than or equal to %d", value, path, *s.Max))
 		}
-		item := modelShapes[s.Member]
 		if item.Type == "structure" || item.Type == "list" || item.Type == "map" {
 			for i := 0; i < f.Len(); i++ {
 				validateValue(f.Index(i), s.Member, path+"."+strconv.Itoa(i+1)+".member", errs)

@@ -33,6 +33,9 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 	if err := checkRoleARN(in.RoleARN); err != nil {
 		return nil, err
 	}
+	if err := e.checkRollbackConfiguration(in.RollbackConfiguration); err != nil {
+		return nil, err
+	}
 	csType := in.ChangeSetType
 	switch csType {
 	case "":
@@ -112,7 +115,7 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 		cs := &store.ChangeSetRecord{Name: in.ChangeSetName, Type: csType, CreationTime: tx.now(), Description: in.Description,
 			Given: in.Parameters, Capabilities: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs, RoleARN: in.RoleARN,
 			OnStackFailure: in.OnStackFailure, Status: ChangeSetStatusCreateComplete, ExecutionStatus: ExecutionStatusAvailable,
-			ClientToken: in.ClientToken, ImportExisting: in.ImportExistingResources}
+			ClientToken: in.ClientToken, ImportExisting: in.ImportExistingResources, RollbackConfiguration: in.RollbackConfiguration}
 		var p *plan.Plan
 		var bound, old boundTemplate   // an IMPORT change set's template, and the stack's before
 		var desired *store.StackRecord // the stack as an UPDATE change set leaves it
@@ -164,7 +167,8 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 			}
 		} else {
 			u := updateRequest{Sub: submission{File: file, Original: body}, How: prepareHow{changeSet: true, contexts: true, missing: missing}, UsePrevious: in.UsePreviousTemplate,
-				Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs}
+				Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs,
+				RollbackConfiguration: in.RollbackConfiguration}
 			c, up, err := e.prepareUpdate(tx, st, u, false)
 			switch {
 			case err == nil:
@@ -323,6 +327,7 @@ func (e *Engine) DescribeChangeSet(ctx context.Context, in DescribeChangeSetInpu
 			Changes: append([]plan.Change{}, changes[start:end]...), OnStackFailure: cs.OnStackFailure,
 			IncludeNestedStacks: cs.IncludeNestedStacks, ParentChangeSetId: cs.ParentChangeSetId, RootChangeSetId: cs.RootChangeSetId,
 			ImportExistingResources: cs.ImportExisting,
+			RollbackConfiguration:   cloneRollbackConfiguration(mergeRollbackConfiguration(RollbackConfiguration{}, cs.RollbackConfiguration)),
 		}
 		if end < len(changes) {
 			out.NextToken = encodeToken("DescribeChangeSet", cs.Id, strconv.Itoa(end))
@@ -412,6 +417,7 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			// LastUpdatedTime; test_blocked_stack_deletion's CreateStack:
 			// neither).
 			c.LastUpdatedTime = tx.now()
+			c.RollbackConfiguration = mergeRollbackConfiguration(c.RollbackConfiguration, cs.RollbackConfiguration)
 			c.OnFailure = OnFailureRollback
 			switch cs.OnStackFailure {
 			case OnFailureDoNothing:
@@ -428,7 +434,8 @@ func (e *Engine) ExecuteChangeSet(ctx context.Context, in ExecuteChangeSetInput)
 			op.DisableRollback = in.DisableRollback
 		} else {
 			u := updateRequest{Sub: csSubmission(cs), How: prepareHow{processed: true, changeSet: true, ssm: storedSSM(cs.Parameters)},
-				Params: cs.Given, Caps: cs.Capabilities, Tags: cs.Tags, NotificationARNs: cs.NotificationARNs, RoleARN: cs.RoleARN}
+				Params: cs.Given, Caps: cs.Capabilities, Tags: cs.Tags, NotificationARNs: cs.NotificationARNs, RoleARN: cs.RoleARN,
+				RollbackConfiguration: cs.RollbackConfiguration}
 			c, p, err := e.prepareUpdate(tx, st, u, false)
 			if err != nil {
 				return err

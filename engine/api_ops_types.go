@@ -48,13 +48,17 @@ type CreateStackInput struct {
 	// OnFailure is ROLLBACK (the default), DO_NOTHING or DELETE.
 	OnFailure string `json:"OnFailure,omitempty"`
 	// TimeoutInMinutes fails the create when it runs longer (0: no limit).
-	TimeoutInMinutes            int      `json:"TimeoutInMinutes,omitempty"`
-	NotificationARNs            []string `json:"NotificationARNs,omitempty"`
-	Capabilities                []string `json:"Capabilities,omitempty"`
-	RoleARN                     string   `json:"RoleARN,omitempty"`
-	Tags                        []Tag    `json:"Tags,omitempty"`
-	ClientRequestToken          string   `json:"ClientRequestToken,omitempty"`
-	EnableTerminationProtection bool     `json:"EnableTerminationProtection,omitempty"`
+	TimeoutInMinutes int      `json:"TimeoutInMinutes,omitempty"`
+	NotificationARNs []string `json:"NotificationARNs,omitempty"`
+	// RollbackConfiguration is the stack's rollback triggers and monitoring
+	// time (rollback_triggers.go): on an update, nil keeps the stack's, a
+	// nil RollbackTriggers keeps its triggers and an empty one removes them.
+	RollbackConfiguration       *RollbackConfiguration `json:"RollbackConfiguration,omitempty"`
+	Capabilities                []string               `json:"Capabilities,omitempty"`
+	RoleARN                     string                 `json:"RoleARN,omitempty"`
+	Tags                        []Tag                  `json:"Tags,omitempty"`
+	ClientRequestToken          string                 `json:"ClientRequestToken,omitempty"`
+	EnableTerminationProtection bool                   `json:"EnableTerminationProtection,omitempty"`
 	// RetainExceptOnCreate deletes resources whose DeletionPolicy is Retain
 	// when the operation that created them rolls back.
 	RetainExceptOnCreate bool `json:"RetainExceptOnCreate,omitempty"`
@@ -85,6 +89,10 @@ type UpdateStackInput struct {
 	Capabilities        []string    `json:"Capabilities,omitempty"`
 	RoleARN             string      `json:"RoleARN,omitempty"`
 	NotificationARNs    []string    `json:"NotificationARNs,omitempty"`
+	// RollbackConfiguration is the stack's rollback triggers and monitoring
+	// time (rollback_triggers.go): on an update, nil keeps the stack's, a
+	// nil RollbackTriggers keeps its triggers and an empty one removes them.
+	RollbackConfiguration *RollbackConfiguration `json:"RollbackConfiguration,omitempty"`
 	// Tags replace the stack's tags; nil keeps them.
 	Tags []Tag `json:"Tags,omitempty"`
 	// DisableRollback leaves the stack in UPDATE_FAILED when the update
@@ -204,6 +212,9 @@ type CreateChangeSetInput struct {
 	NotificationARNs    []string    `json:"NotificationARNs,omitempty"`
 	Tags                []Tag       `json:"Tags,omitempty"`
 	Description         string      `json:"Description,omitempty"`
+	// RollbackConfiguration is what the stack takes when the change set
+	// runs, as UpdateStack's (CreateStack's for a CREATE change set).
+	RollbackConfiguration *RollbackConfiguration `json:"RollbackConfiguration,omitempty"`
 	// ChangeSetType is CREATE (a new stack), UPDATE (the default) or IMPORT
 	// (existing resources come into the stack: ResourcesToImport).
 	ChangeSetType string `json:"ChangeSetType,omitempty"`

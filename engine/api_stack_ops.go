@@ -51,6 +51,9 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	if err != nil {
 		return nil, err
 	}
+	if err := e.checkRollbackConfiguration(in.RollbackConfiguration); err != nil {
+		return nil, err
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out *CreateStackOutput
@@ -90,6 +93,7 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 			EnableTerminationProtection: in.EnableTerminationProtection,
 			RetainExceptOnCreate:        in.RetainExceptOnCreate,
 			StackPolicyBody:             policy,
+			RollbackConfiguration:       mergeRollbackConfiguration(RollbackConfiguration{}, in.RollbackConfiguration),
 		}
 		b, p, err := e.prepareCreate(tx, st, submission{File: file, Original: body}, in.Parameters, in.Capabilities, prepareHow{})
 		if err != nil {
@@ -233,6 +237,9 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 	if err != nil {
 		return nil, err
 	}
+	if err := e.checkRollbackConfiguration(in.RollbackConfiguration); err != nil {
+		return nil, err
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out *UpdateStackOutput
@@ -248,7 +255,8 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 			return apiError(err)
 		}
 		u := updateRequest{Sub: submission{File: file, Original: body}, UsePrevious: in.UsePreviousTemplate,
-			Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs, RoleARN: in.RoleARN}
+			Params: in.Parameters, Caps: in.Capabilities, Tags: in.Tags, NotificationARNs: in.NotificationARNs, RoleARN: in.RoleARN,
+			RollbackConfiguration: in.RollbackConfiguration}
 		c, p, err := e.prepareUpdate(tx, st, u, true)
 		if err != nil {
 			return err
@@ -293,6 +301,9 @@ type updateRequest struct {
 	NotificationARNs []string
 	// RoleARN, when given, is the stack's service role from then on.
 	RoleARN string
+	// RollbackConfiguration, when given, is merged into the stack's
+	// (mergeRollbackConfiguration).
+	RollbackConfiguration *RollbackConfiguration
 }
 
 // prepareUpdate binds the new template of an update against the stack,
@@ -356,7 +367,8 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 	c := st.Clone()
 	c.PreviousTemplateBody, c.PreviousProcessedTemplateBody = st.TemplateBody, st.ProcessedTemplateBody
 	c.PreviousParameters, c.PreviousTemplateFile = st.Parameters, st.TemplateFile
-	c.PreviousSettings = &store.StackSettings{Tags: st.Tags, NotificationARNs: st.NotificationARNs}
+	c.PreviousSettings = &store.StackSettings{Tags: st.Tags, NotificationARNs: st.NotificationARNs, RollbackConfiguration: st.RollbackConfiguration}
+	c.RollbackConfiguration = mergeRollbackConfiguration(st.RollbackConfiguration, u.RollbackConfiguration)
 	c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile = sub.Original, sub.Processed, sub.File
 	c.Parameters = boundParams(b)
 	c.Capabilities = u.Caps

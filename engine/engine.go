@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -76,6 +77,12 @@ type Options struct {
 	// simulated account and before AWS's public parameters
 	// (paramstore.Sources).
 	SSMParameters map[string]string
+	// Alarms are the states of CloudWatch alarms of the account, by name
+	// (--alarm NAME=STATE: OK, ALARM or INSUFFICIENT_DATA), which rollback
+	// triggers watch (rollback_triggers.go). An alarm named here exists in
+	// the account; the AWS::CloudWatch::Alarm and CompositeAlarm objects of
+	// its stacks exist too, in INSUFFICIENT_DATA unless named here.
+	Alarms map[string]string
 	// Secrets are Secrets Manager secrets the account holds outside any
 	// stack (--secret NAME=SECRETSTRING), by name or ARN, for
 	// {{resolve:secretsmanager:...}} references (after the account's
@@ -208,6 +215,9 @@ type Engine struct {
 	// (forgetProviders), so that a type registered between two calls is
 	// seen.
 	provs map[string]resources.Provider
+	// alarms are the CloudWatch alarms' states of this run (Options.Alarms,
+	// then SetAlarmState).
+	alarms map[string]string
 	// bindHook, when set (benchmarks), binds a template body to something
 	// else than a template: stacks beyond the template quotas.
 	bindHook func(body string) (boundTemplate, bool)
@@ -240,6 +250,7 @@ func newEngine(opts Options, st *store.Store) (*Engine, error) {
 		plans:           map[*plan.Plan]*planIndex{},
 		checkers:        map[resources.Provider]resources.Provider{},
 		injectors:       map[string]*opInjector{},
+		alarms:          maps.Clone(opts.Alarms),
 	}
 	e.cloud = store.NewCloud(st, &e.mu)
 	// A task read from a state file gets the numbers of its step and

@@ -137,6 +137,9 @@ func (e *Engine) Drive(ctx context.Context, opts RunOptions) (res RunResult, err
 	e.forgetProviders()
 	tx := &txn{e.st.BeginLoop()}
 	defer func() { tx.End() }()
+	if e.anyAlarmed() {
+		e.scheduleAlarmChecks(tx)
+	}
 	for {
 		if cerr := ctx.Err(); cerr != nil {
 			res.Stopped, err = StopCanceled, cerr

@@ -89,6 +89,9 @@ func (e *Engine) runPhaseEnd(ctx context.Context, tx *txn, t *Task) error {
 
 func (r *run) endPhase() error {
 	failed := r.failed()
+	if !failed && r.monitor() {
+		return nil // the monitoring time: the monitoring-end task ends the phase
+	}
 	switch r.phase() {
 	case plan.PhaseCreate:
 		return r.endCreate(failed)
@@ -321,8 +324,8 @@ func (r *run) rollbackUpdate(ev statemachine.StackEvent, reason string) error {
 func (r *run) swapTemplates() {
 	st := r.stack()
 	if prev := st.PreviousSettings; prev != nil {
-		st.PreviousSettings = &store.StackSettings{Tags: st.Tags, NotificationARNs: st.NotificationARNs}
-		st.Tags, st.NotificationARNs = prev.Tags, prev.NotificationARNs
+		st.PreviousSettings = &store.StackSettings{Tags: st.Tags, NotificationARNs: st.NotificationARNs, RollbackConfiguration: st.RollbackConfiguration}
+		st.Tags, st.NotificationARNs, st.RollbackConfiguration = prev.Tags, prev.NotificationARNs, prev.RollbackConfiguration
 	}
 	st.TemplateBody, st.PreviousTemplateBody = st.PreviousTemplateBody, st.TemplateBody
 	st.ProcessedTemplateBody, st.PreviousProcessedTemplateBody = st.PreviousProcessedTemplateBody, st.ProcessedTemplateBody
@@ -370,6 +373,7 @@ func (r *run) rest(continuable bool) error {
 	op.EndTime = r.tx.now()
 	op.Outcome = string(r.st.StackStatus)
 	r.cancelStackTimeout()
+	r.cancelMonitoring()
 	r.releaseChildren()
 	r.e.settleChangeSet(r.tx, r.st, op)
 	if !continuable {

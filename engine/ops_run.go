@@ -28,6 +28,10 @@ import (
 //	deadline       the action of a step whose handler never answered
 //	               timed out
 //	stack-timeout  the create ran past TimeoutInMinutes
+//	alarm-check    a check of the operation's rollback triggers (an alarm
+//	               went to ALARM)
+//	monitoring-end the monitoring time after a create's or an update's
+//	               last resource is over (Data = the phase's generation)
 //	signal         one of the simulation's own signals to a resource that
 //	               waits for them (Step, Data as invoke's; CallbackContext
 //	               = {UniqueId, Status})
@@ -47,6 +51,8 @@ func (e *Engine) registerOperations() {
 	e.handle(taskInvoke, e.runInvoke)
 	e.handle(taskDeadline, e.runDeadline)
 	e.handle(taskStackTimeout, e.runStackTimeout)
+	e.handle(taskAlarmCheck, e.runAlarmCheck)
+	e.handle(taskMonitoringEnd, e.runMonitoringEnd)
 	e.handle(taskSignal, e.runSignal)
 	e.handle(taskNestedRelease, e.runNestedRelease)
 }
@@ -322,8 +328,20 @@ func (e *Engine) runStart(ctx context.Context, tx *txn, t *Task) error {
 		} else if refused {
 			return r.flush()
 		}
+		if stopped, err := r.stopIfTriggered(); err != nil || stopped {
+			if err != nil {
+				return err
+			}
+			return r.flush()
+		}
 	}
 	if r.op.Plan.Operation == plan.OpUpdate && r.op.Phase == 0 {
+		if stopped, err := r.stopIfTriggered(); err != nil || stopped {
+			if err != nil {
+				return err
+			}
+			return r.flush()
+		}
 		if refused, err := r.checkProperties(); err != nil {
 			return err
 		} else if refused {

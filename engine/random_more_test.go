@@ -43,7 +43,7 @@ import (
 // more tells whether the world makes one of these calls, one time in n
 // (only in full worlds: those pinned before they were added replay as
 // they did).
-func (w *world) more(n int) bool { return w.kind == full && w.call(n) }
+func (w *world) more(n int) bool { return w.kind >= full && w.call(n) }
 
 // signalWorld decides, before the engine is made, whether the world's
 // templates have resources that wait for signals, and who signals them.
@@ -481,7 +481,7 @@ func (w *world) untilWaiting(id string) {
 // refused.
 func (w *world) signalCancelled(id string, waited []string) {
 	w.t.Helper()
-	if len(waited) == 0 || w.kind != full {
+	if len(waited) == 0 || w.kind < full {
 		return
 	}
 	lid := waited[w.nr.IntN(len(waited))]
@@ -583,7 +583,7 @@ type importTarget struct {
 // what the import did.
 func (w *world) maybeImport() {
 	w.t.Helper()
-	if w.kind != full {
+	if w.kind < full {
 		return
 	}
 	cands := w.importable()

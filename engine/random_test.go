@@ -118,17 +118,24 @@ type world struct {
 	// sigChild: the nested ids whose child templates have an instance
 	// waiting for a signal.
 	sigChild map[string]bool
+	// tr decides the rollback triggers (random_triggers_test.go), a source
+	// of its own; watching: the stack's triggers watch the alarm.
+	tr       *rand.Rand
+	watching bool
 }
 
-func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport, full) }
+func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport, watched) }
 
 // runWorldIn runs the world of seed, in memory or (path set) on a state
 // file, with the contract checker in the mode given, and returns it.
 func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, kind worldKind) *world {
-	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c)), xr: rand.New(rand.NewPCG(seed, 0xc5e7)), nr: rand.New(rand.NewPCG(seed, 0xca11)), kind: kind}
+	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c)), xr: rand.New(rand.NewPCG(seed, 0xc5e7)), nr: rand.New(rand.NewPCG(seed, 0xca11)), tr: rand.New(rand.NewPCG(seed, 0x7a1a)), kind: kind}
 	w.opts = Options{Seed: int64(seed), Contract: contract, MaxAttempts: 1 + w.r.IntN(4), PermissiveTypes: true,
 		ServiceTokens: map[string]resources.CustomTarget{"thing": resources.CustomFunc(w.custom)}, S3Dir: t.TempDir()}
 	w.sent = map[string]string{}
+	if kind >= watched {
+		w.opts.Alarms = map[string]string{watchAlarm: AlarmOK} // (random_triggers_test.go)
+	}
 	w.signalWorld()
 	if path != "" {
 		e, err := Open(path, w.opts)
@@ -160,6 +167,7 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, k
 		create.OnFailure = OnFailureDelete
 	}
 	w.createVariant(&create)
+	w.watchCreate(&create)
 	create.Faults = w.faults()
 	create.StackPolicyBody = w.stackPolicy()
 	if w.xr.IntN(5) == 0 {
@@ -212,6 +220,7 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, k
 			up.Tags = []Tag{{Key: "v", Value: strconv.Itoa(v)}}
 			up.NotificationARNs = []string{fmt.Sprintf("arn:aws:sns:us-east-1:123456789012:v%d", v)}
 		}
+		alarmed := w.watchUpdate(&up)
 		w.logf("UpdateStack v%d (DisableRollback=%v, %d faults, how %d)\n%s", v, up.DisableRollback, len(up.Faults), how, up.TemplateBody)
 		w.reopen()
 		var err error
@@ -236,6 +245,7 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, k
 			w.cancelPartWay(id)
 		}
 		w.settle()
+		w.checkWatched(id, alarmed)
 		if w.stack(id).StackStatus == string(statemachine.StackStatusUpdateRollbackComplete) {
 			w.checkRestored(id, before)
 		}
@@ -678,8 +688,8 @@ var persistedWorlds = flag.Int("random.persisted", 40, "worlds TestRandomWorldsP
 func TestRandomWorldsPersisted(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(*persistedWorlds); seed++ {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			disk := runWorldIn(t, seed, filepath.Join(t.TempDir(), "state.db"), ContractOff, full)
-			mem := runWorldIn(t, seed, "", ContractOff, full)
+			disk := runWorldIn(t, seed, filepath.Join(t.TempDir(), "state.db"), ContractOff, watched)
+			mem := runWorldIn(t, seed, "", ContractOff, watched)
 			if disk.log.String() != mem.log.String() {
 				t.Fatalf("the events differ:\n%s", lineDiff(mem.log.String(), disk.log.String()))
 			}

@@ -333,7 +333,7 @@ func (w *world) createByChangeSet(in CreateStackInput) {
 		onFailure = OnFailureRollback
 	}
 	cs := CreateChangeSetInput{StackName: in.StackName, ChangeSetName: "v0", ChangeSetType: ChangeSetTypeCreate,
-		TemplateBody: in.TemplateBody, Parameters: in.Parameters}
+		TemplateBody: in.TemplateBody, Parameters: in.Parameters, RollbackConfiguration: in.RollbackConfiguration}
 	if in.DisableRollback {
 		onFailure = ""
 	}
@@ -359,7 +359,8 @@ func (w *world) createByChangeSet(in CreateStackInput) {
 // change set that changes nothing is refused as UpdateStack refuses it.
 func (w *world) updateByChangeSet(up UpdateStackInput, v int) error {
 	name := fmt.Sprintf("v%d", v)
-	if _, err := w.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: up.StackName, ChangeSetName: name, TemplateBody: up.TemplateBody, Parameters: up.Parameters}); err != nil {
+	if _, err := w.e.CreateChangeSet(ctx(), CreateChangeSetInput{StackName: up.StackName, ChangeSetName: name, TemplateBody: up.TemplateBody, Parameters: up.Parameters,
+		RollbackConfiguration: up.RollbackConfiguration}); err != nil {
 		return err
 	}
 	cs, err := w.e.DescribeChangeSet(ctx(), DescribeChangeSetInput{StackName: up.StackName, ChangeSetName: name})

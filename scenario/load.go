@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -108,7 +109,7 @@ func (l *loader) pos(n *yaml.Node) string {
 	return fmt.Sprintf("%s:%d:%d", l.file, n.Line, n.Column)
 }
 
-var topKeys = []string{"name", "description", "seed", "contract", "signals", "serviceTokens", "handlers", "ssmParameters", "secrets", "s3Dir", "steps"}
+var topKeys = []string{"name", "description", "seed", "contract", "signals", "serviceTokens", "handlers", "ssmParameters", "secrets", "alarms", "s3Dir", "steps"}
 
 func (l *loader) scenario(root *yaml.Node) *Scenario {
 	sc := &Scenario{Contract: engine.ContractReport, ServiceTokens: map[string]resources.CustomTarget{}}
@@ -154,6 +155,13 @@ func (l *loader) scenario(root *yaml.Node) *Scenario {
 			sc.SSMParameters = l.assignments(v, "ssmParameters", paramstore.CheckUserName)
 		case "secrets":
 			sc.Secrets = l.assignments(v, "secrets", paramstore.CheckSecretName)
+		case "alarms":
+			sc.Alarms = l.assignments(v, "alarms", func(string) string { return "" })
+			for name, state := range sc.Alarms {
+				if !slices.Contains(engine.AlarmStates, state) {
+					l.at(v, "alarms %s: the state is %q; an alarm's state is one of %s", name, readfile.Capped(state), strings.Join(engine.AlarmStates, ", "))
+				}
+			}
 		case "s3Dir":
 			if dir := l.str(v, "s3Dir"); dir != "" {
 				if !filepath.IsAbs(dir) {
@@ -620,11 +628,16 @@ var operations = map[string]opDef{
 		_, err := e.DriftResource(ctx, *in.(*engine.DriftResourceInput))
 		return err
 	}, false},
+	// SetAlarmState is CloudWatch's: the alarm's state from then on, which
+	// the rollback triggers of the operations in motion see at once.
+	"SetAlarmState": {func() any { return &engine.SetAlarmStateInput{} }, func(ctx context.Context, e *engine.Engine, in any) error {
+		return e.SetAlarmState(ctx, *in.(*engine.SetAlarmStateInput))
+	}, false},
 }
 
 func operationNames() []string {
 	return []string{"CreateStack", "UpdateStack", "DeleteStack", "CreateChangeSet", "ExecuteChangeSet", "DeleteChangeSet",
-		"ContinueUpdateRollback", "CancelUpdateStack", "RollbackStack", "SignalResource", "DetectStackDrift", "DriftResource"}
+		"ContinueUpdateRollback", "CancelUpdateStack", "RollbackStack", "SignalResource", "DetectStackDrift", "DriftResource", "SetAlarmState"}
 }
 
 func (l *loader) operation(k, v *yaml.Node) *Operation {
@@ -650,7 +663,7 @@ func (l *loader) operation(k, v *yaml.Node) *Operation {
 	if f := rv.FieldByName("StackName"); f.IsValid() {
 		op.StackName = f.String()
 	}
-	if op.StackName == "" && k.Value != "ExecuteChangeSet" && k.Value != "DeleteChangeSet" {
+	if op.StackName == "" && k.Value != "ExecuteChangeSet" && k.Value != "DeleteChangeSet" && k.Value != "SetAlarmState" {
 		l.at(v, "%s needs a StackName", k.Value)
 	}
 	if op.StackName != "" {

@@ -75,7 +75,7 @@ func Run(ctx context.Context, sc *Scenario, opts Options) (*Result, error) {
 	}
 	e, err := engine.New(engine.Options{Seed: sc.Seed, Logger: opts.Logger, SchemaDir: opts.SchemaDir, PermissiveTypes: opts.PermissiveTypes,
 		ServiceTokens: sc.ServiceTokens, Contract: sc.Contract, Handlers: handlers, Signals: sc.Signals,
-		SSMParameters: sc.SSMParameters, Secrets: sc.Secrets, S3Dir: sc.S3Dir})
+		SSMParameters: sc.SSMParameters, Secrets: sc.Secrets, S3Dir: sc.S3Dir, Alarms: sc.Alarms})
 	if err != nil {
 		return nil, err
 	}
@@ -180,6 +180,9 @@ func (r *runner) operation(ctx context.Context, st *Step, label string) error {
 		return r.changeSet(ctx, op)
 	case "DeleteChangeSet":
 		r.res.log.line("-- change set %s deleted", fieldString(op.Input, "ChangeSetName"))
+		return nil
+	case "SetAlarmState":
+		r.res.log.line("-- alarm %s %s", fieldString(op.Input, "AlarmName"), fieldString(op.Input, "StateValue"))
 		return nil
 	case "ExecuteChangeSet":
 		if stack == "" {
@@ -288,7 +291,7 @@ func header(op *Operation) string {
 		parts = append(parts, op.StackName)
 	}
 	v := reflect.ValueOf(op.Input).Elem()
-	for _, name := range []string{"ChangeSetName", "ChangeSetType", "OnFailure", "DisableRollback", "UsePreviousTemplate", "RetainResources", "ResourcesToSkip", "LogicalResourceId", "UniqueId", "Status"} {
+	for _, name := range []string{"ChangeSetName", "ChangeSetType", "OnFailure", "DisableRollback", "UsePreviousTemplate", "RetainResources", "ResourcesToSkip", "LogicalResourceId", "UniqueId", "Status", "AlarmName", "StateValue"} {
 		f := v.FieldByName(name)
 		if !f.IsValid() || f.IsZero() {
 			continue

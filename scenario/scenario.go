@@ -33,8 +33,11 @@ type Scenario struct {
 	// and Secrets Manager hold outside any stack; S3Dir stands for S3
 	// (engine.Options).
 	SSMParameters map[string]string
-	Secrets       map[string]string
-	S3Dir         string
+	// Alarms are the states of CloudWatch alarms of the account, by name,
+	// which rollback triggers watch (engine.Options.Alarms).
+	Alarms  map[string]string
+	Secrets map[string]string
+	S3Dir   string
 	// Handlers serve resource types with handler processes.
 	Handlers []HandlerSpec
 	// responders are the built-in targets, whose requests the log shows.

@@ -31,6 +31,7 @@ type app struct {
 	seed          int64
 	serviceTokens []string
 	ssmParameters []string
+	alarms        []string
 	secrets       []string
 	s3Dir         string
 	contract      string
@@ -142,6 +143,7 @@ replays a whole scenario in one process.`,
 	f.Int64Var(&a.seed, "seed", 0, "the seed of generated names and ids, for a new state file")
 	f.StringArrayVar(&a.serviceTokens, "service-token", nil, "map a custom resource ServiceToken: ARN=exec:COMMAND ARGS..., ARN=http(s)://URL or ARN=builtin:NAME (repeatable)")
 	f.StringArrayVar(&a.ssmParameters, "ssm-parameter", nil, "a parameter of the account's parameter store, NAME=VALUE (repeatable): read by AWS::SSM::Parameter::Value<> parameters and {{resolve:ssm:NAME}} / {{resolve:ssm-secure:NAME}}")
+	f.StringArrayVar(&a.alarms, "alarm", nil, "the state of a CloudWatch alarm of the account, NAME=STATE (OK, ALARM or INSUFFICIENT_DATA; repeatable), which rollback triggers watch; alarms the account's stacks make are INSUFFICIENT_DATA unless given")
 	f.StringArrayVar(&a.secrets, "secret", nil, "a Secrets Manager secret of the account, NAME=SECRETSTRING (repeatable): read by {{resolve:secretsmanager:NAME...}}")
 	f.StringVar(&a.s3Dir, "s3-dir", "", "a directory that stands for S3: the object KEY of bucket BUCKET is DIR/BUCKET/KEY (--template-url, AWS::Include, package, deploy --s3-bucket)")
 	f.StringVar(&a.contract, "contract", "off", "the handler contract checker: off, report (violations listed) or strict (a violation fails the handler's answer)")

@@ -18,7 +18,7 @@ func (a *app) changeSetCommands() []*cobra.Command {
 }
 
 func (a *app) createChangeSetCommand() *cobra.Command {
-	var stack, csName, csType, description, roleARN, clientToken, onStackFailure, toImport string
+	var stack, csName, csType, description, roleARN, clientToken, onStackFailure, toImport, rollbackConfig string
 	var t templateFlags
 	var params, tags, caps, notifications []string
 	var nested, importExisting bool
@@ -72,6 +72,9 @@ contain changes..."), and the command exits with status 1.`,
 			if in.NotificationARNs, err = parseStringList("notification-arns", notifications); err != nil {
 				return badInput(err)
 			}
+			if in.RollbackConfiguration, err = rollbackConfigFlag(cmd, rollbackConfig); err != nil {
+				return badInput(err)
+			}
 			var id string
 			return a.mutate(cmd.Context(), mutation{op: "CreateChangeSet", stack: stack, templateFile: src.name, template: src.parsed, noOperation: true,
 				call: func(ctx context.Context, e *engine.Engine, ext engine.Extensions) (any, error) {
@@ -108,6 +111,7 @@ contain changes..."), and the command exits with status 1.`,
 	cmd.Flags().StringVar(&roleARN, "role-arn", "", "the service role (recorded, not used)")
 	cmd.Flags().StringVar(&clientToken, "client-token", "", "a unique token for this request")
 	cmd.Flags().StringVar(&onStackFailure, "on-stack-failure", "", "ROLLBACK, DO_NOTHING or DELETE: what executing the change set does on failure")
+	addRollbackConfigFlag(cmd, &rollbackConfig)
 	cmd.Flags().BoolVar(&importExisting, "import-existing-resources", false, "import (not create) the template's resources that exist already: a static name, DeletionPolicy Retain or RetainExceptOnCreate, in no stack")
 	cmd.Flags().BoolVar(&nested, "include-nested-stacks", false, "make change sets of the nested stacks too (DescribeChangeSet shows each nested stack's ChangeSetId)")
 	addTemplateFlags(cmd, &t, true)

@@ -105,7 +105,7 @@ func (a *app) createStackCommand() *cobra.Command {
 	var f opFlags
 	var t templateFlags
 	var params, tags, caps, notifications []string
-	var onFailure, roleARN string
+	var onFailure, roleARN, rollbackConfig string
 	var disableRollback, noDisableRollback, protect, retainExceptOnCreate bool
 	var timeout int
 	policy := policyFlags{name: "stack-policy"}
@@ -147,6 +147,9 @@ func (a *app) createStackCommand() *cobra.Command {
 			if in.NotificationARNs, err = parseStringList("notification-arns", notifications); err != nil {
 				return badInput(err)
 			}
+			if in.RollbackConfiguration, err = rollbackConfigFlag(cmd, rollbackConfig); err != nil {
+				return badInput(err)
+			}
 			return a.mutate(cmd.Context(), mutation{op: "CreateStack", stack: f.stack, until: f.until, faultsFile: f.faults, templateFile: src.name, template: src.parsed,
 				call: func(ctx context.Context, e *engine.Engine, ext engine.Extensions) (any, error) {
 					in.Extensions = ext
@@ -165,6 +168,7 @@ func (a *app) createStackCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&protect, "enable-termination-protection", false, "protect the stack from deletion")
 	cmd.Flags().BoolVar(&retainExceptOnCreate, "retain-except-on-create", false, "delete resources with DeletionPolicy Retain when the creation that made them rolls back")
 	policy.add(cmd, "the stack policy that governs the stack's updates")
+	addRollbackConfigFlag(cmd, &rollbackConfig)
 	return cmd
 }
 
@@ -188,7 +192,7 @@ func (a *app) updateStackCommand() *cobra.Command {
 	var f opFlags
 	var t templateFlags
 	var params, tags, caps, notifications []string
-	var roleARN string
+	var roleARN, rollbackConfig string
 	var disableRollback, noDisableRollback bool
 	policy := policyFlags{name: "stack-policy"}
 	during := policyFlags{name: "stack-policy-during-update"}
@@ -233,6 +237,9 @@ func (a *app) updateStackCommand() *cobra.Command {
 			if in.NotificationARNs, err = parseStringList("notification-arns", notifications); err != nil {
 				return badInput(err)
 			}
+			if in.RollbackConfiguration, err = rollbackConfigFlag(cmd, rollbackConfig); err != nil {
+				return badInput(err)
+			}
 			return a.mutate(cmd.Context(), mutation{op: "UpdateStack", stack: f.stack, until: f.until, faultsFile: f.faults, templateFile: src.name, template: src.parsed,
 				call: func(ctx context.Context, e *engine.Engine, ext engine.Extensions) (any, error) {
 					in.Extensions = ext
@@ -248,6 +255,7 @@ func (a *app) updateStackCommand() *cobra.Command {
 	cmd.Flags().StringVar(&roleARN, "role-arn", "", "the service role (recorded, not used)")
 	policy.add(cmd, "the stack's policy once the update succeeds")
 	during.add(cmd, "the policy this update runs under instead of the stack's")
+	addRollbackConfigFlag(cmd, &rollbackConfig)
 	return cmd
 }
 

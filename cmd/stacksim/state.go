@@ -87,6 +87,9 @@ func (a *app) engineOptions() (engine.Options, error) {
 	if opts.Secrets, err = paramstore.ParseAssignments("--secret", a.secrets, paramstore.CheckSecretName); err != nil {
 		return opts, badInput(err)
 	}
+	if opts.Alarms, err = parseAlarms(a.alarms); err != nil {
+		return opts, badInput(err)
+	}
 	if a.s3Dir != "" {
 		if st, err := os.Stat(a.s3Dir); err != nil || !st.IsDir() {
 			return opts, badInput(fmt.Errorf("--s3-dir %s: not a directory", a.s3Dir))

@@ -156,8 +156,9 @@ func (s *StackRecord) AdoptRole(role string) {
 // StackSettings are the stack-level settings an update may change beside
 // its template and parameters.
 type StackSettings struct {
-	Tags             []Tag    `json:",omitempty"`
-	NotificationARNs []string `json:",omitempty"`
+	Tags                  []Tag                 `json:",omitempty"`
+	NotificationARNs      []string              `json:",omitempty"`
+	RollbackConfiguration RollbackConfiguration `json:",omitzero"`
 }
 
 func (s *StackRecord) Table() TableID { return TStacks }
@@ -396,6 +397,10 @@ type OperationRecord struct {
 	ImportExisting bool `json:",omitempty"`
 	// Deadline is when the stack's TimeoutInMinutes passes (creates).
 	Deadline time.Time `json:",omitzero"`
+	// MonitorUntil is when the monitoring time of the stack's rollback
+	// configuration ends, once the forward phase's resources are all done
+	// (zero before, and when there is none).
+	MonitorUntil time.Time `json:",omitzero"`
 
 	// The running phase: how many steps are in flight, whether a failure
 	// stopped new starts, the resources that failed (in order) and why the
@@ -588,9 +593,12 @@ type ChangeSetRecord struct {
 	NotificationARNs []string    `json:",omitempty"`
 	// RoleARN is the service role the call gave, "" when none (the stack
 	// keeps its own).
-	RoleARN        string        `json:",omitempty"`
-	Changes        []plan.Change `json:",omitempty"`
-	OnStackFailure string        `json:",omitempty"`
+	RoleARN string `json:",omitempty"`
+	// RollbackConfiguration is the call's, nil when it gave none
+	// (merged into the stack's when the change set runs).
+	RollbackConfiguration *RollbackConfiguration `json:",omitempty"`
+	Changes               []plan.Change          `json:",omitempty"`
+	OnStackFailure        string                 `json:",omitempty"`
 	// IncludeNestedStacks: made with change sets of the nested stacks
 	// (ParentChangeSetId names the parent's change set, RootChangeSetId
 	// the root's, on those).
