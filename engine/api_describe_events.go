@@ -104,7 +104,7 @@ func (e *Engine) DescribeEvents(ctx context.Context, in DescribeEventsInput) (*D
 		if err != nil {
 			return err
 		}
-		statuses := operationStatuses(tx, st)
+		statuses := e.operationStatusesOf(tx, st)
 		if in.ChangeSetName != "" && in.OperationId == "" {
 			// A change set's execution is followed by its rollback, if
 			// it rolled back.
@@ -233,6 +233,30 @@ func operationStatuses(tx *txn, st *store.StackRecord) map[uint32]opState {
 		return true
 	})
 	return out
+}
+
+// opStatuses are a stack's operation statuses as operationStatuses read
+// them, while the stack has the events and operations it had then.
+type opStatuses struct {
+	events   uint64
+	ops      uint32
+	statuses map[uint32]opState
+}
+
+// operationStatusesOf is operationStatuses, read once for all the pages of
+// a stack's events (the engine's lock is held): paging through N events
+// reads them twice, not once per page.
+func (e *Engine) operationStatusesOf(tx *txn, st *store.StackRecord) map[uint32]opState {
+	n := tx.EventCount(st.Num)
+	if c, ok := e.opStatuses[st.Num]; ok && c.events == n && c.ops == st.Operations {
+		return c.statuses
+	}
+	statuses := operationStatuses(tx, st)
+	if e.opStatuses == nil {
+		e.opStatuses = map[uint32]opStatuses{}
+	}
+	e.opStatuses[st.Num] = opStatuses{events: n, ops: st.Operations, statuses: statuses}
+	return statuses
 }
 
 // operationStatus is the status of an operation of type typ whose stack

@@ -114,6 +114,44 @@ func BenchmarkDescribeStackEvents(b *testing.B) {
 	}
 }
 
+// BenchmarkDescribeEvents pages through a stack's history with
+// DescribeEvents, as BenchmarkDescribeStackEvents does with
+// DescribeStackEvents: the operations' statuses are read once for all the
+// pages, so the cost per event stays flat as the history grows.
+func BenchmarkDescribeEvents(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			e := newTestEngine(b, Options{})
+			st := benchStack(b, e)
+			seed(b, e).do(func(tx *txn) error {
+				for j := 1; j < n; j++ {
+					tx.resourceEvent(st, resourceEvent{LogicalID: fmt.Sprint("R", j), Type: "T", Status: statemachine.ResourceStatusCreateComplete})
+				}
+				return nil
+			})
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				in, got := DescribeEventsInput{StackName: "bench"}, 0
+				for {
+					out, err := e.DescribeEvents(context.Background(), in)
+					if err != nil {
+						b.Fatal(err)
+					}
+					got += len(out.OperationEvents)
+					if in.NextToken = out.NextToken; in.NextToken == "" {
+						break
+					}
+				}
+				if got != n {
+					b.Fatalf("%d events", got)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/event")
+		})
+	}
+}
+
 // BenchmarkStoreResources puts n resources, then reads, copies and writes
 // each of them three times (as the statuses of a create move), and commits.
 func BenchmarkStoreResources(b *testing.B) {

@@ -218,6 +218,9 @@ type Engine struct {
 	// alarms are the CloudWatch alarms' states of this run (Options.Alarms,
 	// then SetAlarmState).
 	alarms map[string]string
+	// opStatuses are the operation statuses DescribeEvents read last, by
+	// stack number (api_describe_events.go).
+	opStatuses map[uint32]opStatuses
 	// bindHook, when set (benchmarks), binds a template body to something
 	// else than a template: stacks beyond the template quotas.
 	bindHook func(body string) (boundTemplate, bool)
