@@ -9,8 +9,10 @@
 // generates over its schemas and one query-XML ShapeSerializer (xml.go):
 // no XML is written by hand per operation. Errors are the ErrorResponse
 // shape with the code and HTTP status of the model's error shapes. STS's
-// GetCallerIdentity is answered on the same port. It also owns pacing
-// virtual time against the wall clock (instant, realtime, xN) and when the
+// GetCallerIdentity is answered on the same port, and so is CloudWatch's
+// SetAlarmState (cloudwatch.go), for the alarms that rollback triggers
+// watch, in CloudWatch's three protocols (Smithy RPC v2 CBOR, JSON 1.0,
+// query). It also owns pacing virtual time against the wall clock (instant, realtime, xN) and when the
 // state is saved: every call that changes it is saved before it is
 // answered.
 //

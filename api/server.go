@@ -141,6 +141,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, id string) (strin
 		return "", s.writeError(w, cloudFormation, &wireError{Status: http.StatusMethodNotAllowed, Code: codeInvalidAction,
 			Message: fmt.Sprintf("The query API takes POST (or GET) requests to /, not %s", r.Method)}, id)
 	}
+	if proto, op, ok := cloudWatchRequest(r); ok {
+		return s.serveCloudWatch(w, r, proto, op, id)
+	}
 	form, werr := s.readForm(w, r)
 	if werr != nil {
 		return "", s.writeError(w, cloudFormation, werr, id)
@@ -149,6 +152,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, id string) (strin
 	svc := serviceOf(r, form)
 	if action == "" {
 		return "", s.writeError(w, svc, newWireError(codeMissingAction, "The request must contain the parameter Action."), id)
+	}
+	if svc.name == cloudWatch.name {
+		return s.serveCloudWatchQuery(w, form, id)
 	}
 	if svc.name == stsService.name {
 		out, werr := s.callSTS(action, form.Get("Version"))
@@ -165,18 +171,27 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, id string) (strin
 }
 
 // serviceOf tells which API a request is for: the service of its SigV4
-// credential scope (…/REGION/SERVICE/aws4_request), or STS's version.
+// credential scope (…/REGION/SERVICE/aws4_request), or its Version (STS,
+// CloudWatch).
 func serviceOf(r *http.Request, form url.Values) service {
 	if auth := r.Header.Get("Authorization"); auth != "" {
 		if _, cred, ok := strings.Cut(auth, "Credential="); ok {
 			cred, _, _ = strings.Cut(cred, ",")
-			if parts := strings.Split(cred, "/"); len(parts) == 5 && parts[3] == stsService.name {
-				return stsService
+			if parts := strings.Split(cred, "/"); len(parts) == 5 {
+				switch parts[3] {
+				case stsService.name:
+					return stsService
+				case cloudWatch.name:
+					return cloudWatch
+				}
 			}
 		}
 	}
-	if form.Get("Version") == stsVersion {
+	switch form.Get("Version") {
+	case stsVersion:
 		return stsService
+	case cwVersion:
+		return cloudWatch
 	}
 	return cloudFormation
 }

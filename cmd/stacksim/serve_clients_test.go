@@ -35,7 +35,7 @@ func TestServeBoto3(t *testing.T) {
 	if err != nil {
 		t.Fatalf("handler_test.py: %v\n%s\nserver:\n%s", err, out, s.stderr)
 	}
-	if !strings.Contains(string(out), "Ran 2 tests") {
+	if !strings.Contains(string(out), "Ran 3 tests") {
 		t.Fatalf("handler_test.py:\n%s", out)
 	}
 }

@@ -1,7 +1,8 @@
 """A handler author's integration test against stacksim serve, with boto3
 unchanged: a stack with parameters and IAM capabilities, a custom resource
 served by greeter.py (through --service-token), outputs read back, a failed
-create rolled back, delete.
+create rolled back, delete; an update rolled back by its rollback trigger, an
+alarm set to ALARM through boto3's CloudWatch client.
 
 Run by cmd/stacksim's TestServeBoto3 with STACKSIM_ENDPOINT set; by hand:
   stacksim serve --service-token \
@@ -44,9 +45,9 @@ Outputs:
 """ % TOKEN
 
 
-def client():
+def client(service="cloudformation"):
     return boto3.client(
-        "cloudformation",
+        service,
         endpoint_url=os.environ["STACKSIM_ENDPOINT"],
         region_name="us-east-1",
         aws_access_key_id="test",
@@ -106,6 +107,55 @@ class HandlerTest(unittest.TestCase):
         self.assertEqual(len(reasons), 1)
         self.assertRegex(reasons[0], r"^Received response status \[FAILED\] from custom resource\. Message returned: "
                                      r"the name 'fail' is refused \(RequestId: [-0-9a-f]{36}\)$")
+
+    def test_rollback_trigger(self):
+        """An update watched by an alarm the test sets to ALARM, through
+        CloudWatch's own client on the same endpoint, rolls back."""
+        cw = client("cloudwatch")
+        self.cfn.create_stack(StackName="alarms", TemplateBody=ALARM)
+        self.cfn.get_waiter("stack_create_complete").wait(StackName="alarms", WaiterConfig=FAST)
+        arn = "arn:aws:cloudwatch:us-east-1:123456789012:alarm:checkout-errors"
+        watched = "Parameters: {V: {Type: String}}\nResources:\n  P: {Type: AWS::SSM::Parameter, Properties: {Type: String, Value: !Ref V}}\n"
+        self.cfn.create_stack(StackName="shop", TemplateBody=watched, Parameters=[{"ParameterKey": "V", "ParameterValue": "1"}],
+                              RollbackConfiguration={"RollbackTriggers": [{"Arn": arn, "Type": "AWS::CloudWatch::Alarm"}],
+                                                     "MonitoringTimeInMinutes": 5})
+        self.cfn.get_waiter("stack_create_complete").wait(StackName="shop", WaiterConfig=FAST)
+        stack = self.cfn.describe_stacks(StackName="shop")["Stacks"][0]
+        self.assertEqual(stack["RollbackConfiguration"]["RollbackTriggers"], [{"Arn": arn, "Type": "AWS::CloudWatch::Alarm"}])
+
+        with self.assertRaises(botocore.exceptions.ClientError) as e:
+            cw.set_alarm_state(AlarmName="nope", StateValue="ALARM", StateReason="test")
+        self.assertEqual(e.exception.response["Error"]["Code"], "ResourceNotFound")
+        cw.set_alarm_state(AlarmName="checkout-errors", StateValue="ALARM", StateReason="errors above 1")
+        self.cfn.update_stack(StackName="shop", UsePreviousTemplate=True, Parameters=[{"ParameterKey": "V", "ParameterValue": "2"}])
+        with self.assertRaises(botocore.exceptions.WaiterError):
+            self.cfn.get_waiter("stack_update_complete").wait(StackName="shop", WaiterConfig=FAST)
+        events = self.cfn.describe_stack_events(StackName="shop")["StackEvents"]
+        rollback = [e.get("ResourceStatusReason") for e in events if e["ResourceStatus"] == "UPDATE_ROLLBACK_IN_PROGRESS"]
+        self.assertEqual(rollback, ["Rollback triggered by alarm(s) in ALARM state: [%s]." % arn])
+
+        cw.set_alarm_state(AlarmName="checkout-errors", StateValue="OK", StateReason="fixed")
+        self.cfn.update_stack(StackName="shop", UsePreviousTemplate=True, Parameters=[{"ParameterKey": "V", "ParameterValue": "2"}])
+        self.cfn.get_waiter("stack_update_complete").wait(StackName="shop", WaiterConfig=FAST)
+        for name in ("shop", "alarms"):
+            self.cfn.delete_stack(StackName=name)
+            self.cfn.get_waiter("stack_delete_complete").wait(StackName=name, WaiterConfig=FAST)
+
+
+ALARM = """
+Resources:
+  Errors:
+    Type: AWS::CloudWatch::Alarm
+    Properties:
+      AlarmName: checkout-errors
+      Namespace: AWS/Lambda
+      MetricName: Errors
+      Statistic: Sum
+      Period: 60
+      EvaluationPeriods: 1
+      Threshold: 1
+      ComparisonOperator: GreaterThanOrEqualToThreshold
+"""
 
 
 if __name__ == "__main__":

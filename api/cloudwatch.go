@@ -1,0 +1,193 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/fxamacker/cbor/v2"
+
+	"github.com/stacksim/stacksim/engine"
+)
+
+// CloudWatch on the same port, for the alarms rollback triggers watch:
+// SetAlarmState sets an alarm's state (engine.SetAlarmState), so that a
+// test makes an update roll back by its trigger. CloudWatch's SDKs speak
+// one of three protocols, and each is answered in its own:
+//
+//   - Smithy RPC v2 CBOR (boto3 and the AWS CLI today): POST
+//     /service/GraniteServiceVersion20100801/operation/OP, a CBOR map;
+//   - AWS JSON 1.0: X-Amz-Target GraniteServiceVersion20100801.OP;
+//   - the query protocol: Action=OP&Version=2010-08-01, told apart as STS
+//     is, by the SigV4 scope (…/monitoring/aws4_request) or the Version.
+//
+// CloudWatch is query-compatible: a JSON or CBOR error also says its
+// query code in x-amzn-query-error.
+
+const (
+	cwTarget    = "GraniteServiceVersion20100801"
+	cwVersion   = "2010-08-01"
+	cwNamespace = "http://monitoring.amazonaws.com/doc/2010-08-01/"
+	cwScope     = "monitoring"
+	cwCBORPath  = "/service/" + cwTarget + "/operation/"
+	// cwErrorPrefix qualifies an error's __type (CloudWatch's Smithy
+	// namespace).
+	cwErrorPrefix = "com.amazonaws.cloudwatch#"
+)
+
+var cloudWatch = service{cwScope, cwVersion, cwNamespace}
+
+// cwProtocol is how a CloudWatch request came.
+type cwProtocol int
+
+const (
+	cwQuery cwProtocol = iota
+	cwJSON
+	cwCBOR
+)
+
+// cloudWatchRequest tells whether r is a CloudWatch request in the JSON
+// or CBOR protocol, and its operation.
+func cloudWatchRequest(r *http.Request) (cwProtocol, string, bool) {
+	if op, ok := strings.CutPrefix(r.URL.Path, cwCBORPath); ok {
+		return cwCBOR, op, true
+	}
+	if op, ok := strings.CutPrefix(r.Header.Get("X-Amz-Target"), cwTarget+"."); ok {
+		return cwJSON, op, true
+	}
+	return 0, "", false
+}
+
+// serveCloudWatch answers a CloudWatch request of the JSON or CBOR
+// protocol.
+func (s *Server) serveCloudWatch(w http.ResponseWriter, r *http.Request, proto cwProtocol, op, id string) (string, int) {
+	if r.Method != http.MethodPost {
+		return op, s.writeCloudWatchError(w, proto, &wireError{Status: http.StatusMethodNotAllowed, Code: codeInvalidAction,
+			Message: fmt.Sprintf("CloudWatch's %s protocol takes POST requests, not %s", protoName(proto), r.Method)}, id)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return op, s.writeCloudWatchError(w, proto, &wireError{Status: http.StatusRequestEntityTooLarge, Code: codeRequestTooLarge,
+				Message: fmt.Sprintf("The request body is larger than %d bytes", s.opts.MaxBodyBytes)}, id)
+		}
+		return op, s.writeCloudWatchError(w, proto, newWireError(codeMalformedQuery, "The request body could not be read: "+err.Error()), id)
+	}
+	var in engine.SetAlarmStateInput
+	if len(body) > 0 {
+		var derr error
+		if proto == cwCBOR {
+			derr = cbor.Unmarshal(body, &in)
+		} else {
+			dec := json.NewDecoder(strings.NewReader(string(body)))
+			derr = dec.Decode(&in)
+		}
+		if derr != nil {
+			return op, s.writeCloudWatchError(w, proto, &wireError{Status: http.StatusBadRequest, Code: "SerializationException",
+				Message: fmt.Sprintf("The request body is not %s: %v", protoName(proto), derr)}, id)
+		}
+	}
+	if werr := s.callCloudWatch(r.Context(), op, in); werr != nil {
+		return op, s.writeCloudWatchError(w, proto, werr, id)
+	}
+	h := w.Header()
+	h.Set("x-amzn-RequestId", id)
+	var out []byte
+	if proto == cwCBOR {
+		h.Set("Content-Type", "application/cbor")
+		h.Set("smithy-protocol", "rpc-v2-cbor")
+		out = []byte{0xa0} // {}
+	} else {
+		h.Set("Content-Type", "application/x-amz-json-1.0")
+		out = []byte("{}")
+	}
+	h.Set("Content-Length", fmt.Sprint(len(out)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(out)
+	return op, http.StatusOK
+}
+
+// serveCloudWatchQuery answers a CloudWatch request of the query protocol.
+func (s *Server) serveCloudWatchQuery(w http.ResponseWriter, form url.Values, id string) (string, int) {
+	action := form.Get("Action")
+	if v := form.Get("Version"); v != cwVersion {
+		return action, s.writeError(w, cloudWatch, newWireError(codeInvalidAction, fmt.Sprintf("Could not find operation %s for version %s", action, v)), id)
+	}
+	in := engine.SetAlarmStateInput{AlarmName: form.Get("AlarmName"), StateValue: form.Get("StateValue"), StateReason: form.Get("StateReason")}
+	if werr := s.callCloudWatch(context.Background(), action, in); werr != nil {
+		return action, s.writeError(w, cloudWatch, werr, id)
+	}
+	body := "<" + action + `Response xmlns="` + cwNamespace + `"><ResponseMetadata><RequestId>` + id + "</RequestId></ResponseMetadata></" + action + "Response>\n"
+	s.writeBody(w, http.StatusOK, []byte(body), id)
+	return action, http.StatusOK
+}
+
+// callCloudWatch makes one CloudWatch call: SetAlarmState, which the
+// operations in motion see at once (the instant pace runs them to rest),
+// saved before it returns as every call that changes something.
+func (s *Server) callCloudWatch(ctx context.Context, op string, in engine.SetAlarmStateInput) *wireError {
+	if op != "SetAlarmState" {
+		return &wireError{Status: http.StatusBadRequest, Code: "UnknownOperationException",
+			Message: fmt.Sprintf("stacksim serves CloudWatch's SetAlarmState only (for the alarms of rollback triggers), not %s", op)}
+	}
+	ctx = context.WithoutCancel(ctx)
+	if _, err := s.pacer.catchUp(ctx); err != nil {
+		return toWire(err)
+	}
+	if err := s.e.SetAlarmState(ctx, in); err != nil {
+		we := toWire(err)
+		if we.Code == "ResourceNotFound" {
+			we.Status = http.StatusNotFound
+		}
+		return we
+	}
+	if err := s.pacer.started(ctx); err != nil {
+		return toWire(err)
+	}
+	if err := s.save(); err != nil {
+		return toWire(fmt.Errorf("the call was made, but the state could not be saved: %w", err))
+	}
+	return nil
+}
+
+// writeCloudWatchError writes an error of the JSON or CBOR protocol: the
+// qualified __type and message, and the query code.
+func (s *Server) writeCloudWatchError(w http.ResponseWriter, proto cwProtocol, e *wireError, id string) int {
+	fault := "Sender"
+	if e.Receiver {
+		fault = "Receiver"
+	}
+	h := w.Header()
+	h.Set("x-amzn-RequestId", id)
+	h.Set("x-amzn-query-error", e.Code+";"+fault)
+	doc := map[string]string{"__type": cwErrorPrefix + e.Code, "message": e.Message}
+	var body []byte
+	if proto == cwCBOR {
+		h.Set("Content-Type", "application/cbor")
+		h.Set("smithy-protocol", "rpc-v2-cbor")
+		body, _ = cbor.Marshal(doc)
+	} else {
+		h.Set("Content-Type", "application/x-amz-json-1.0")
+		body, _ = json.Marshal(doc)
+	}
+	h.Set("Content-Length", fmt.Sprint(len(body)))
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(body)
+	return e.Status
+}
+
+func protoName(p cwProtocol) string {
+	switch p {
+	case cwCBOR:
+		return "CBOR (Smithy RPC v2)"
+	case cwJSON:
+		return "JSON 1.0"
+	}
+	return "query"
+}
