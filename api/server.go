@@ -120,8 +120,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	id := s.requestID()
 	action, status := s.serve(w, r, id)
-	s.log.Debug("request", zap.String("action", action), zap.Int("status", status),
-		zap.String("requestId", id), zap.Duration("took", time.Since(start)))
+	if s.log.Core().Enabled(zap.DebugLevel) {
+		s.log.Debug("request", zap.String("action", action), zap.Int("status", status),
+			zap.String("requestId", id), zap.Duration("took", time.Since(start)),
+			zap.String("method", r.Method), zap.String("path", r.URL.Path), zap.String("target", r.Header.Get("X-Amz-Target")),
+			zap.String("scope", signedService(r)))
+	}
 }
 
 // service is one of the APIs served on the port.
@@ -137,12 +141,19 @@ var (
 )
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, id string) (string, int) {
+	// The services of other protocols than the query one.
+	if proto, op, ok := cloudWatchRequest(r); ok {
+		return s.serveCloudWatch(w, r, proto, op, id)
+	}
+	if op, ok := ssmRequest(r); ok {
+		return s.serveSSM(w, r, op, id)
+	}
+	if signedService(r) == s3Service {
+		return s.serveS3(w, r, id)
+	}
 	if r.Method != http.MethodPost && r.Method != http.MethodGet {
 		return "", s.writeError(w, cloudFormation, &wireError{Status: http.StatusMethodNotAllowed, Code: codeInvalidAction,
 			Message: fmt.Sprintf("The query API takes POST (or GET) requests to /, not %s", r.Method)}, id)
-	}
-	if proto, op, ok := cloudWatchRequest(r); ok {
-		return s.serveCloudWatch(w, r, proto, op, id)
 	}
 	form, werr := s.readForm(w, r)
 	if werr != nil {
@@ -157,7 +168,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, id string) (strin
 		return s.serveCloudWatchQuery(w, form, id)
 	}
 	if svc.name == stsService.name {
-		out, werr := s.callSTS(action, form.Get("Version"))
+		out, werr := s.callSTS(r.Context(), action, form)
 		if werr != nil {
 			return action, s.writeError(w, svc, werr, id)
 		}
@@ -170,22 +181,31 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, id string) (strin
 	return action, s.writeResult(w, svc, action, out, id)
 }
 
+// signedService is the service of a request's SigV4 credential scope
+// (…/REGION/SERVICE/aws4_request: the Authorization header's, or a
+// presigned URL's X-Amz-Credential), "" when it has none.
+func signedService(r *http.Request) string {
+	_, cred, ok := strings.Cut(r.Header.Get("Authorization"), "Credential=")
+	if ok {
+		cred, _, _ = strings.Cut(cred, ",")
+	} else if cred = r.URL.Query().Get("X-Amz-Credential"); cred == "" { // a presigned URL
+		return ""
+	}
+	if parts := strings.Split(cred, "/"); len(parts) == 5 {
+		return parts[3]
+	}
+	return ""
+}
+
 // serviceOf tells which API a request is for: the service of its SigV4
 // credential scope (…/REGION/SERVICE/aws4_request), or its Version (STS,
 // CloudWatch).
 func serviceOf(r *http.Request, form url.Values) service {
-	if auth := r.Header.Get("Authorization"); auth != "" {
-		if _, cred, ok := strings.Cut(auth, "Credential="); ok {
-			cred, _, _ = strings.Cut(cred, ",")
-			if parts := strings.Split(cred, "/"); len(parts) == 5 {
-				switch parts[3] {
-				case stsService.name:
-					return stsService
-				case cloudWatch.name:
-					return cloudWatch
-				}
-			}
-		}
+	switch signedService(r) {
+	case stsService.name:
+		return stsService
+	case cloudWatch.name:
+		return cloudWatch
 	}
 	switch form.Get("Version") {
 	case stsVersion:

@@ -113,7 +113,7 @@ func (e *Engine) policySource(body, url, bodyName, urlName string) (string, erro
 		return "", ValidationError("You cannot specify both %s and %s", urlName, bodyName)
 	}
 	if url != "" {
-		_, b, err := ReadTemplateURL(url, e.opts.S3Dir)
+		_, b, err := e.readTemplateURL(url)
 		if err != nil {
 			var api *APIError
 			if errors.As(err, &api) {

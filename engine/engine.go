@@ -92,6 +92,12 @@ type Options struct {
 	// is the file DIR/BUCKET/KEY. TemplateURL and AWS::Include read from
 	// it; without it only file:// URLs can be read.
 	S3Dir string
+	// S3Endpoints are origins (scheme://host:port) that stand for S3 too,
+	// path-style: a TemplateURL ORIGIN/BUCKET/KEY is the object KEY of
+	// BUCKET in S3Dir. stacksim serve gives its own address (it serves S3's
+	// object calls on it: CDK uploads its templates there and names them by
+	// that address).
+	S3Endpoints []string
 	// Python is the Python interpreter that runs AWS's SAM translator
 	// (aws-sam-translator) for the AWS::Serverless-2016-10-31 transform:
 	// "python3" (found in PATH) when empty.

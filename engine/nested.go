@@ -231,7 +231,7 @@ func (r *run) createChild(row *store.StepRecord, s *plan.Step) error {
 	if reason != "" {
 		return r.partFailed(row, s, reason)
 	}
-	file, body, err := ReadTemplateURL(in.TemplateURL, r.e.opts.S3Dir)
+	file, body, err := r.e.readTemplateURL(in.TemplateURL)
 	file = childTemplateName(in.TemplateURL, file)
 	if err == nil && len(body) == 0 {
 		err = ValidationError("Template format error: At least one Resources member must be defined.")

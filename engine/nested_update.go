@@ -72,7 +72,7 @@ func (e *Engine) childUpdate(tx *txn, caps []string, parentTags []Tag, child *st
 	if reason != "" {
 		return nil, nil, in, reason, nil
 	}
-	file, body, err := ReadTemplateURL(in.TemplateURL, e.opts.S3Dir)
+	file, body, err := e.readTemplateURL(in.TemplateURL)
 	file = childTemplateName(in.TemplateURL, file)
 	if err == nil && len(body) == 0 {
 		err = ValidationError("Template format error: At least one Resources member must be defined.")

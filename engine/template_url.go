@@ -104,6 +104,25 @@ func readLimited(path string, max int64) ([]byte, error) {
 	return b, err
 }
 
+// readTemplateURL is ReadTemplateURL with the engine's S3 directory, and
+// its S3 endpoints (Options.S3Endpoints) taken for S3.
+func (e *Engine) readTemplateURL(raw string) (string, []byte, error) {
+	return ReadTemplateURL(e.ownS3URL(raw), e.opts.S3Dir)
+}
+
+// ownS3URL turns a path-style URL of one of Options.S3Endpoints
+// (ORIGIN/BUCKET/KEY: stacksim serve's own address, which CDK writes when
+// AWS_ENDPOINT_URL points at it) into the S3 URL it stands for; any other
+// URL is returned as it is.
+func (e *Engine) ownS3URL(raw string) string {
+	for _, origin := range e.opts.S3Endpoints {
+		if rest, ok := strings.CutPrefix(raw, strings.TrimSuffix(origin, "/")+"/"); ok && rest != "" {
+			return "https://s3.amazonaws.com/" + rest
+		}
+	}
+	return raw
+}
+
 // ReadTemplateURL reads the template a TemplateURL names: file://PATH, or
 // an S3 URL (https forms only) from s3Dir. It returns the name template
 // errors carry and the body; a refusal is an *APIError in AWS's words.
@@ -188,7 +207,7 @@ func (e *Engine) templateSource(body, templateURL, file string, usePrevious bool
 		// UNVERIFIED wording.
 		return "", "", ValidationError("You cannot specify both a template URL and UsePreviousTemplate.")
 	case templateURL != "":
-		name, b, err := ReadTemplateURL(templateURL, e.opts.S3Dir)
+		name, b, err := e.readTemplateURL(templateURL)
 		if err != nil {
 			return "", "", err
 		}

@@ -32,12 +32,14 @@ type app struct {
 	serviceTokens []string
 	ssmParameters []string
 	alarms        []string
-	secrets       []string
-	s3Dir         string
-	contract      string
-	signals       string
-	quiet         bool
-	lockTimeout   time.Duration
+	// s3Endpoints: the origins that stand for S3 (serve's own).
+	s3Endpoints []string
+	secrets     []string
+	s3Dir       string
+	contract    string
+	signals     string
+	quiet       bool
+	lockTimeout time.Duration
 	// aws holds the AWS CLI's global options (awscli_flags.go).
 	aws          awsCLIFlags
 	handlerFlags handlerFlags

@@ -86,6 +86,9 @@ func (a *app) serve(ctx context.Context, addr string, opts api.Options) error {
 	}
 	// The lock file names the server to whoever finds the state in use.
 	a.commandPath = serveHolder(bound)
+	// It serves S3's object calls too: a TemplateURL of its own address
+	// names an object of --s3-dir (CDK writes them so).
+	a.s3Endpoints = serveOrigins(ln.Addr())
 	s, err := a.openWrite()
 	if err != nil {
 		return err
@@ -126,6 +129,16 @@ func (a *app) serve(ctx context.Context, addr string, opts api.Options) error {
 	}
 	fmt.Fprintf(a.stderr, "stacksim: stopped; state saved to %s\n", s.path)
 	return nil
+}
+
+// serveOrigins are the origins a client reaches the server by: its
+// address, and localhost's name for a loopback one.
+func serveOrigins(addr net.Addr) []string {
+	out := []string{"http://" + addr.String()}
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+		out = append(out, fmt.Sprintf("http://localhost:%d", tcp.Port))
+	}
+	return out
 }
 
 // isLoopback reports whether a listener's address is on loopback only.

@@ -90,6 +90,7 @@ func (a *app) engineOptions() (engine.Options, error) {
 	if opts.Alarms, err = parseAlarms(a.alarms); err != nil {
 		return opts, badInput(err)
 	}
+	opts.S3Endpoints = a.s3Endpoints
 	if a.s3Dir != "" {
 		if st, err := os.Stat(a.s3Dir); err != nil || !st.IsDir() {
 			return opts, badInput(fmt.Errorf("--s3-dir %s: not a directory", a.s3Dir))
