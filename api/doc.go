@@ -9,10 +9,14 @@
 // generates over its schemas and one query-XML ShapeSerializer (xml.go):
 // no XML is written by hand per operation. Errors are the ErrorResponse
 // shape with the code and HTTP status of the model's error shapes. STS's
-// GetCallerIdentity is answered on the same port, and so is CloudWatch's
-// SetAlarmState (cloudwatch.go), for the alarms that rollback triggers
-// watch, in CloudWatch's three protocols (Smithy RPC v2 CBOR, JSON 1.0,
-// query). It also owns pacing virtual time against the wall clock (instant, realtime, xN) and when the
+// GetCallerIdentity and AssumeRole are answered on the same port (sts.go),
+// and so are, as much as CloudFormation's clients need of them:
+// CloudWatch's SetAlarmState (cloudwatch.go), for the alarms that rollback
+// triggers watch, in CloudWatch's three protocols (Smithy RPC v2 CBOR,
+// JSON 1.0, query); SSM's GetParameter(s) from the account's parameter
+// store (ssm.go, JSON 1.1); S3's object calls over the engine's S3
+// directory (s3.go, path-style REST), where CDK stages its templates and
+// assets. It also owns pacing virtual time against the wall clock (instant, realtime, xN) and when the
 // state is saved: every call that changes it is saved before it is
 // answered.
 //

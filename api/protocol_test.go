@@ -125,8 +125,8 @@ func TestProtocolErrors(t *testing.T) {
 		{"body too large", "POST", cfn("ValidateTemplate", "TemplateBody", strings.Repeat("x", 70<<10)), 413, "RequestEntityTooLarge", "The request body is larger than 65536 bytes"},
 		{"not supported", "POST", cfn("ListTypes"), 400, "InvalidOperationException",
 			"stacksim does not support ListTypes yet (see the README's list of what stacksim serve supports)"},
-		{"sts unknown action", "POST", form("Action", "AssumeRole", "Version", "2011-06-15"), 400, "InvalidAction",
-			"Could not find operation AssumeRole for version 2011-06-15 (stacksim serves STS's GetCallerIdentity only)"},
+		{"sts unknown action", "POST", form("Action", "GetSessionToken", "Version", "2011-06-15"), 400, "InvalidAction",
+			"Could not find operation GetSessionToken for version 2011-06-15 (stacksim serves STS's GetCallerIdentity and AssumeRole only)"},
 	}
 	before, err := ts.e.MarshalState()
 	if err != nil {

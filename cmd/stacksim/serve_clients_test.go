@@ -125,3 +125,62 @@ func TestServeCDK(t *testing.T) {
 	}
 	cdk("destroy", "--force")
 }
+
+// CDK's default synthesizer, as `cdk init` makes apps: `cdk bootstrap`
+// makes the CDKToolkit stack (its staging bucket, roles, version
+// parameter), then `cdk deploy` assumes the deploy and publishing roles
+// (STS), uploads the template to the staging bucket (S3, into --s3-dir),
+// and the function's zipped code (a file asset), reads the bootstrap
+// version (SSM) and deploys by a change set whose TemplateURL is the
+// server's own; an update and `cdk destroy` follow.
+func TestServeCDKBootstrap(t *testing.T) {
+	node := nodeDir(t)
+	dir := t.TempDir()
+	s3 := filepath.Join(dir, "s3")
+	if err := os.Mkdir(s3, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, buildBinary(t), dir, "--s3-dir", s3)
+	cdk := func(env []string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(filepath.Join(node, "node_modules", ".bin", "cdk"), append(args, "--no-notices", "--output", filepath.Join(dir, "cdk.out"))...)
+		cmd.Dir = filepath.Join(node, "cdkmodern")
+		cmd.Env = append(append(clientEnv(dir), "AWS_ENDPOINT_URL="+s.url, "CDK_DISABLE_CLI_TELEMETRY=true", "CI=true"), env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("cdk %s: %v\n%s\nserver:\n%s", strings.Join(args, " "), err, out, s.stderr)
+		}
+		return string(out)
+	}
+	if out := cdk(nil, "bootstrap", "aws://123456789012/us-east-1"); !strings.Contains(out, "Environment aws://123456789012/us-east-1 bootstrapped") {
+		t.Fatalf("cdk bootstrap:\n%s", out)
+	}
+	out := cdk(nil, "deploy", "--require-approval", "never")
+	if !strings.Contains(out, "✅  Modern") || !strings.Contains(out, "Modern.AlertsArn = arn:aws:sns:us-east-1:123456789012:Modern-Alerts") {
+		t.Fatalf("cdk deploy:\n%s", out)
+	}
+	if strings.Contains(out, "could not be used to assume") {
+		t.Fatalf("cdk deploy did not assume the bootstrap roles:\n%s", out)
+	}
+	staging := filepath.Join(s3, "cdk-hnb659fds-assets-123456789012-us-east-1")
+	templates, _ := filepath.Glob(filepath.Join(staging, "*.json"))
+	code, _ := filepath.Glob(filepath.Join(staging, "*.zip"))
+	if len(templates) != 1 || len(code) != 1 {
+		t.Fatalf("the staging bucket holds %v and %v, not the template and the function's code", templates, code)
+	}
+	c := sdkClient(s.url)
+	st, err := c.DescribeStacks(context.Background(), &cfn.DescribeStacksInput{StackName: aws.String("Modern")})
+	if err != nil || st.Stacks[0].StackStatus != "CREATE_COMPLETE" {
+		t.Fatalf("after cdk deploy: %v %+v", err, st)
+	}
+	if out := cdk([]string{"TOPIC_NAME=alerts v2"}, "deploy", "--require-approval", "never"); !strings.Contains(out, "✅  Modern") {
+		t.Fatalf("cdk deploy (the update):\n%s", out)
+	}
+	st, err = c.DescribeStacks(context.Background(), &cfn.DescribeStacksInput{StackName: aws.String("Modern")})
+	if err != nil || st.Stacks[0].StackStatus != "UPDATE_COMPLETE" {
+		t.Fatalf("after the update: %v %+v", err, st)
+	}
+	if out := cdk(nil, "destroy", "--force"); !strings.Contains(out, "Modern: destroyed") {
+		t.Fatalf("cdk destroy:\n%s", out)
+	}
+}
