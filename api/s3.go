@@ -31,13 +31,20 @@ import (
 // Served: GetBucketLocation, HeadBucket, GetBucketEncryption,
 // GetBucketVersioning, ListObjectsV2 (and the older ListObjects),
 // PutObject (aws-chunked bodies included), GetObject, HeadObject,
-// DeleteObject. Anything else answers NotImplemented.
+// DeleteObject, and multipart uploads (s3_multipart.go). Anything else
+// answers NotImplemented.
 
 const (
 	s3Service   = "s3"
 	s3Namespace = "http://s3.amazonaws.com/doc/2006-03-01/"
 	// s3MaxKeys is a list's page size at most (S3's).
 	s3MaxKeys = 1000
+	// s3MaxBodyBytes caps the body of one PutObject or UploadPart (held in
+	// memory): CDK uploads an asset over 5 MB in parts.
+	s3MaxBodyBytes = 512 << 20
+	// uploadsDir is where the parts of multipart uploads wait, under the S3
+	// directory: no bucket's name starts with a dot.
+	uploadsDir = ".stacksim-uploads"
 )
 
 // s3Error is an S3 error answer.
@@ -186,8 +193,14 @@ func s3Operation(r *http.Request, bucket, key string) string {
 		case http.MethodHead:
 			return "HeadObject"
 		case http.MethodDelete:
+			if q.Has("uploadId") {
+				return "AbortMultipartUpload"
+			}
 			return "DeleteObject"
 		case http.MethodPost:
+			if q.Has("uploadId") {
+				return "CompleteMultipartUpload"
+			}
 			return "CreateMultipartUpload"
 		}
 		return r.Method + " object"
@@ -254,7 +267,7 @@ func (s *Server) serveObject(w http.ResponseWriter, r *http.Request, op, bucket,
 	h.Set("x-amz-request-id", id)
 	switch op {
 	case "PutObject":
-		data, err := readObjectBody(w, r, s.opts.MaxBodyBytes)
+		data, err := readObjectBody(w, r, s3MaxBodyBytes)
 		if err != nil {
 			return s.writeS3Error(w, r, &s3Error{status: http.StatusBadRequest, code: "IncompleteBody", message: err.Error(), key: key}, id)
 		}
@@ -282,6 +295,8 @@ func (s *Server) serveObject(w http.ResponseWriter, r *http.Request, op, bucket,
 			_, _ = w.Write(data)
 		}
 		return http.StatusOK
+	case "CreateMultipartUpload", "UploadPart", "CompleteMultipartUpload", "AbortMultipartUpload":
+		return s.multipart(w, r, op, bucket, key, file, id)
 	case "DeleteObject":
 		if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return s.writeS3Error(w, r, &s3Error{status: http.StatusInternalServerError, code: "InternalError", message: err.Error(), key: key}, id)
@@ -290,7 +305,7 @@ func (s *Server) serveObject(w http.ResponseWriter, r *http.Request, op, bucket,
 		return http.StatusNoContent
 	}
 	return s.writeS3Error(w, r, &s3Error{status: http.StatusNotImplemented, code: "NotImplemented",
-		message: fmt.Sprintf("stacksim serves PutObject, GetObject, HeadObject and DeleteObject of an object, not %s (multipart uploads included)", op), key: key}, id)
+		message: fmt.Sprintf("stacksim serves PutObject, GetObject, HeadObject, DeleteObject and multipart uploads of an object, not %s", op), key: key}, id)
 }
 
 func isDirErr(file string) bool {
@@ -359,6 +374,10 @@ func writeFileAtomic(file string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil { // as any file written by hand
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err

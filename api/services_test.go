@@ -122,7 +122,7 @@ func TestS3Objects(t *testing.T) {
 		{"GET", "/Bad_Bucket/k", "", 400, "InvalidBucketName"},
 		{"PUT", "/staging-bucket/a/../../escape", "x", 400, "InvalidArgument"},
 		{"GET", "/staging-bucket?acl", "", 501, "NotImplemented"},
-		{"POST", "/staging-bucket/big?uploads", "", 501, "NotImplemented"},
+		{"PUT", "/staging-bucket/big?partNumber=1&uploadId=0123456789abcdef0123456789abcdef", "x", 404, "NoSuchUpload"},
 		{"PUT", "/staging-bucket/bad-chunks", "zz\r\nhello\r\n", 400, "IncompleteBody"},
 	} {
 		h := http.Header{}
@@ -137,6 +137,35 @@ func TestS3Objects(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "escape")); err == nil {
 		t.Fatal("a key with .. wrote outside its bucket")
 	}
+	// A multipart upload: two parts, joined in order.
+	_, _, body := s3("POST", "/staging-bucket/big.zip?uploads", nil, "")
+	up := body[strings.Index(body, "<UploadId>")+10 : strings.Index(body, "</UploadId>")]
+	_, h1, _ := s3("PUT", "/staging-bucket/big.zip?partNumber=1&uploadId="+up, nil, "first,")
+	_, h2, _ := s3("PUT", "/staging-bucket/big.zip?partNumber=2&uploadId="+up, http.Header{"Content-Encoding": {"aws-chunked"}}, "7\r\nsecond.\r\n0\r\n\r\n")
+	if st, _, body := s3("POST", "/staging-bucket/big.zip?uploadId="+up, nil,
+		"<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>"+h1.Get("ETag")+"</ETag></Part><Part><PartNumber>2</PartNumber><ETag>"+h2.Get("ETag")+"</ETag></Part></CompleteMultipartUpload>"); st != 200 ||
+		!strings.Contains(body, "<Key>big.zip</Key>") || !strings.Contains(body, `-2&#34;</ETag>`) {
+		t.Fatalf("CompleteMultipartUpload: %d %s", st, body)
+	}
+	if st, _, body := s3("GET", "/staging-bucket/big.zip", nil, ""); st != 200 || body != "first,second." {
+		t.Fatalf("the object of the upload: %d %q", st, body)
+	}
+	if st, _, _ := s3("POST", "/staging-bucket/big.zip?uploadId="+up, nil, "<CompleteMultipartUpload><Part><PartNumber>1</PartNumber></Part></CompleteMultipartUpload>"); st != 404 {
+		t.Fatalf("a completed upload completed again: %d", st)
+	}
+	_, _, body = s3("POST", "/staging-bucket/other?uploads", nil, "")
+	up = body[strings.Index(body, "<UploadId>")+10 : strings.Index(body, "</UploadId>")]
+	s3("PUT", "/staging-bucket/other?partNumber=1&uploadId="+up, nil, "x")
+	if st, _, body := s3("POST", "/staging-bucket/other?uploadId="+up, nil, `<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>"wrong"</ETag></Part></CompleteMultipartUpload>`); st != 400 || !strings.Contains(body, "<Code>InvalidPart</Code>") {
+		t.Fatalf("a part whose ETag is not its own: %d %s", st, body)
+	}
+	if st, _, _ := s3("DELETE", "/staging-bucket/other?uploadId="+up, nil, ""); st != 204 {
+		t.Fatalf("AbortMultipartUpload: %d", st)
+	}
+	if st, _, _ := s3("GET", "/staging-bucket/other", nil, ""); st != 404 {
+		t.Fatalf("an aborted upload made its object: %d", st)
+	}
+
 	// Without an S3 directory, S3 says how to have one.
 	bare := servicesServer(t, "")
 	if st, _, body := request(t, bare, "GET", "/staging-bucket/k", "s3", nil, nil); st != 501 || !strings.Contains(body, "start it with --s3-dir DIR") {
