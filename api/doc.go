@@ -16,7 +16,8 @@
 // JSON 1.0, query); SSM's GetParameter(s) from the account's parameter
 // store (ssm.go, JSON 1.1); S3's object calls over the engine's S3
 // directory (s3.go, path-style REST), where CDK stages its templates and
-// assets. It also owns pacing virtual time against the wall clock (instant, realtime, xN) and when the
+// assets; and the PUT of a wait condition signal to a handle's presigned
+// URL (wait_handle.go). It also owns pacing virtual time against the wall clock (instant, realtime, xN) and when the
 // state is saved: every call that changes it is saved before it is
 // answered.
 //

@@ -148,6 +148,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, id string) (strin
 	if op, ok := ssmRequest(r); ok {
 		return s.serveSSM(w, r, op, id)
 	}
+	if waitHandleRequest(r) {
+		return s.serveWaitHandle(w, r, id)
+	}
 	if signedService(r) == s3Service {
 		return s.serveS3(w, r, id)
 	}

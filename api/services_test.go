@@ -242,3 +242,56 @@ func TestSTSAssumeRole(t *testing.T) {
 		t.Fatalf("no session name: %d %s", status, body)
 	}
 }
+
+// A signal PUT to a wait condition handle's URL, sent to the server: the
+// wait condition completes, and the instant pace runs the stack to rest.
+func TestWaitHandleSignal(t *testing.T) {
+	e, err := engine.New(engine.Options{Seed: 1, Signals: engine.SignalsManual})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	ts := newTestServer(t, e, Options{})
+	tpl := "Resources:\n  Handle: {Type: AWS::CloudFormation::WaitConditionHandle}\n  Ready: {Type: AWS::CloudFormation::WaitCondition, Properties: {Handle: !Ref Handle, Timeout: '600'}}\n" +
+		"Outputs:\n  Data: {Value: !GetAtt Ready.Data}\n"
+	status, body := post(t, ts, "POST", form("Action", "CreateStack", "Version", "2010-05-15", "StackName", "boot", "TemplateBody", tpl), nil)
+	if status != 200 {
+		t.Fatalf("CreateStack: %d %s", status, body)
+	}
+	res, err := e.DescribeStackResource(t.Context(), engine.DescribeStackResourceInput{StackName: "boot", LogicalResourceId: "Handle"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := res.StackResourceDetail.PhysicalResourceId
+	path := u[strings.Index(u, ".amazonaws.com/")+len(".amazonaws.com"):]
+	put := func(method, path, body string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(method, ts.url+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if st, body := put("PUT", path+"0", `{"Status":"SUCCESS","UniqueId":"i-1"}`); st != 403 || !strings.Contains(body, "<Code>AccessDenied</Code>") {
+		t.Fatalf("another signature: %d %s", st, body)
+	}
+	if st, body := put("PUT", path, `Status=SUCCESS`); st != 400 || !strings.Contains(body, "A wait condition signal is a JSON document") {
+		t.Fatalf("not JSON: %d %s", st, body)
+	}
+	if st, body := put("GET", path, ""); st != 405 {
+		t.Fatalf("GET: %d %s", st, body)
+	}
+	if st, body := put("PUT", path, `{"Status":"SUCCESS","Reason":"Configuration Complete","UniqueId":"i-1","Data":"ready"}`); st != 200 {
+		t.Fatalf("the signal: %d %s", st, body)
+	}
+	out, err := e.DescribeStacks(t.Context(), engine.DescribeStacksInput{StackName: "boot"})
+	if err != nil || out.Stacks[0].StackStatus != "CREATE_COMPLETE" || out.Stacks[0].Outputs[0].OutputValue != `{"i-1":"ready"}` {
+		t.Fatalf("after the signal: %+v %v", out, err)
+	}
+}
