@@ -35,7 +35,9 @@ func TestLifecycleWaitHandleURL(t *testing.T) {
 			return err
 		})
 	}
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "boot", TemplateBody: h.fixture("boot.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "boot", TemplateBody: h.fixture("boot.yaml")})
+	})
 	h.runToSignals("boot")
 	url := handleURL("boot")
 	for _, c := range []struct {
@@ -64,7 +66,9 @@ func TestLifecycleWaitHandleURL(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "broken", TemplateBody: h.fixture("boot.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "broken", TemplateBody: h.fixture("boot.yaml")})
+	})
 	h.runToSignals("broken")
 	if err := send("FAILURE", WaitHandleSignal{URL: handleURL("broken"), Status: SignalFailure, UniqueId: "setup", Data: "yum install failed"}); err != nil {
 		t.Fatal(err)
