@@ -130,7 +130,8 @@ func TestServeCDK(t *testing.T) {
 // makes the CDKToolkit stack (its staging bucket, roles, version
 // parameter), then `cdk deploy` assumes the deploy and publishing roles
 // (STS), uploads the template to the staging bucket (S3, into --s3-dir),
-// and the function's zipped code (a file asset), reads the bootstrap
+// with its nested stack's, and the function's zipped code (a file asset),
+// reads the bootstrap
 // version (SSM) and deploys by a change set whose TemplateURL is the
 // server's own; an update and `cdk destroy` follow.
 func TestServeCDKBootstrap(t *testing.T) {
@@ -156,7 +157,8 @@ func TestServeCDKBootstrap(t *testing.T) {
 		t.Fatalf("cdk bootstrap:\n%s", out)
 	}
 	out := cdk(nil, "deploy", "--require-approval", "never")
-	if !strings.Contains(out, "✅  Modern") || !strings.Contains(out, "Modern.AlertsArn = arn:aws:sns:us-east-1:123456789012:Modern-Alerts") {
+	if !strings.Contains(out, "✅  Modern") || !strings.Contains(out, "Modern.AlertsArn = arn:aws:sns:us-east-1:123456789012:Modern-Alerts") ||
+		!strings.Contains(out, "Modern.WorkQueueUrl = https://sqs.us-east-1.amazonaws.com/123456789012/Modern-Queues") {
 		t.Fatalf("cdk deploy:\n%s", out)
 	}
 	if strings.Contains(out, "could not be used to assume") {
@@ -165,8 +167,8 @@ func TestServeCDKBootstrap(t *testing.T) {
 	staging := filepath.Join(s3, "cdk-hnb659fds-assets-123456789012-us-east-1")
 	templates, _ := filepath.Glob(filepath.Join(staging, "*.json"))
 	code, _ := filepath.Glob(filepath.Join(staging, "*.zip"))
-	if len(templates) != 1 || len(code) != 1 {
-		t.Fatalf("the staging bucket holds %v and %v, not the template and the function's code", templates, code)
+	if len(templates) != 2 || len(code) != 1 {
+		t.Fatalf("the staging bucket holds %v and %v, not the two templates (the stack's, the nested one's) and the function's code", templates, code)
 	}
 	c := sdkClient(s.url)
 	st, err := c.DescribeStacks(context.Background(), &cfn.DescribeStacksInput{StackName: aws.String("Modern")})
