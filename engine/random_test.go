@@ -119,9 +119,8 @@ type world struct {
 	// waiting for a signal.
 	sigChild map[string]bool
 	// tr decides the rollback triggers (random_triggers_test.go), a source
-	// of its own; watching: the stack's triggers watch the alarm.
-	tr       *rand.Rand
-	watching bool
+	// of its own.
+	tr *rand.Rand
 }
 
 func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport, watched) }

@@ -23,7 +23,6 @@ func (w *world) watchCreate(in *CreateStackInput) {
 		return
 	}
 	in.RollbackConfiguration = w.watchConfig()
-	w.watching = true
 	w.logf("  watching %s for %d min", watchAlarm, *in.RollbackConfiguration.MonitoringTimeInMinutes)
 }
 
@@ -56,11 +55,13 @@ func (w *world) watchUpdate(up *UpdateStackInput) bool {
 }
 
 // watchedAfter: the stack's triggers, as the update leaves them, watch
-// the alarm.
+// the alarm (the stack's own unless the update gives a list: a
+// RollbackStack or an update rollback may have put back what an earlier
+// update replaced).
 func (w *world) watchedAfter(up *UpdateStackInput) bool {
 	c := up.RollbackConfiguration
 	if c == nil || c.RollbackTriggers == nil {
-		return w.watching
+		return len(w.stack(up.StackName).RollbackConfiguration.RollbackTriggers) > 0
 	}
 	return len(c.RollbackTriggers) > 0
 }
@@ -80,17 +81,14 @@ func (w *world) setAlarm(state string) {
 }
 
 // checkWatched: an update that started watched with the alarm in ALARM did
-// not complete; the stack's triggers are what the update left them
-// (its own after a success, the stack's before after a rollback).
+// not complete.
 func (w *world) checkWatched(id string, alarmed bool) {
 	w.t.Helper()
 	if w.kind < watched {
 		return
 	}
-	st := w.stack(id)
-	status := statemachine.StackStatus(st.StackStatus)
+	status := statemachine.StackStatus(w.stack(id).StackStatus)
 	if alarmed && (status == statemachine.StackStatusUpdateComplete || status == statemachine.StackStatusCreateComplete) {
 		w.t.Fatalf("an update watched by an alarm in ALARM ended %s", status)
 	}
-	w.watching = len(st.RollbackConfiguration.RollbackTriggers) > 0
 }
