@@ -219,4 +219,11 @@ func TestServeAWSCLI(t *testing.T) {
 	if err != nil || strings.TrimSpace(string(b)) != "123456789012" {
 		t.Fatalf("sts get-caller-identity: %v %s", err, b)
 	}
+
+	// CloudWatch's set-alarm-state (the alarms of rollback triggers), and
+	// its error as the AWS CLI prints it.
+	_, errOut, code = cli.run("cloudwatch", "set-alarm-state", "--alarm-name", "nope", "--state-value", "ALARM", "--state-reason", "test")
+	if code == 0 || !strings.Contains(errOut, "An error occurred (ResourceNotFound) when calling the SetAlarmState operation: Alarm nope not found") {
+		t.Fatalf("set-alarm-state of an alarm the account has not: exit %d\n%s", code, errOut)
+	}
 }
