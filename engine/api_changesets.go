@@ -500,6 +500,14 @@ func (e *Engine) DeleteChangeSet(ctx context.Context, in DeleteChangeSetInput) (
 	defer e.mu.Unlock()
 	err := e.update(func(tx *txn) error {
 		cs, err := tx.findChangeSet(in.ChangeSetName, in.StackName)
+		if IsCode(err, CodeChangeSetNotFound) && !strings.HasPrefix(in.ChangeSetName, "arn:") {
+			// A name the stack has no change set of: nothing to delete, and
+			// no error. CDK deletes a change set of a fresh name "if it
+			// exists" before each deploy and diff, and stops on any error
+			// (aws-cdk's cleanupOldChangeset; API.md: "must succeed when it
+			// does not exist").
+			return nil
+		}
 		if err != nil {
 			return err
 		}

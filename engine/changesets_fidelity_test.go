@@ -53,6 +53,19 @@ func TestChangeSetOfADeletedStack(t *testing.T) {
 	wantAPIError(t, err, CodeValidationError, "Stack [app] does not exist")
 	_, err = e.DeleteChangeSet(ctx(), DeleteChangeSetInput{StackName: "nope", ChangeSetName: "one"})
 	wantAPIError(t, err, CodeValidationError, "Stack [nope] does not exist")
+	// A name the stack has no change set of is deleted without an error
+	// (CDK deletes one of a fresh name before each deploy and diff); an
+	// ARN of none is ChangeSetNotFound.
+	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "live", TemplateBody: body}); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, e)
+	if _, err := e.DeleteChangeSet(ctx(), DeleteChangeSetInput{StackName: "live", ChangeSetName: "cdk-diff-change-set-1"}); err != nil {
+		t.Errorf("DeleteChangeSet of a name the stack has none of: %v", err)
+	}
+	missing := strings.Replace(made.Id, ":changeSet/one/", ":changeSet/none/", 1)
+	_, err = e.DeleteChangeSet(ctx(), DeleteChangeSetInput{ChangeSetName: missing})
+	wantAPIError(t, err, CodeChangeSetNotFound, "ChangeSet ["+missing+"] does not exist")
 	if err := e.CheckInvariants(ctx()); err != nil {
 		t.Fatal(err)
 	}

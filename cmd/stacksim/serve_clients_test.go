@@ -133,7 +133,8 @@ func TestServeCDK(t *testing.T) {
 // with its nested stack's, and the function's zipped code (a file asset),
 // reads the bootstrap
 // version (SSM) and deploys by a change set whose TemplateURL is the
-// server's own; an update and `cdk destroy` follow.
+// server's own; `cdk diff` (by a change set), an update and `cdk destroy`
+// follow.
 func TestServeCDKBootstrap(t *testing.T) {
 	node := nodeDir(t)
 	dir := t.TempDir()
@@ -174,6 +175,12 @@ func TestServeCDKBootstrap(t *testing.T) {
 	st, err := c.DescribeStacks(context.Background(), &cfn.DescribeStacksInput{StackName: aws.String("Modern")})
 	if err != nil || st.Stacks[0].StackStatus != "CREATE_COMPLETE" {
 		t.Fatalf("after cdk deploy: %v %+v", err, st)
+	}
+	// cdk diff makes a change set to see the change (and deletes one of a
+	// fresh name first, which must succeed though it does not exist).
+	if out := cdk([]string{"TOPIC_NAME=alerts v2"}, "diff"); strings.Contains(out, "Could not create a change set") ||
+		!strings.Contains(out, "[~] AWS::SNS::Topic Alerts") || !strings.Contains(out, "[+] alerts v2") {
+		t.Fatalf("cdk diff:\n%s", out)
 	}
 	if out := cdk([]string{"TOPIC_NAME=alerts v2"}, "deploy", "--require-approval", "never"); !strings.Contains(out, "✅  Modern") {
 		t.Fatalf("cdk deploy (the update):\n%s", out)
