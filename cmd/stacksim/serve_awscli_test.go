@@ -227,3 +227,48 @@ func TestServeAWSCLI(t *testing.T) {
 		t.Fatalf("set-alarm-state of an alarm the account has not: exit %d\n%s", code, errOut)
 	}
 }
+
+// The AWS CLI's S3 through serve (AWS_ENDPOINT_URL points every service
+// at it): `cloudformation deploy --s3-bucket` uploads the template to the
+// bucket, a directory of --s3-dir, and deploys it by its URL; `s3 ls` and
+// `s3 cp` read the bucket back.
+func TestServeAWSCLIS3(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "s3", "my-artifacts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(cliTemplate), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	newAWSCLI(t, "", dir) // skips without the AWS CLI
+	s := startServe(t, buildBinary(t), dir, "--s3-dir", "s3")
+	aws := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("aws", args...)
+		cmd.Dir = dir
+		cmd.Env = append(clientEnv(dir), "AWS_ENDPOINT_URL="+s.url)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("aws %s: %v\n%s\nserver:\n%s", strings.Join(args, " "), err, out, s.stderr)
+		}
+		return string(out)
+	}
+	if out := aws("cloudformation", "deploy", "--stack-name", "staged", "--template-file", "app.yaml", "--s3-bucket", "my-artifacts"); !strings.Contains(out, "Successfully created/updated stack - staged") {
+		t.Fatalf("cloudformation deploy --s3-bucket:\n%s", out)
+	}
+	staged, _ := filepath.Glob(filepath.Join(dir, "s3", "my-artifacts", "*.template"))
+	if len(staged) != 1 {
+		t.Fatalf("the bucket holds %v, not the template", staged)
+	}
+	if out := aws("cloudformation", "describe-stacks", "--stack-name", "staged", "--query", "Stacks[0].StackStatus", "--output", "text"); strings.TrimSpace(out) != "CREATE_COMPLETE" {
+		t.Fatalf("the stack: %s", out)
+	}
+	key := filepath.Base(staged[0])
+	if out := aws("s3", "ls", "s3://my-artifacts/"); !strings.Contains(out, key) {
+		t.Fatalf("s3 ls:\n%s", out)
+	}
+	aws("s3", "cp", "s3://my-artifacts/"+key, "copy.yaml")
+	if b, err := os.ReadFile(filepath.Join(dir, "copy.yaml")); err != nil || string(b) != cliTemplate {
+		t.Fatalf("s3 cp: %v\n%s", err, b)
+	}
+}
