@@ -148,7 +148,8 @@ func (e *Engine) SetAlarmState(ctx context.Context, in SetAlarmStateInput) error
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.update(func(tx *txn) error {
+	prev, had := e.alarms[name]
+	err := e.update(func(tx *txn) error {
 		if _, ok := e.alarmState(tx, name); !ok {
 			return &APIError{Code: "ResourceNotFound", Message: "Alarm " + name + " not found"}
 		}
@@ -159,6 +160,15 @@ func (e *Engine) SetAlarmState(ctx context.Context, in SetAlarmStateInput) error
 		e.scheduleAlarmChecks(tx)
 		return nil
 	})
+	if err != nil && e.alarms != nil {
+		// Nothing of a refused call stays: the alarm keeps its state.
+		if had {
+			e.alarms[name] = prev
+		} else {
+			delete(e.alarms, name)
+		}
+	}
+	return err
 }
 
 // alarmState is the state of the account's alarm called name, and whether
