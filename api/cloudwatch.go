@@ -3,11 +3,14 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fxamacker/cbor/v2"
@@ -17,7 +20,8 @@ import (
 
 // CloudWatch on the same port, for the alarms rollback triggers watch:
 // SetAlarmState sets an alarm's state (engine.SetAlarmState), so that a
-// test makes an update roll back by its trigger. CloudWatch's SDKs speak
+// test makes an update roll back by its trigger; DescribeAlarms lists the
+// account's alarms and their states (engine.Alarms). CloudWatch's SDKs speak
 // one of three protocols, and each is answered in its own:
 //
 //   - Smithy RPC v2 CBOR (boto3 and the AWS CLI today): POST
@@ -79,7 +83,7 @@ func (s *Server) serveCloudWatch(w http.ResponseWriter, r *http.Request, proto c
 		}
 		return op, s.writeCloudWatchError(w, proto, newWireError(codeMalformedQuery, "The request body could not be read: "+err.Error()), id)
 	}
-	var in engine.SetAlarmStateInput
+	var in cwInput
 	if len(body) > 0 {
 		var derr error
 		if proto == cwCBOR {
@@ -93,8 +97,12 @@ func (s *Server) serveCloudWatch(w http.ResponseWriter, r *http.Request, proto c
 				Message: fmt.Sprintf("The request body is not %s: %v", protoName(proto), derr)}, id)
 		}
 	}
-	if werr := s.callCloudWatch(r.Context(), op, in); werr != nil {
+	result, werr := s.callCloudWatch(r.Context(), op, in)
+	if werr != nil {
 		return op, s.writeCloudWatchError(w, proto, werr, id)
+	}
+	if result == nil {
+		result = cwResult{} // {}
 	}
 	h := w.Header()
 	h.Set("x-amzn-RequestId", id)
@@ -102,10 +110,13 @@ func (s *Server) serveCloudWatch(w http.ResponseWriter, r *http.Request, proto c
 	if proto == cwCBOR {
 		h.Set("Content-Type", "application/cbor")
 		h.Set("smithy-protocol", "rpc-v2-cbor")
-		out = []byte{0xa0} // {}
+		out, err = cbor.Marshal(result)
 	} else {
 		h.Set("Content-Type", "application/x-amz-json-1.0")
-		out = []byte("{}")
+		out, err = json.Marshal(result)
+	}
+	if err != nil {
+		return op, s.writeCloudWatchError(w, proto, toWire(err), id)
 	}
 	h.Set("Content-Length", fmt.Sprint(len(out)))
 	w.WriteHeader(http.StatusOK)
@@ -119,41 +130,129 @@ func (s *Server) serveCloudWatchQuery(w http.ResponseWriter, form url.Values, id
 	if v := form.Get("Version"); v != cwVersion {
 		return action, s.writeError(w, cloudWatch, newWireError(codeInvalidAction, fmt.Sprintf("Could not find operation %s for version %s", action, v)), id)
 	}
-	in := engine.SetAlarmStateInput{AlarmName: form.Get("AlarmName"), StateValue: form.Get("StateValue"), StateReason: form.Get("StateReason")}
-	if werr := s.callCloudWatch(context.Background(), action, in); werr != nil {
+	in := cwInput{AlarmName: form.Get("AlarmName"), StateValue: form.Get("StateValue"), StateReason: form.Get("StateReason"),
+		AlarmNamePrefix: form.Get("AlarmNamePrefix"), AlarmNames: formList(form, "AlarmNames"), AlarmTypes: formList(form, "AlarmTypes")}
+	result, werr := s.callCloudWatch(context.Background(), action, in)
+	if werr != nil {
 		return action, s.writeError(w, cloudWatch, werr, id)
 	}
-	body := "<" + action + `Response xmlns="` + cwNamespace + `"><ResponseMetadata><RequestId>` + id + "</RequestId></ResponseMetadata></" + action + "Response>\n"
-	s.writeBody(w, http.StatusOK, []byte(body), id)
+	var b strings.Builder
+	b.WriteString("<" + action + `Response xmlns="` + cwNamespace + `">`)
+	if result != nil {
+		b.WriteString("<" + action + "Result>")
+		for _, list := range []string{"MetricAlarms", "CompositeAlarms"} {
+			b.WriteString("<" + list + ">")
+			for _, a := range result[list] {
+				b.WriteString("<member>")
+				for _, k := range []string{"AlarmName", "AlarmArn", "StateValue"} {
+					b.WriteString("<" + k + ">")
+					_ = xml.EscapeText(&b, []byte(a[k]))
+					b.WriteString("</" + k + ">")
+				}
+				b.WriteString("</member>")
+			}
+			b.WriteString("</" + list + ">")
+		}
+		b.WriteString("</" + action + "Result>")
+	}
+	b.WriteString("<ResponseMetadata><RequestId>" + id + "</RequestId></ResponseMetadata></" + action + "Response>\n")
+	s.writeBody(w, http.StatusOK, []byte(b.String()), id)
 	return action, http.StatusOK
 }
+
+// formList reads a list member of a query form (NAME.member.N).
+func formList(form url.Values, name string) []string {
+	var out []string
+	for i := 1; ; i++ {
+		v, ok := form[name+".member."+strconv.Itoa(i)]
+		if !ok || len(v) == 0 {
+			return out
+		}
+		out = append(out, v[0])
+	}
+}
+
+// cwInput holds the members of the CloudWatch calls served.
+type cwInput struct {
+	AlarmName       string   `json:"AlarmName,omitempty"`
+	StateValue      string   `json:"StateValue,omitempty"`
+	StateReason     string   `json:"StateReason,omitempty"`
+	AlarmNames      []string `json:"AlarmNames,omitempty"`
+	AlarmNamePrefix string   `json:"AlarmNamePrefix,omitempty"`
+	AlarmTypes      []string `json:"AlarmTypes,omitempty"`
+}
+
+// describeAlarms answers DescribeAlarms: the account's alarms, filtered as
+// CloudWatch filters them (by names, by a prefix, by state; metric alarms
+// only unless AlarmTypes asks for composite ones too), in one page.
+func (s *Server) describeAlarms(ctx context.Context, in cwInput) (cwResult, *wireError) {
+	if len(in.AlarmNames) > 0 && in.AlarmNamePrefix != "" {
+		return nil, newWireError("InvalidParameterCombination", "AlarmNames and AlarmNamePrefix are mutually exclusive")
+	}
+	if in.StateValue != "" && !slices.Contains(engine.AlarmStates, in.StateValue) {
+		return nil, newWireError("ValidationError", fmt.Sprintf("1 validation error detected: Value '%s' at 'stateValue' failed to satisfy constraint: Member must satisfy enum value set: [%s]",
+			in.StateValue, strings.Join(engine.AlarmStates, ", ")))
+	}
+	types := in.AlarmTypes
+	if len(types) == 0 {
+		types = []string{"MetricAlarm"} // CloudWatch's default
+	}
+	alarms, err := s.e.Alarms(ctx)
+	if err != nil {
+		return nil, toWire(err)
+	}
+	out := cwResult{"MetricAlarms": {}, "CompositeAlarms": {}}
+	for _, a := range alarms {
+		switch {
+		case len(in.AlarmNames) > 0 && !slices.Contains(in.AlarmNames, a.Name),
+			!strings.HasPrefix(a.Name, in.AlarmNamePrefix),
+			in.StateValue != "" && a.State != in.StateValue:
+			continue
+		}
+		list, typ := "MetricAlarms", "MetricAlarm"
+		if a.Composite {
+			list, typ = "CompositeAlarms", "CompositeAlarm"
+		}
+		if slices.Contains(types, typ) {
+			out[list] = append(out[list], map[string]string{"AlarmName": a.Name, "AlarmArn": a.ARN, "StateValue": a.State})
+		}
+	}
+	return out, nil
+}
+
+// cwResult is a CloudWatch answer: lists of alarms, by member.
+type cwResult map[string][]map[string]string
 
 // callCloudWatch makes one CloudWatch call: SetAlarmState, which the
 // operations in motion see at once (the instant pace runs them to rest),
 // saved before it returns as every call that changes something.
-func (s *Server) callCloudWatch(ctx context.Context, op string, in engine.SetAlarmStateInput) *wireError {
-	if op != "SetAlarmState" {
-		return &wireError{Status: http.StatusBadRequest, Code: "UnknownOperationException",
-			Message: fmt.Sprintf("stacksim serves CloudWatch's SetAlarmState only (for the alarms of rollback triggers), not %s", op)}
+func (s *Server) callCloudWatch(ctx context.Context, op string, in cwInput) (cwResult, *wireError) {
+	switch op {
+	case "DescribeAlarms":
+		return s.describeAlarms(ctx, in)
+	case "SetAlarmState":
+	default:
+		return nil, &wireError{Status: http.StatusBadRequest, Code: "UnknownOperationException",
+			Message: fmt.Sprintf("stacksim serves CloudWatch's SetAlarmState and DescribeAlarms only (for the alarms of rollback triggers), not %s", op)}
 	}
 	ctx = context.WithoutCancel(ctx)
 	if _, err := s.pacer.catchUp(ctx); err != nil {
-		return toWire(err)
+		return nil, toWire(err)
 	}
-	if err := s.e.SetAlarmState(ctx, in); err != nil {
+	if err := s.e.SetAlarmState(ctx, engine.SetAlarmStateInput{AlarmName: in.AlarmName, StateValue: in.StateValue, StateReason: in.StateReason}); err != nil {
 		we := toWire(err)
 		if we.Code == "ResourceNotFound" {
 			we.Status = http.StatusNotFound
 		}
-		return we
+		return nil, we
 	}
 	if err := s.pacer.started(ctx); err != nil {
-		return toWire(err)
+		return nil, toWire(err)
 	}
 	if err := s.save(); err != nil {
-		return toWire(fmt.Errorf("the call was made, but the state could not be saved: %w", err))
+		return nil, toWire(fmt.Errorf("the call was made, but the state could not be saved: %w", err))
 	}
-	return nil
+	return nil, nil
 }
 
 // writeCloudWatchError writes an error of the JSON or CBOR protocol: the

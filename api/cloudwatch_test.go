@@ -89,8 +89,10 @@ func TestCloudWatchSetAlarmState(t *testing.T) {
 			"1 validation error detected: Value 'RED' at 'stateValue' failed to satisfy constraint: Member must satisfy enum value set: [OK, ALARM, INSUFFICIENT_DATA]"},
 		{"cbor: no alarm name", cborCall, "SetAlarmState", map[string]string{"StateValue": "OK"}, 400, "ValidationError",
 			"1 validation error detected: Value null at 'alarmName' failed to satisfy constraint: Member must not be null"},
-		{"cbor: another operation", cborCall, "DescribeAlarms", map[string]string{}, 400, "UnknownOperationException",
-			"stacksim serves CloudWatch's SetAlarmState only (for the alarms of rollback triggers), not DescribeAlarms"},
+		{"cbor: another operation", cborCall, "PutMetricAlarm", map[string]string{}, 400, "UnknownOperationException",
+			"stacksim serves CloudWatch's SetAlarmState and DescribeAlarms only (for the alarms of rollback triggers), not PutMetricAlarm"},
+		{"json: a state filter CloudWatch has not", jsonCall, "DescribeAlarms", map[string]string{"StateValue": "RED"}, 400, "ValidationError",
+			"1 validation error detected: Value 'RED' at 'stateValue' failed to satisfy constraint: Member must satisfy enum value set: [OK, ALARM, INSUFFICIENT_DATA]"},
 	} {
 		resp, out := c.call(c.op, c.in)
 		if resp.StatusCode != c.status || out["__type"] != "com.amazonaws.cloudwatch#"+c.code || out["message"] != c.msg ||
@@ -121,6 +123,27 @@ func TestCloudWatchSetAlarmState(t *testing.T) {
 	status, body = post(t, ts, "POST", form("Action", "SetAlarmState", "Version", "2010-08-01", "AlarmName", "Nope", "StateValue", "ALARM"), nil)
 	if status != 404 || !strings.Contains(body, `<Code>ResourceNotFound</Code><Message>Alarm Nope not found</Message>`) {
 		t.Fatalf("query, no such alarm: %d %s", status, body)
+	}
+
+	// DescribeAlarms, in each protocol: the account's alarms and states.
+	req, _ := cbor.Marshal(map[string]any{"AlarmNames": []string{"HighErrors"}})
+	resp, b = do("/service/GraniteServiceVersion20100801/operation/DescribeAlarms", http.Header{"Content-Type": {"application/cbor"}}, req)
+	var listed struct {
+		MetricAlarms    []map[string]string
+		CompositeAlarms []map[string]string
+	}
+	if err := cbor.Unmarshal(b, &listed); err != nil || resp.StatusCode != 200 || len(listed.MetricAlarms) != 1 ||
+		listed.MetricAlarms[0]["StateValue"] != "ALARM" || listed.MetricAlarms[0]["AlarmArn"] != e.AlarmARN("HighErrors") {
+		t.Fatalf("DescribeAlarms (cbor): %d %+v %v", resp.StatusCode, listed, err)
+	}
+	resp, b = do("/", http.Header{"Content-Type": {"application/x-amz-json-1.0"}, "X-Amz-Target": {"GraniteServiceVersion20100801.DescribeAlarms"}},
+		[]byte(`{"AlarmNamePrefix": "Low"}`))
+	if resp.StatusCode != 200 || string(b) != `{"CompositeAlarms":[],"MetricAlarms":[]}` {
+		t.Fatalf("DescribeAlarms (json), a prefix no alarm has: %d %s", resp.StatusCode, b)
+	}
+	status, body2 := post(t, ts, "POST", form("Action", "DescribeAlarms", "Version", "2010-08-01", "StateValue", "ALARM"), h)
+	if status != 200 || !strings.Contains(body2, "<MetricAlarms><member><AlarmName>HighErrors</AlarmName><AlarmArn>arn:aws:cloudwatch:us-east-1:123456789012:alarm:HighErrors</AlarmArn><StateValue>ALARM</StateValue></member></MetricAlarms>") {
+		t.Fatalf("DescribeAlarms (query): %d %s", status, body2)
 	}
 
 	// The update watched by HighErrors, in ALARM, rolls back.

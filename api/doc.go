@@ -11,8 +11,8 @@
 // shape with the code and HTTP status of the model's error shapes. STS's
 // GetCallerIdentity and AssumeRole are answered on the same port (sts.go),
 // and so are, as much as CloudFormation's clients need of them:
-// CloudWatch's SetAlarmState (cloudwatch.go), for the alarms that rollback
-// triggers watch, in CloudWatch's three protocols (Smithy RPC v2 CBOR,
+// CloudWatch's SetAlarmState and DescribeAlarms (cloudwatch.go), for the
+// alarms that rollback triggers watch, in CloudWatch's three protocols (Smithy RPC v2 CBOR,
 // JSON 1.0, query); SSM's GetParameter(s) from the account's parameter
 // store (ssm.go, JSON 1.1); S3's object calls over the engine's S3
 // directory (s3.go, path-style REST), where CDK stages its templates and

@@ -360,3 +360,42 @@ func (r *run) cancelMonitoring() {
 		return (t.Kind == taskMonitoringEnd || t.Kind == taskAlarmCheck) && t.OperationId == id
 	})
 }
+
+// Alarm is one CloudWatch alarm of the account, as DescribeAlarms shows
+// it.
+type Alarm struct {
+	Name, ARN, State string
+	// Composite: an AWS::CloudWatch::CompositeAlarm.
+	Composite bool
+}
+
+// Alarms lists the account's alarms by name: its stacks' AWS::CloudWatch
+// alarms and the ones Options.Alarms (and SetAlarmState) name.
+func (e *Engine) Alarms(ctx context.Context) ([]Alarm, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []Alarm
+	err := e.view(func(tx *txn) error {
+		seen := map[string]bool{}
+		add := func(name string, composite bool) {
+			if seen[name] {
+				return
+			}
+			seen[name] = true
+			state, _ := e.alarmState(tx, name)
+			out = append(out, Alarm{Name: name, ARN: e.AlarmARN(name), State: state, Composite: composite})
+		}
+		for _, o := range tx.Objects(alarmType) {
+			add(o.ID, false)
+		}
+		for _, o := range tx.Objects(compositeAlarmType) {
+			add(o.ID, true)
+		}
+		for name := range e.alarms {
+			add(name, false)
+		}
+		return nil
+	})
+	slices.SortFunc(out, func(a, b Alarm) int { return strings.Compare(a.Name, b.Name) })
+	return out, err
+}

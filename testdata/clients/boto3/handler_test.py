@@ -127,6 +127,8 @@ class HandlerTest(unittest.TestCase):
             cw.set_alarm_state(AlarmName="nope", StateValue="ALARM", StateReason="test")
         self.assertEqual(e.exception.response["Error"]["Code"], "ResourceNotFound")
         cw.set_alarm_state(AlarmName="checkout-errors", StateValue="ALARM", StateReason="errors above 1")
+        alarms = cw.describe_alarms(AlarmNames=["checkout-errors"])["MetricAlarms"]
+        self.assertEqual([(a["AlarmName"], a["StateValue"]) for a in alarms], [("checkout-errors", "ALARM")])
         self.cfn.update_stack(StackName="shop", UsePreviousTemplate=True, Parameters=[{"ParameterKey": "V", "ParameterValue": "2"}])
         with self.assertRaises(botocore.exceptions.WaiterError):
             self.cfn.get_waiter("stack_update_complete").wait(StackName="shop", WaiterConfig=FAST)
