@@ -81,8 +81,13 @@ func (v *View) Handler(next http.Handler) http.Handler {
 	})
 }
 
-// IsPage reports whether a request is the view's rather than the API's.
+// IsPage reports whether a request is the view's rather than the API's. A
+// request signed with SigV4 is an SDK's, never the view's: S3's object
+// of a bucket called "view" is /view/KEY.
 func IsPage(r *http.Request) bool {
+	if strings.HasPrefix(r.Header.Get("Authorization"), "AWS4-") {
+		return false
+	}
 	if strings.HasPrefix(r.URL.Path, "/view/") {
 		return true
 	}
