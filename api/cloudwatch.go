@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -74,24 +72,17 @@ func (s *Server) serveCloudWatch(w http.ResponseWriter, r *http.Request, proto c
 		return op, s.writeCloudWatchError(w, proto, &wireError{Status: http.StatusMethodNotAllowed, Code: codeInvalidAction,
 			Message: fmt.Sprintf("CloudWatch's %s protocol takes POST requests, not %s", protoName(proto), r.Method)}, id)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return op, s.writeCloudWatchError(w, proto, &wireError{Status: http.StatusRequestEntityTooLarge, Code: codeRequestTooLarge,
-				Message: fmt.Sprintf("The request body is larger than %d bytes", s.opts.MaxBodyBytes)}, id)
-		}
-		return op, s.writeCloudWatchError(w, proto, newWireError(codeMalformedQuery, "The request body could not be read: "+err.Error()), id)
+	body, werr := s.readBody(w, r)
+	if werr != nil {
+		return op, s.writeCloudWatchError(w, proto, werr, id)
 	}
 	var in cwInput
 	if len(body) > 0 {
-		var derr error
+		unmarshal := json.Unmarshal
 		if proto == cwCBOR {
-			derr = cbor.Unmarshal(body, &in)
-		} else {
-			dec := json.NewDecoder(strings.NewReader(string(body)))
-			derr = dec.Decode(&in)
+			unmarshal = cbor.Unmarshal
 		}
+		derr := unmarshal(body, &in)
 		if derr != nil {
 			return op, s.writeCloudWatchError(w, proto, &wireError{Status: http.StatusBadRequest, Code: "SerializationException",
 				Message: fmt.Sprintf("The request body is not %s: %v", protoName(proto), derr)}, id)
@@ -104,24 +95,26 @@ func (s *Server) serveCloudWatch(w http.ResponseWriter, r *http.Request, proto c
 	if result == nil {
 		result = cwResult{} // {}
 	}
-	h := w.Header()
-	h.Set("x-amzn-RequestId", id)
-	var out []byte
-	if proto == cwCBOR {
-		h.Set("Content-Type", "application/cbor")
-		h.Set("smithy-protocol", "rpc-v2-cbor")
-		out, err = cbor.Marshal(result)
-	} else {
-		h.Set("Content-Type", "application/x-amz-json-1.0")
-		out, err = json.Marshal(result)
+	return op, writeCloudWatchBody(w, proto, http.StatusOK, result, id)
+}
+
+// writeCloudWatchBody writes an answer of the JSON or CBOR protocol.
+func writeCloudWatchBody(w http.ResponseWriter, proto cwProtocol, status int, v any, id string) int {
+	if proto != cwCBOR {
+		return writeJSON(w, status, "application/x-amz-json-1.0", v, id)
 	}
+	body, err := cbor.Marshal(v)
 	if err != nil {
-		return op, s.writeCloudWatchError(w, proto, toWire(err), id)
+		status, body = http.StatusInternalServerError, nil
 	}
-	h.Set("Content-Length", fmt.Sprint(len(out)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(out)
-	return op, http.StatusOK
+	h := w.Header()
+	h.Set("Content-Type", "application/cbor")
+	h.Set("smithy-protocol", "rpc-v2-cbor")
+	h.Set("x-amzn-RequestId", id)
+	h.Set("Content-Length", fmt.Sprint(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+	return status
 }
 
 // serveCloudWatchQuery answers a CloudWatch request of the query protocol.
@@ -262,23 +255,8 @@ func (s *Server) writeCloudWatchError(w http.ResponseWriter, proto cwProtocol, e
 	if e.Receiver {
 		fault = "Receiver"
 	}
-	h := w.Header()
-	h.Set("x-amzn-RequestId", id)
-	h.Set("x-amzn-query-error", e.Code+";"+fault)
-	doc := map[string]string{"__type": cwErrorPrefix + e.Code, "message": e.Message}
-	var body []byte
-	if proto == cwCBOR {
-		h.Set("Content-Type", "application/cbor")
-		h.Set("smithy-protocol", "rpc-v2-cbor")
-		body, _ = cbor.Marshal(doc)
-	} else {
-		h.Set("Content-Type", "application/x-amz-json-1.0")
-		body, _ = json.Marshal(doc)
-	}
-	h.Set("Content-Length", fmt.Sprint(len(body)))
-	w.WriteHeader(e.Status)
-	_, _ = w.Write(body)
-	return e.Status
+	w.Header().Set("x-amzn-query-error", e.Code+";"+fault)
+	return writeCloudWatchBody(w, proto, e.Status, map[string]string{"__type": cwErrorPrefix + e.Code, "message": e.Message}, id)
 }
 
 func protoName(p cwProtocol) string {

@@ -219,9 +219,9 @@ func serviceOf(r *http.Request, form url.Values) service {
 	return cloudFormation
 }
 
-// readForm reads the form: the body of a POST (capped) and the URL's
-// query.
-func (s *Server) readForm(w http.ResponseWriter, r *http.Request) (url.Values, *wireError) {
+// readBody reads a request's body, capped at MaxBodyBytes (every protocol
+// but S3's, whose objects have their own cap).
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *wireError) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -230,6 +230,16 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request) (url.Values, *
 				Message: fmt.Sprintf("The request body is larger than %d bytes", s.opts.MaxBodyBytes)}
 		}
 		return nil, newWireError(codeMalformedQuery, "The request body could not be read: "+err.Error())
+	}
+	return body, nil
+}
+
+// readForm reads the form: the body of a POST (capped) and the URL's
+// query.
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request) (url.Values, *wireError) {
+	body, werr := s.readBody(w, r)
+	if werr != nil {
+		return nil, werr
 	}
 	form, err := url.ParseQuery(string(body))
 	if err != nil {

@@ -2,9 +2,7 @@ package api
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -53,13 +51,9 @@ func (s *Server) serveSSM(w http.ResponseWriter, r *http.Request, op, id string)
 	if r.Method != http.MethodPost {
 		return fail(http.StatusMethodNotAllowed, codeInvalidAction, fmt.Sprintf("SSM's JSON protocol takes POST requests, not %s", r.Method))
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return fail(http.StatusRequestEntityTooLarge, codeRequestTooLarge, fmt.Sprintf("The request body is larger than %d bytes", s.opts.MaxBodyBytes))
-		}
-		return fail(http.StatusBadRequest, "SerializationException", "The request body could not be read: "+err.Error())
+	body, werr := s.readBody(w, r)
+	if werr != nil {
+		return fail(werr.Status, werr.Code, werr.Message)
 	}
 	var in struct {
 		Name           *string  `json:"Name"`
