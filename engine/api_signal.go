@@ -86,7 +86,7 @@ func waitingStep(tx *txn, st *store.StackRecord, logicalID string) (*store.StepR
 		return nil, rec
 	}
 	for _, row := range tx.StepsOf(op.Id) {
-		if row.LogicalId == logicalID && row.State == store.StepRunning && row.Part == partSignal && row.Launched {
+		if row.LogicalId == logicalID && row.State == store.StepRunning && awaitsSignal(row) && row.Launched {
 			return row, rec
 		}
 	}

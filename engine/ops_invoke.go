@@ -105,7 +105,7 @@ func stepAction(row *store.StepRecord) resources.Action {
 		return resources.ActionCreate
 	case partRead, partImport:
 		return resources.ActionRead
-	case partUpdate:
+	case partUpdate, partRolling:
 		return resources.ActionUpdate
 	}
 	return resources.ActionDelete
@@ -152,6 +152,9 @@ func (e *Engine) runDeadline(ctx context.Context, tx *txn, t *Task) error {
 func (r *run) invoke(row *store.StepRecord, s *plan.Step, t *Task) error {
 	if isNestedStack(s.ResourceType) {
 		return r.invokeNested(row, s)
+	}
+	if row.Part == partRolling {
+		return r.roll(row, s)
 	}
 	now := r.tx.now()
 	if !row.Deadline.IsZero() && !now.Before(row.Deadline) {
@@ -447,6 +450,9 @@ func (r *run) timedOut(row *store.StepRecord, s *plan.Step) error {
 		r.endWait(row)
 		return r.partFailed(row, s, r.signalTimeout(row, s))
 	}
+	if row.Part == partRolling {
+		return r.rollTimedOut(row, s)
+	}
 	p, err := r.provider(s.ResourceType)
 	msg := "Resource timed out waiting for completion"
 	if err == nil {
@@ -474,7 +480,7 @@ func (r *run) partFailed(row *store.StepRecord, s *plan.Step, reason string) err
 			return internalf("stack %s: %s lost its record while it was created", r.st.StackName, s.LogicalID)
 		}
 		return r.createFailedAt(row, rec, reason)
-	case partUpdate, partDeleteOld:
+	case partUpdate, partDeleteOld, partRolling:
 		rec := r.current(s.LogicalID)
 		if rec == nil {
 			return internalf("stack %s: %s lost its record while it was updated", r.st.StackName, s.LogicalID)
@@ -547,6 +553,10 @@ func (r *run) updateSucceeded(row *store.StepRecord, s *plan.Step, p resources.P
 	rec := r.current(s.LogicalID)
 	if rec == nil {
 		return internalf("stack %s: %s lost its record while it was updated", r.st.StackName, s.LogicalID)
+	}
+	if started, err := r.startRolling(row, s, rec, model); started || err != nil {
+		// An Auto Scaling group's instances first (ops_rolling.go).
+		return err
 	}
 	c, err := r.fireResource(rec, s.LogicalID, statemachine.ResourceUpdateSucceeded)
 	if err != nil {

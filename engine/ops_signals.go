@@ -188,20 +188,31 @@ func (r *run) waitForSignals(row *store.StepRecord, s *plan.Step, model map[stri
 		r.oper().Running++
 	}
 	r.putRow(row)
+	ids := make([]string, pol.Count)
+	for i := range ids {
+		ids[i] = autoSignalID(r.st.StackId, s, row, i)
+	}
+	r.scheduleWait(row, pol.Timeout, ids)
+	return nil
+}
+
+// scheduleWait queues the end of a step's wait for signals (its timeout,
+// at row.Deadline) and, with SignalsAuto, the simulation's own SUCCESS
+// signal from each of ids, 30 seconds on (sooner within a short timeout).
+func (r *run) scheduleWait(row *store.StepRecord, timeout time.Duration, ids []string) {
 	dl := &Task{At: row.Deadline, Kind: taskDeadline, StackId: r.st.StackId, OperationId: r.op.Id}
 	dl.SetStep(row.Index, row.Gen)
 	r.tx.Schedule(dl)
 	if r.e.opts.Signals == SignalsManual {
-		return nil
+		return
 	}
-	at := now.Add(min(autoSignalDelay, pol.Timeout/2))
-	for i := 0; i < pol.Count; i++ {
+	at := r.tx.now().Add(min(autoSignalDelay, timeout/2))
+	for _, id := range ids {
 		t := &Task{At: at, Kind: taskSignal, StackId: r.st.StackId, OperationId: r.op.Id}
 		t.SetStep(row.Index, row.Gen)
-		t.SetCallback(map[string]any{"UniqueId": autoSignalID(r.st.StackId, s, row, i), "Status": SignalSuccess})
+		t.SetCallback(map[string]any{"UniqueId": id, "Status": SignalSuccess})
 		r.tx.Schedule(t)
 	}
-	return nil
 }
 
 // autoSignalID is the UniqueId of the simulation's own signal n: an
@@ -223,7 +234,7 @@ func (e *Engine) runSignal(ctx context.Context, tx *txn, t *Task) error {
 		return err
 	}
 	row, s := r.taskRow(t)
-	if row == nil || row.Part != partSignal {
+	if row == nil || !awaitsSignal(row) {
 		return nil
 	}
 	cc := t.Callback()
@@ -245,6 +256,9 @@ func (r *run) signal(row *store.StepRecord, s *plan.Step, uniqueID, status, data
 	rec := r.current(s.LogicalID)
 	if rec == nil {
 		return internalf("stack %s: %s lost its record while it waited for signals", r.st.StackName, s.LogicalID)
+	}
+	if row.Part == partRolling {
+		return r.rollSignal(row, s, rec, uniqueID, status)
 	}
 	pol, _, _ := signalPolicyOf(rec, s.ResourceType, row.Props)
 	if !pol.Handle {
@@ -336,7 +350,13 @@ func signalTimeoutTask(tx *txn, t *Task) bool {
 		return false
 	}
 	row := tx.Step(t.OperationId, index)
-	return row != nil && row.Part == partSignal && row.Gen == gen && row.State == store.StepRunning
+	return row != nil && awaitsSignal(row) && row.Gen == gen && row.State == store.StepRunning
+}
+
+// awaitsSignal tells whether a step waits for signals: its creation
+// policy's (or its wait condition's), or a rolling update's batch.
+func awaitsSignal(row *store.StepRecord) bool {
+	return row.Part == partSignal || (row.Part == partRolling && row.Rolling != nil && row.Rolling.Awaiting > 0)
 }
 
 // SignalWait is a resource waiting for signals.
@@ -364,11 +384,13 @@ func (e *Engine) SignalWaits(ctx context.Context, stackName string) ([]SignalWai
 			return nil
 		}
 		for _, row := range tx.StepsOf(op.Id) {
-			if row.Part != partSignal || row.State != store.StepRunning {
+			if !awaitsSignal(row) || row.State != store.StepRunning {
 				continue
 			}
 			w := SignalWait{LogicalResourceId: row.LogicalId, Count: 1, Received: len(row.Signals), Deadline: row.Deadline}
-			if rec := tx.Resource(st.Num, row.LogicalId); rec != nil {
+			if row.Part == partRolling {
+				w.Count, w.Received = row.Rolling.Awaiting, row.Rolling.Answered
+			} else if rec := tx.Resource(st.Num, row.LogicalId); rec != nil {
 				if pol, ok, _ := signalPolicyOf(rec, rec.ResourceType, row.Props); ok {
 					w.Count = pol.Count
 				}

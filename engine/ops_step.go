@@ -420,7 +420,6 @@ func (r *run) startUpdate(row *store.StepRecord, s *plan.Step) error {
 		if dec.Action == plan.Update && plan.UpdatePolicyReplaces(s.ResourceType) {
 			dec = plan.ReplacingUpdate(s.ResourceType, r.resourceUpdatePolicy(s.LogicalID), dec, dec.ChangedProperties())
 		}
-		// %s %v %+v %v\n", s.LogicalID, r.resourceUpdatePolicy(s.LogicalID), dec.Action, dec.ChangedProperties())
 		switch dec.Action {
 		case plan.NoOp:
 			row.Entry.Action = plan.NoOp

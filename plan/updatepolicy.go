@@ -28,6 +28,24 @@ var replacingUpdateTriggers = map[string]bool{
 	"MixedInstancesPolicy":    true,
 }
 
+// RollingUpdateTriggers are the group's properties whose change makes its
+// instances obsolete, so that an AutoScalingRollingUpdate replaces them
+// (the same as a replacing update's), sorted.
+func RollingUpdateTriggers() []string {
+	return []string{"LaunchConfigurationName", "LaunchTemplate", "MixedInstancesPolicy", "VPCZoneIdentifier"}
+}
+
+// RollingUpdateTriggered tells whether an update that changed these
+// top-level properties sets a rolling update off.
+func RollingUpdateTriggered(changed []string) bool {
+	for _, name := range changed {
+		if replacingUpdateTriggers[name] {
+			return true
+		}
+	}
+	return false
+}
+
 // UpdatePolicyReplaces tells whether a type's UpdatePolicy can make an
 // update a replacement (ReplacingUpdate has anything to decide), so that
 // callers resolve the policy only for those.
@@ -60,11 +78,8 @@ func ReplacingUpdate(typeName string, updatePolicy any, dec Decision, changed []
 	if dec.Action != Update || !WillReplace(typeName, updatePolicy) {
 		return dec
 	}
-	for _, name := range changed {
-		if replacingUpdateTriggers[name] {
-			dec.Action, dec.Replacement = CreateThenDelete, ReplacementTrue
-			return dec
-		}
+	if RollingUpdateTriggered(changed) {
+		dec.Action, dec.Replacement = CreateThenDelete, ReplacementTrue
 	}
 	return dec
 }

@@ -91,6 +91,21 @@ func appendResource(b []byte, r *store.ResourceRecord) ([]byte, error) {
 		b = append(b, `,"Drift":`...)
 		b = append(b, d...)
 	}
+	if len(r.Instances) > 0 {
+		// An Auto Scaling group that rolled.
+		b = append(b, `,"Instances":[`...)
+		for i, in := range r.Instances {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"Id":`...)
+			b = jsonvalue.AppendString(b, in.Id)
+			b = append(b, `,"Launch":`...)
+			b = jsonvalue.AppendString(b, in.Launch)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}'), nil
 }
 

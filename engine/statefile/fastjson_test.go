@@ -25,6 +25,7 @@ func fullResource(t testing.TB) *store.ResourceRecord {
 		UpdatePolicy:   []any{"x"}, Retired: "Replaced",
 		Drift: &store.ResourceDrift{Status: "MODIFIED", Reason: "r", Expected: `{"A":"1"}`, Actual: `{"A":"2"}`, Time: time.Date(2025, 1, 1, 0, 1, 0, 0, time.UTC),
 			Differences: []store.PropertyDifference{{PropertyPath: "/A", ExpectedValue: "1", ActualValue: "2", DifferenceType: "NOT_EQUAL"}}},
+		Instances: []store.Instance{{Id: "i-0123", Launch: "a1b2"}, {Id: "i-4567"}},
 	}
 	v := reflect.ValueOf(r).Elem()
 	for i := 0; i < v.NumField(); i++ {

@@ -230,6 +230,17 @@ type ResourceRecord struct {
 	// Drift is what the last drift detection found of the resource (nil:
 	// never checked).
 	Drift *ResourceDrift `json:",omitempty"`
+	// Instances are an Auto Scaling group's instances as its last rolling
+	// update left them (nil: never rolled; engine/ops_rolling.go).
+	Instances []Instance `json:",omitempty"`
+}
+
+// Instance is one instance of an Auto Scaling group: its id, and Launch,
+// the fingerprint of the launch configuration (launch template, subnets,
+// mixed instances policy) it was launched with.
+type Instance struct {
+	Id     string
+	Launch string
 }
 
 // ResourceDrift is a resource's drift as a detection found it: its status
@@ -513,6 +524,9 @@ type StepRecord struct {
 	// policy's (or its wait condition's) signals received, by UniqueId,
 	// with their data (engine/ops_signals.go).
 	Signals map[string]string `json:",omitempty"`
+	// Rolling is an Auto Scaling group's rolling update in progress
+	// (engine/ops_rolling.go).
+	Rolling *RollingState `json:",omitempty"`
 	// Sys is the requests' systemTags, made by the first (not stored).
 	Sys map[string]string `json:"-"`
 	// PK is the row's key, made once when the step starts (not stored).
@@ -545,6 +559,47 @@ func (s *StepRecord) Key() string {
 
 // Clone returns a shallow copy (see the note at the top of this file).
 func (s *StepRecord) Clone() *StepRecord { c := *s; return &c }
+
+// RollingState is where a rolling update of an Auto Scaling group stands
+// (UpdatePolicy AutoScalingRollingUpdate): the instances it replaces, in
+// batches, and the signals its new instances sent.
+type RollingState struct {
+	// Launch is the fingerprint of the launch the update rolls to.
+	Launch string
+	// Obsolete are the instances to replace, in order; Terminated of them
+	// are gone; Kept are instances already of the new launch; Launched
+	// are the instances the update started.
+	Obsolete   []string
+	Terminated int      `json:",omitempty"`
+	Kept       []string `json:",omitempty"`
+	Launched   []string `json:",omitempty"`
+	// Batch is the batch size, Desired the group's capacity when the
+	// update is over, Total the signals it expects in all (one per
+	// instance it replaces).
+	Batch, Desired, Total int
+	// Next is the stage the update goes on with: "surge", "terminate",
+	// "terminated". Terminating is the batch being terminated and
+	// Replace how many instances replace it.
+	Next        string
+	Terminating []string `json:",omitempty"`
+	Replace     int      `json:",omitempty"`
+	// Awaiting is how many signals the current batch waits for (0: none),
+	// Answered how many came; Success and Failure count the signals (and
+	// timeouts) of the whole update. The step's Signals are the UniqueIds
+	// received.
+	Awaiting, Answered int `json:",omitempty"`
+	Success, Failure   int `json:",omitempty"`
+}
+
+// Clone returns a deep copy.
+func (s *RollingState) Clone() *RollingState {
+	c := *s
+	c.Obsolete = append([]string(nil), s.Obsolete...)
+	c.Kept = append([]string(nil), s.Kept...)
+	c.Launched = append([]string(nil), s.Launched...)
+	c.Terminating = append([]string(nil), s.Terminating...)
+	return &c
+}
 
 // ReleasedRecord is a physical resource that left its stack but stays in
 // the account: retained (DELETE_SKIPPED: DeletionPolicy Retain or Snapshot,
