@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -120,5 +121,33 @@ func TestLifecycleSignalsManual(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.wait("fails")
+	h.done()
+}
+
+// TestLifecycleSignalsPercent: an Auto Scaling group whose
+// AutoScalingCreationPolicy takes 50% of its four signals completes with
+// two FAILURE signals among four, fails at the third, and (UNVERIFIED)
+// completes at its timeout when two SUCCESS signals came.
+func TestLifecycleSignalsPercent(t *testing.T) {
+	h := newHarness(t, "signals-percent", Options{Signals: SignalsManual})
+	h.dir = "signals"
+	for _, c := range []struct {
+		stack   string
+		signals []string
+	}{
+		{"two-failures", []string{"i-1 SUCCESS", "i-2 FAILURE", "i-2 FAILURE", "i-3 FAILURE", "i-4 SUCCESS"}},
+		{"three-failures", []string{"i-1 FAILURE", "i-2 FAILURE", "i-3 FAILURE"}},
+		{"timeout-with-two", []string{"i-1 SUCCESS", "i-2 SUCCESS"}},
+	} {
+		h.mustDo(func() error {
+			return h.create(CreateStackInput{StackName: c.stack, TemplateBody: h.fixture("group-percent.yaml")})
+		})
+		h.runToSignals(c.stack)
+		for _, sig := range c.signals {
+			id, status, _ := strings.Cut(sig, " ")
+			h.mustDo(func() error { return h.signal(c.stack, "Group", id, status) })
+		}
+		h.wait(c.stack)
+	}
 	h.done()
 }

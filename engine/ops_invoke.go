@@ -447,6 +447,9 @@ func (r *run) failureMessage(s *plan.Step, ev *resources.ProgressEvent) string {
 // timedOut fails a step whose action ran past its deadline.
 func (r *run) timedOut(row *store.StepRecord, s *plan.Step) error {
 	if row.Part == partSignal {
+		if r.enoughSignals(row, s) {
+			return r.signalsDone(row, s)
+		}
 		r.endWait(row)
 		return r.partFailed(row, s, r.signalTimeout(row, s))
 	}

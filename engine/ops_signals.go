@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -62,6 +63,17 @@ type signalPolicy struct {
 	// Handle: a wait condition's own Count and Timeout (its messages are
 	// the wait condition's).
 	Handle bool
+	// MinSuccess is an Auto Scaling group's AutoScalingCreationPolicy
+	// MinSuccessfulInstancesPercent (100 otherwise): the share of Count
+	// that must signal SUCCESS, rounded up ("if you update five instances
+	// with a minimum successful percentage of 50, three instances must
+	// signal success").
+	MinSuccess int
+}
+
+// allowedFailures is how many FAILURE signals the policy can take.
+func (p signalPolicy) allowedFailures() int {
+	return p.Count - int(math.Ceil(float64(p.MinSuccess)*float64(p.Count)/100))
 }
 
 const waitConditionType = "AWS::CloudFormation::WaitCondition"
@@ -71,10 +83,19 @@ const waitConditionType = "AWS::CloudFormation::WaitCondition"
 func signalPolicyOf(rec *store.ResourceRecord, typeName string, props map[string]any) (signalPolicy, bool, string) {
 	if cp, ok := rec.CreationPolicy.(map[string]any); ok {
 		if rs, ok := cp["ResourceSignal"].(map[string]any); ok {
-			pol := signalPolicy{Count: 1, Timeout: defaultSignalTimeout}
+			pol := signalPolicy{Count: 1, Timeout: defaultSignalTimeout, MinSuccess: 100}
 			var reason string
 			if pol.Count, reason = signalCount(rs, "CreationPolicy.ResourceSignal.Count"); reason != "" {
 				return pol, false, reason
+			}
+			if ac, ok := cp["AutoScalingCreationPolicy"].(map[string]any); ok && typeName == "AWS::AutoScaling::AutoScalingGroup" {
+				if v, set := ac["MinSuccessfulInstancesPercent"]; set {
+					n, err := strconv.Atoi(scalarText(v))
+					if err != nil || n < 0 || n > 100 {
+						return pol, false, fmt.Sprintf("CreationPolicy.AutoScalingCreationPolicy.MinSuccessfulInstancesPercent must be a whole number from 0 to 100, not %v", v)
+					}
+					pol.MinSuccess = n
+				}
 			}
 			if v, ok := rs["Timeout"]; ok {
 				d, err := parseISODuration(scalarText(v))
@@ -92,7 +113,7 @@ func signalPolicyOf(rec *store.ResourceRecord, typeName string, props map[string
 	if _, ok := props["Handle"]; !ok {
 		return signalPolicy{}, false, ""
 	}
-	pol := signalPolicy{Handle: true}
+	pol := signalPolicy{Handle: true, MinSuccess: 100}
 	var reason string
 	if pol.Count, reason = signalCount(props, "Count"); reason != "" {
 		return pol, false, reason
@@ -267,25 +288,41 @@ func (r *run) signal(row *store.StepRecord, s *plan.Step, uniqueID, status, data
 		r.put(c)
 	}
 	if status == SignalFailure {
-		r.endWait(row)
 		if pol.Handle {
+			r.endWait(row)
 			return r.partFailed(row, s, fmt.Sprintf("WaitCondition received failed message: '%s' for uniqueId: %s", data, uniqueID))
 		}
-		// UNVERIFIED for a single resource: the wording AWS gives an Auto
-		// Scaling group's FAILURE signals.
-		return r.partFailed(row, s, fmt.Sprintf("Received 1 FAILURE signal(s) out of %d. Unable to satisfy 100%% MinSuccessfulInstancesPercent requirement", pol.Count))
+		if _, seen := row.Signals[uniqueID]; !seen {
+			row.Failed++
+		}
+		if row.Failed > pol.allowedFailures() {
+			r.endWait(row)
+			// UNVERIFIED for a single resource: the wording AWS gives an
+			// Auto Scaling group's FAILURE signals.
+			return r.partFailed(row, s, fmt.Sprintf("Received %d FAILURE signal(s) out of %d. Unable to satisfy %d%% MinSuccessfulInstancesPercent requirement", row.Failed, pol.Count, pol.MinSuccess))
+		}
+		data = SignalFailure
 	}
 	got := make(map[string]string, len(row.Signals)+1)
 	for k, v := range row.Signals {
 		got[k] = v
 	}
-	got[uniqueID] = data
+	if _, seen := got[uniqueID]; pol.Handle || !seen {
+		got[uniqueID] = data
+	}
 	row.Signals = got
 	if len(got) < pol.Count {
 		r.putRow(row)
 		return nil
 	}
+	return r.signalsDone(row, s)
+}
+
+// signalsDone completes a resource whose signals came: a wait condition's
+// Data is the signals' data by UniqueId.
+func (r *run) signalsDone(row *store.StepRecord, s *plan.Step) error {
 	r.endWait(row)
+	got := row.Signals
 	model := row.Model
 	if s.ResourceType == waitConditionType {
 		// Fn::GetAtt Data: "A JSON string containing the UniqueId and Data
@@ -316,6 +353,19 @@ func (r *run) endWait(row *store.StepRecord) {
 		i, _, ok := t.StepGen()
 		return ok && i == index
 	})
+}
+
+// enoughSignals tells whether an Auto Scaling group whose creation policy
+// takes less than 100% of its signals got enough SUCCESS ones when its
+// timeout comes (UNVERIFIED: AWS's documentation says only that the
+// creation fails when the signals do not come in time).
+func (r *run) enoughSignals(row *store.StepRecord, s *plan.Step) bool {
+	rec := r.current(s.LogicalID)
+	if rec == nil {
+		return false
+	}
+	pol, _, _ := signalPolicyOf(rec, s.ResourceType, row.Props)
+	return !pol.Handle && pol.MinSuccess < 100 && len(row.Signals)-row.Failed >= pol.Count-pol.allowedFailures()
 }
 
 // signalTimeout is the reason of a resource whose signals did not come in

@@ -38,6 +38,16 @@ func FuzzParseISODuration(f *testing.F) {
 }
 
 // What a resource waits for, and the policies that cannot be used.
+func TestAllowedFailures(t *testing.T) {
+	for _, c := range []struct{ count, percent, want int }{
+		{5, 50, 2}, {5, 100, 0}, {5, 0, 5}, {4, 75, 1}, {3, 34, 1}, {1, 99, 0},
+	} {
+		if got := (signalPolicy{Count: c.count, MinSuccess: c.percent}).allowedFailures(); got != c.want {
+			t.Errorf("%d%% of %d: %d failures allowed, want %d", c.percent, c.count, got, c.want)
+		}
+	}
+}
+
 func TestSignalPolicyOf(t *testing.T) {
 	policy := func(rs map[string]any) *store.ResourceRecord {
 		return &store.ResourceRecord{CreationPolicy: map[string]any{"ResourceSignal": rs}}
@@ -51,12 +61,21 @@ func TestSignalPolicyOf(t *testing.T) {
 		ok     bool
 		reason string
 	}{
-		{"defaults", policy(map[string]any{}), "AWS::EC2::Instance", nil, signalPolicy{Count: 1, Timeout: 5 * time.Minute}, true, ""},
-		{"set", policy(map[string]any{"Count": "3", "Timeout": "PT1H"}), "AWS::AutoScaling::AutoScalingGroup", nil, signalPolicy{Count: 3, Timeout: time.Hour}, true, ""},
+		{"defaults", policy(map[string]any{}), "AWS::EC2::Instance", nil, signalPolicy{Count: 1, Timeout: 5 * time.Minute, MinSuccess: 100}, true, ""},
+		{"set", policy(map[string]any{"Count": "3", "Timeout": "PT1H"}), "AWS::AutoScaling::AutoScalingGroup", nil, signalPolicy{Count: 3, Timeout: time.Hour, MinSuccess: 100}, true, ""},
+		{"group's percent", &store.ResourceRecord{CreationPolicy: map[string]any{"ResourceSignal": map[string]any{"Count": 5},
+			"AutoScalingCreationPolicy": map[string]any{"MinSuccessfulInstancesPercent": "50"}}}, "AWS::AutoScaling::AutoScalingGroup", nil,
+			signalPolicy{Count: 5, Timeout: 5 * time.Minute, MinSuccess: 50}, true, ""},
+		{"percent of an instance: not a group's", &store.ResourceRecord{CreationPolicy: map[string]any{"ResourceSignal": map[string]any{},
+			"AutoScalingCreationPolicy": map[string]any{"MinSuccessfulInstancesPercent": "50"}}}, "AWS::EC2::Instance", nil,
+			signalPolicy{Count: 1, Timeout: 5 * time.Minute, MinSuccess: 100}, true, ""},
+		{"bad percent", &store.ResourceRecord{CreationPolicy: map[string]any{"ResourceSignal": map[string]any{},
+			"AutoScalingCreationPolicy": map[string]any{"MinSuccessfulInstancesPercent": 150}}}, "AWS::AutoScaling::AutoScalingGroup", nil,
+			signalPolicy{}, false, "MinSuccessfulInstancesPercent must be a whole number from 0 to 100, not 150"},
 		{"bad count", policy(map[string]any{"Count": "0"}), "AWS::EC2::Instance", nil, signalPolicy{}, false, "Count must be a whole number of at least 1"},
 		{"too long", policy(map[string]any{"Timeout": "PT13H"}), "AWS::EC2::Instance", nil, signalPolicy{}, false, "at most 12 hours"},
 		{"no policy", &store.ResourceRecord{}, "AWS::EC2::Instance", nil, signalPolicy{}, false, ""},
-		{"wait condition", &store.ResourceRecord{}, waitConditionType, map[string]any{"Handle": "h", "Timeout": "60", "Count": "2"}, signalPolicy{Count: 2, Timeout: time.Minute, Handle: true}, true, ""},
+		{"wait condition", &store.ResourceRecord{}, waitConditionType, map[string]any{"Handle": "h", "Timeout": "60", "Count": "2"}, signalPolicy{Count: 2, Timeout: time.Minute, Handle: true, MinSuccess: 100}, true, ""},
 		{"wait condition timeout", &store.ResourceRecord{}, waitConditionType, map[string]any{"Handle": "h", "Timeout": "43201"}, signalPolicy{}, false, "Timeout must be a number of seconds from 0 to 43200"},
 		{"wait condition without handle", &store.ResourceRecord{}, waitConditionType, map[string]any{}, signalPolicy{}, false, ""},
 	} {

@@ -524,6 +524,9 @@ type StepRecord struct {
 	// policy's (or its wait condition's) signals received, by UniqueId,
 	// with their data (engine/ops_signals.go).
 	Signals map[string]string `json:",omitempty"`
+	// Failed counts the FAILURE signals among Signals that a creation
+	// policy's MinSuccessfulInstancesPercent let pass.
+	Failed int `json:",omitempty"`
 	// Rolling is an Auto Scaling group's rolling update in progress
 	// (engine/ops_rolling.go).
 	Rolling *RollingState `json:",omitempty"`
