@@ -72,6 +72,23 @@ func BenchmarkServeCreate500(b *testing.B) {
 	}
 }
 
+// BenchmarkServeDelete500 deletes a 500-resource stack through the API
+// (its create outside the timer), with the state file saved after each
+// call: the delete half of make bench-serve.
+func BenchmarkServeDelete500(b *testing.B) {
+	body := benchTemplate(500)
+	srv := benchServer(b, true)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		name := fmt.Sprintf("s%d", i)
+		b.StopTimer()
+		serveForm(b, srv, "Action", "CreateStack", "StackName", name, "TemplateBody", body,
+			"Parameters.member.1.ParameterKey", "S", "Parameters.member.1.ParameterValue", name)
+		b.StartTimer()
+		serveForm(b, srv, "Action", "DeleteStack", "StackName", name)
+	}
+}
+
 // BenchmarkServeReads500 reads a 500-resource stack.
 func BenchmarkServeReads500(b *testing.B) {
 	srv := benchServer(b, false)
