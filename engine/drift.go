@@ -17,7 +17,8 @@ import (
 // defined in the stack template are checked for drift", DetectStackDrift's
 // API reference), a type's writeOnly properties left out (a Read never
 // returns them); scalars compare as CloudFormation sends them (8 equals
-// "8"), lists element by element.
+// "8"), lists element by element, but for a list the type's schema says is
+// a set (insertionOrder false), whose members match in any order.
 
 // Drift statuses of a resource and a stack, and of a detection.
 const (
@@ -51,8 +52,9 @@ func driftOf(schema *resources.Schema, expected, actual map[string]any, gone boo
 		}
 	}
 	d.Actual = driftJSON(act)
-	var diffs []store.PropertyDifference
-	compareValues(&diffs, "", exp, act, true, true)
+	c := comparer{schema: schema}
+	c.compare("", exp, act, true, true)
+	diffs := c.out
 	d.Differences = diffs
 	d.Status = DriftInSync
 	if len(diffs) > 0 {
@@ -91,16 +93,26 @@ func expectedOf(schema *resources.Schema, expected map[string]any) map[string]an
 	return exp
 }
 
-// compareValues appends the differences between an expected and an actual
-// value at path (a JSON pointer into the properties; had and has: the
-// value is there at all).
-func compareValues(out *[]store.PropertyDifference, path string, exp, act any, had, has bool) {
+// comparer compares an expected and an actual value, the type's schema
+// telling which arrays are sets (insertionOrder false: their members match
+// in any order, as CloudFormation compares them).
+type comparer struct {
+	schema *resources.Schema
+	// segs is the path of the value compared: property names and indexes.
+	segs []string
+	out  []store.PropertyDifference
+}
+
+// compare appends the differences between an expected and an actual value
+// at path (a JSON pointer into the properties; had and has: the value is
+// there at all).
+func (c *comparer) compare(path string, exp, act any, had, has bool) {
 	switch {
 	case had && !has:
-		*out = append(*out, store.PropertyDifference{PropertyPath: path, ExpectedValue: valueText(exp), DifferenceType: DifferenceRemove})
+		c.out = append(c.out, store.PropertyDifference{PropertyPath: path, ExpectedValue: valueText(exp), DifferenceType: DifferenceRemove})
 		return
 	case !had && has:
-		*out = append(*out, store.PropertyDifference{PropertyPath: path, ActualValue: valueText(act), DifferenceType: DifferenceAdd})
+		c.out = append(c.out, store.PropertyDifference{PropertyPath: path, ActualValue: valueText(act), DifferenceType: DifferenceAdd})
 		return
 	}
 	switch e := exp.(type) {
@@ -122,13 +134,19 @@ func compareValues(out *[]store.PropertyDifference, path string, exp, act any, h
 		for _, k := range keys {
 			ev, eok := e[k]
 			av, aok := a[k]
-			compareValues(out, path+"/"+escapePointer(k), ev, av, eok, aok)
+			c.segs = append(c.segs, k)
+			c.compare(path+"/"+escapePointer(k), ev, av, eok, aok)
+			c.segs = c.segs[:len(c.segs)-1]
 		}
 		return
 	case []any:
 		a, ok := act.([]any)
 		if !ok {
 			break
+		}
+		if c.schema.Unordered(c.segs) {
+			c.compareSet(path, e, a)
+			return
 		}
 		for i := 0; i < max(len(e), len(a)); i++ {
 			var ev, av any
@@ -138,12 +156,48 @@ func compareValues(out *[]store.PropertyDifference, path string, exp, act any, h
 			if i < len(a) {
 				av = a[i]
 			}
-			compareValues(out, path+"/"+strconv.Itoa(i), ev, av, i < len(e), i < len(a))
+			c.segs = append(c.segs, strconv.Itoa(i))
+			c.compare(path+"/"+strconv.Itoa(i), ev, av, i < len(e), i < len(a))
+			c.segs = c.segs[:len(c.segs)-1]
 		}
 		return
 	}
 	if !resources.LooseEqual(exp, act) {
-		*out = append(*out, store.PropertyDifference{PropertyPath: path, ExpectedValue: valueText(exp), ActualValue: valueText(act), DifferenceType: DifferenceNotEqual})
+		c.out = append(c.out, store.PropertyDifference{PropertyPath: path, ExpectedValue: valueText(exp), ActualValue: valueText(act), DifferenceType: DifferenceNotEqual})
+	}
+}
+
+// same tells whether two members of the array at c.segs are equal, the
+// sets inside them compared as sets.
+func (c *comparer) same(x, y any) bool {
+	sub := comparer{schema: c.schema, segs: append(append([]string(nil), c.segs...), "0")}
+	sub.compare("", x, y, true, true)
+	return len(sub.out) == 0
+}
+
+// compareSet compares the members of a set in any order: an expected
+// member no actual one equals is REMOVE at its index, an actual member
+// left over is ADD at its index.
+func (c *comparer) compareSet(path string, exp, act []any) {
+	matched := make([]bool, len(act))
+	var removed []int
+outer:
+	for i, x := range exp {
+		for j, y := range act {
+			if !matched[j] && c.same(x, y) {
+				matched[j] = true
+				continue outer
+			}
+		}
+		removed = append(removed, i)
+	}
+	for _, i := range removed {
+		c.out = append(c.out, store.PropertyDifference{PropertyPath: path + "/" + strconv.Itoa(i), ExpectedValue: valueText(exp[i]), DifferenceType: DifferenceRemove})
+	}
+	for j, y := range act {
+		if !matched[j] {
+			c.out = append(c.out, store.PropertyDifference{PropertyPath: path + "/" + strconv.Itoa(j), ActualValue: valueText(y), DifferenceType: DifferenceAdd})
+		}
 	}
 }
 

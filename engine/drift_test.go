@@ -47,3 +47,41 @@ func TestDriftOf(t *testing.T) {
 		t.Fatal("driftOf changed the properties it was given")
 	}
 }
+
+// A list the schema says is a set (insertionOrder false) compares its
+// members in any order; an ordered one element by element.
+func TestDriftOfSets(t *testing.T) {
+	schema, err := resources.ParseSchema("sg", []byte(`{"typeName": "Test::Drift::Group", "description": "d",
+	 "properties": {"Name": {"type": "string"},
+	  "Ports": {"type": "array", "insertionOrder": false, "items": {"type": "integer"}},
+	  "Rules": {"type": "array", "insertionOrder": false, "items": {"$ref": "#/definitions/Rule"}},
+	  "Order": {"type": "array", "insertionOrder": true, "items": {"type": "string"}}},
+	 "definitions": {"Rule": {"type": "object", "properties": {"Cidr": {"type": "string"}, "Ports": {"type": "array", "insertionOrder": false}}}},
+	 "primaryIdentifier": ["/properties/Name"], "additionalProperties": false}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	expected := map[string]any{"Name": "g", "Ports": []any{"80", "443"}, "Order": []any{"a", "b"},
+		"Rules": []any{map[string]any{"Cidr": "10.0.0.0/8", "Ports": []any{1, 2}}, map[string]any{"Cidr": "0.0.0.0/0"}}}
+	for _, c := range []struct {
+		why    string
+		actual map[string]any
+		diffs  []store.PropertyDifference
+	}{
+		{"sets reordered, nested set too: in sync", map[string]any{"Name": "g", "Ports": []any{443, 80}, "Order": []any{"a", "b"},
+			"Rules": []any{map[string]any{"Cidr": "0.0.0.0/0"}, map[string]any{"Cidr": "10.0.0.0/8", "Ports": []any{2, 1}}}}, nil},
+		{"an ordered list reordered", map[string]any{"Name": "g", "Ports": []any{"80", "443"}, "Order": []any{"b", "a"},
+			"Rules": expected["Rules"]}, []store.PropertyDifference{
+			{PropertyPath: "/Order/0", ExpectedValue: "a", ActualValue: "b", DifferenceType: DifferenceNotEqual},
+			{PropertyPath: "/Order/1", ExpectedValue: "b", ActualValue: "a", DifferenceType: DifferenceNotEqual}}},
+		{"a set member replaced", map[string]any{"Name": "g", "Ports": []any{"22", "80"}, "Order": []any{"a", "b"},
+			"Rules": expected["Rules"]}, []store.PropertyDifference{
+			{PropertyPath: "/Ports/1", ExpectedValue: "443", DifferenceType: DifferenceRemove},
+			{PropertyPath: "/Ports/0", ActualValue: "22", DifferenceType: DifferenceAdd}}},
+	} {
+		d := driftOf(schema, expected, c.actual, false)
+		if !reflect.DeepEqual(d.Differences, c.diffs) {
+			t.Errorf("%s: %+v, want %+v", c.why, d.Differences, c.diffs)
+		}
+	}
+}

@@ -128,6 +128,44 @@ func (s *Schema) PropertySchema(pointer string) map[string]any {
 	return propertySchema(s, SplitPointer(pointer))
 }
 
+// Unordered tells whether the array at path (property names and indexes,
+// from the model's root) is a set: its schema says insertionOrder false,
+// so that its members compare in any order.
+func (s *Schema) Unordered(path []string) bool {
+	if s == nil {
+		return false
+	}
+	segs := make([]string, len(path))
+	for i, p := range path {
+		if _, err := strconv.Atoi(p); err == nil {
+			p = "*"
+		}
+		segs[i] = p
+	}
+	v, ok := s.PropertySchema(JoinPointer(segs))["insertionOrder"].(bool)
+	return ok && !v
+}
+
+// SameMembers tells whether a and b hold the same members, in any order
+// (LooseEqual), as many times each.
+func SameMembers(a, b []any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	used := make([]bool, len(b))
+outer:
+	for _, x := range a {
+		for j, y := range b {
+			if !used[j] && LooseEqual(x, y) {
+				used[j] = true
+				continue outer
+			}
+		}
+		return false
+	}
+	return true
+}
+
 func resolveRef(s *Schema, m map[string]any) map[string]any {
 	for i := 0; i < 8 && m != nil; i++ {
 		ref, ok := m["$ref"].(string)

@@ -317,8 +317,8 @@ func holdsInput(s *resources.Schema, in, out any, path *[]string) bool {
 		if !ok || len(x) != len(y) {
 			return false
 		}
-		if unordered(s, *path) {
-			return sameMultiset(x, y)
+		if s.Unordered(*path) {
+			return resources.SameMembers(x, y)
 		}
 		for i := range x {
 			*path = append(*path, strconv.Itoa(i))
@@ -367,8 +367,8 @@ func compareInput(s *resources.Schema, in, out any, path []string) []string {
 		if !ok || len(x) != len(y) {
 			return []string{fmt.Sprintf("%s differs: request %s, model %s", here, short(in), short(out))}
 		}
-		if unordered(s, path) {
-			if !sameMultiset(x, y) {
+		if s.Unordered(path) {
+			if !resources.SameMembers(x, y) {
 				return []string{fmt.Sprintf("%s holds other members: request %s, model %s", here, short(in), short(out))}
 			}
 			return nil
@@ -384,34 +384,6 @@ func compareInput(s *resources.Schema, in, out any, path []string) []string {
 		}
 	}
 	return nil
-}
-
-func unordered(s *resources.Schema, path []string) bool {
-	segs := make([]string, len(path))
-	for i, p := range path {
-		if _, err := strconv.Atoi(p); err == nil {
-			p = "*"
-		}
-		segs[i] = p
-	}
-	ps := s.PropertySchema(resources.JoinPointer(segs))
-	v, ok := ps["insertionOrder"].(bool)
-	return ok && !v
-}
-
-func sameMultiset(a, b []any) bool {
-	used := make([]bool, len(b))
-outer:
-	for _, x := range a {
-		for j, y := range b {
-			if !used[j] && resources.LooseEqual(x, y) {
-				used[j] = true
-				continue outer
-			}
-		}
-		return false
-	}
-	return true
 }
 
 func kind(v any) string {
