@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/stacksim/stacksim/engine/store"
+	"github.com/stacksim/stacksim/plan"
 )
 
 // A signal sent to a wait condition handle's URL: the JSON document that
@@ -44,10 +45,10 @@ func (e *ErrNoWaitHandle) Error() string {
 // signature included.
 //
 // A signal to the handle of a wait condition that is complete is taken and
-// changes nothing, as on AWS. Where stacksim differs: AWS keeps every
-// signal in S3, and a wait condition that starts later counts the ones
-// already there; stacksim refuses a signal that no wait condition waits
-// for yet (an APIError says so).
+// changes nothing, as on AWS. A signal that no wait condition waits for yet
+// is kept on the handle's record (AWS keeps every signal in S3, a repeated
+// UniqueId the last one): a wait condition that starts waiting on the
+// handle later counts the ones already there.
 func (e *Engine) SignalWaitHandle(ctx context.Context, in WaitHandleSignal) error {
 	u, err := url.Parse(in.URL)
 	if err != nil {
@@ -117,8 +118,54 @@ func (e *Engine) SignalWaitHandle(ctx context.Context, in WaitHandleSignal) erro
 		if handleDone(tx, st, handle.PhysicalResourceId) {
 			return nil // S3 keeps it; the wait condition is over and reads no more
 		}
-		return ValidationError("No wait condition of stack %s waits on handle %s now: stacksim takes a handle's signal while its wait condition waits (AWS keeps it for a wait condition that starts later)", st.StackName, logicalID)
+		// Kept for a wait condition that starts later.
+		c := handle.Clone()
+		c.HandleSignals = keepSignal(handle.HandleSignals, store.HandleSignal{UniqueId: in.UniqueId, Status: in.Status, Data: in.Data})
+		tx.PutResource(c)
+		return nil
 	})
+}
+
+// keepSignal adds sig to the signals kept at a handle's URL: a repeated
+// UniqueId replaces the one before, where it was (S3 keeps the last object
+// of a key).
+func keepSignal(kept []store.HandleSignal, sig store.HandleSignal) []store.HandleSignal {
+	out := make([]store.HandleSignal, 0, len(kept)+1)
+	replaced := false
+	for _, k := range kept {
+		if k.UniqueId == sig.UniqueId {
+			k, replaced = sig, true
+		}
+		out = append(out, k)
+	}
+	if !replaced {
+		out = append(out, sig)
+	}
+	return out
+}
+
+// keptSignals delivers to a wait condition that starts waiting the signals
+// its handle's URL took before (in the order they came).
+func (r *run) keptSignals(row *store.StepRecord, s *plan.Step) error {
+	url, _ := row.Props["Handle"].(string)
+	if url == "" {
+		return nil
+	}
+	for _, rec := range r.tx.ResourcesOf(r.st.Num) {
+		if rec.ResourceType != waitHandleType || rec.PhysicalResourceId != url || len(rec.HandleSignals) == 0 {
+			continue
+		}
+		for _, sig := range rec.HandleSignals {
+			cur := r.tx.Step(r.op.Id, row.Index)
+			if cur == nil || cur.State != store.StepRunning || cur.Part != partSignal {
+				return nil // complete, or failed, already
+			}
+			if err := r.signal(cur.Clone(), s, sig.UniqueId, sig.Status, sig.Data); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // handleDone tells whether a wait condition of st on the handle whose URL

@@ -11,7 +11,8 @@ import (
 // PUT there): the URL must be the handle's own, whatever host it went to;
 // two SUCCESS signals with their Data complete the condition (its Data is
 // theirs, by UniqueId); a later signal is taken and changes nothing; a
-// FAILURE fails the condition with its Data in AWS's words.
+// FAILURE fails the condition with its Data in AWS's words; signals sent
+// before the condition waits are kept and counted when it starts.
 func TestLifecycleWaitHandleURL(t *testing.T) {
 	h := newHarness(t, "wait-handle", Options{Signals: SignalsManual})
 	handleURL := func(stack string) string {
@@ -74,5 +75,25 @@ func TestLifecycleWaitHandleURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.wait("broken")
+
+	// Signals before the wait condition waits are kept (a repeated UniqueId
+	// the last one) and counted when it starts.
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "early", TemplateBody: h.fixture("boot-late.yaml")})
+	})
+	h.runToSignals("early")
+	early := handleURL("early")
+	for _, sig := range []WaitHandleSignal{
+		{URL: early, Status: SignalSuccess, UniqueId: "setup", Data: "first try"},
+		{URL: early, Status: SignalSuccess, UniqueId: "setup", Data: "step 1 done"},
+		{URL: early, Status: SignalSuccess, UniqueId: "migrate", Data: "step 2 done"},
+	} {
+		if err := send(sig.UniqueId+" SUCCESS (early: kept)", sig); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.mustDo(func() error { return h.signal("early", "Server", "i-0abc", SignalSuccess) })
+	h.wait("early")
+	h.outputs("early")
 	h.done()
 }

@@ -214,6 +214,10 @@ func (r *run) waitForSignals(row *store.StepRecord, s *plan.Step, model map[stri
 		ids[i] = autoSignalID(r.st.StackId, s, row, i)
 	}
 	r.scheduleWait(row, pol.Timeout, ids)
+	if pol.Handle {
+		// The signals the handle took before.
+		return r.keptSignals(row, s)
+	}
 	return nil
 }
 

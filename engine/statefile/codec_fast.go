@@ -106,6 +106,15 @@ func appendResource(b []byte, r *store.ResourceRecord) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
+	if len(r.HandleSignals) > 0 {
+		// A wait condition handle signalled early: rare, encoding/json's.
+		d, err := json.Marshal(r.HandleSignals)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"HandleSignals":`...)
+		b = append(b, d...)
+	}
 	return append(b, '}'), nil
 }
 

@@ -18,8 +18,8 @@ import (
 // records that leave each field empty or not; and the rows' structs have
 // the fields the fast writers know (a new field fails here first).
 func TestFastRowsMatchEncodingJSON(t *testing.T) {
-	if n := reflect.TypeFor[store.ResourceRecord]().NumField(); n != 22 {
-		t.Fatalf("store.ResourceRecord has %d fields; appendResource knows 22 (all but Num written): add the new one", n)
+	if n := reflect.TypeFor[store.ResourceRecord]().NumField(); n != 23 {
+		t.Fatalf("store.ResourceRecord has %d fields; appendResource knows 23 (all but Num written): add the new one", n)
 	}
 	if n := reflect.TypeFor[resources.Object]().NumField(); n != 10 {
 		t.Fatalf("resources.Object has %d fields, appendObject knows 10 (writes the 6 exported): add the new one", n)
@@ -60,6 +60,9 @@ func TestFastRowsMatchEncodingJSON(t *testing.T) {
 		}
 		if rng.IntN(4) == 0 {
 			r.Instances = []store.Instance{{Id: str(), Launch: str()}, {Id: str()}}
+		}
+		if rng.IntN(4) == 0 {
+			r.HandleSignals = []store.HandleSignal{{UniqueId: str(), Status: str(), Data: str()}}
 		}
 		want, _ := json.Marshal(r)
 		got, err := appendResource(nil, r)

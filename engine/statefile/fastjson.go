@@ -187,17 +187,20 @@ func (p *valueParser) member(rec *store.ResourceRecord, key string) error {
 		}
 		rec.Drift = d
 		return nil
-	case "Instances":
-		// Rare (an Auto Scaling group that rolled): encoding/json's.
+	case "Instances", "HandleSignals":
+		// Rare (an Auto Scaling group that rolled, a handle signalled
+		// early): encoding/json's.
 		start := p.i
 		if _, err := p.value(); err != nil {
 			return errFallBack
 		}
-		var list []store.Instance
-		if err := json.Unmarshal(p.b[start:p.i], &list); err != nil {
+		to := any(&rec.Instances)
+		if key == "HandleSignals" {
+			to = &rec.HandleSignals
+		}
+		if err := json.Unmarshal(p.b[start:p.i], to); err != nil {
 			return errFallBack
 		}
-		rec.Instances = list
 		return nil
 	case "CreationPolicy", "UpdatePolicy":
 		v, err := p.value()

@@ -25,7 +25,8 @@ func fullResource(t testing.TB) *store.ResourceRecord {
 		UpdatePolicy:   []any{"x"}, Retired: "Replaced",
 		Drift: &store.ResourceDrift{Status: "MODIFIED", Reason: "r", Expected: `{"A":"1"}`, Actual: `{"A":"2"}`, Time: time.Date(2025, 1, 1, 0, 1, 0, 0, time.UTC),
 			Differences: []store.PropertyDifference{{PropertyPath: "/A", ExpectedValue: "1", ActualValue: "2", DifferenceType: "NOT_EQUAL"}}},
-		Instances: []store.Instance{{Id: "i-0123", Launch: "a1b2"}, {Id: "i-4567"}},
+		Instances:     []store.Instance{{Id: "i-0123", Launch: "a1b2"}, {Id: "i-4567"}},
+		HandleSignals: []store.HandleSignal{{UniqueId: "i-1", Status: "SUCCESS", Data: "ready"}},
 	}
 	v := reflect.ValueOf(r).Elem()
 	for i := 0; i < v.NumField(); i++ {

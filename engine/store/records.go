@@ -233,6 +233,16 @@ type ResourceRecord struct {
 	// Instances are an Auto Scaling group's instances as its last rolling
 	// update left them (nil: never rolled; engine/ops_rolling.go).
 	Instances []Instance `json:",omitempty"`
+	// HandleSignals are the signals a wait condition handle's URL took
+	// before a wait condition waited on it (AWS keeps them in S3 for the
+	// condition to count when it starts; engine/api_wait_handle.go).
+	HandleSignals []HandleSignal `json:",omitempty"`
+}
+
+// HandleSignal is a signal kept at a wait condition handle's URL.
+type HandleSignal struct {
+	UniqueId, Status string
+	Data             string `json:",omitempty"`
 }
 
 // Instance is one instance of an Auto Scaling group: its id, and Launch,
