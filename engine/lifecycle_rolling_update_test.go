@@ -78,6 +78,28 @@ func TestLifecycleRollingUpdateAuto(t *testing.T) {
 	h.rollTo("web", rollingParams("ami-0ccc3333", "3", "4", "3", "100"))
 	h.wait("web")
 	h.instances("web", "Group")
+
+	// Cancelled while its first batch waits for its signal: the rollback
+	// replaces the instance the update launched.
+	h.rollTo("web", rollingParams("ami-0ddd4444", "3", "4", "1", "100"))
+	for {
+		waits, err := h.e.SignalWaits(ctx(), "web")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(waits) > 0 {
+			break
+		}
+		if res, err := h.e.Step(ctx(), 1); err != nil || res.Tasks == 0 {
+			t.Fatalf("the update never waited for a batch's signal (%v)", err)
+		}
+	}
+	h.must("CancelUpdateStack web", func() error {
+		_, err := h.e.CancelUpdateStack(ctx(), CancelUpdateStackInput{StackName: "web"})
+		return err
+	})
+	h.wait("web")
+	h.instances("web", "Group")
 	h.done()
 }
 

@@ -488,7 +488,7 @@ func (r *run) partFailed(row *store.StepRecord, s *plan.Step, reason string) err
 		if rec == nil {
 			return internalf("stack %s: %s lost its record while it was updated", r.st.StackName, s.LogicalID)
 		}
-		rec = r.keepAsked(row, s, rec)
+		rec = r.keepAsked(row, s, rolledBack(row, rec))
 		if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceUpdateFailed, reason, row.Props); err != nil {
 			return err
 		}
@@ -668,7 +668,7 @@ func (r *run) cancelRunning() error {
 					return err
 				}
 			case statemachine.ResourceStatusUpdateInProgress:
-				rec = r.keepAsked(row, s, rec)
+				rec = r.keepAsked(row, s, rolledBack(row, rec))
 				if _, err := r.moveTo(rec, s.LogicalID, statemachine.ResourceCancel, reasonUpdateCancelled, row.Props); err != nil {
 					return err
 				}

@@ -436,15 +436,22 @@ func rollInstances(rec *store.ResourceRecord, st *store.RollingState) []store.In
 	return out
 }
 
-// rollFail fails the group's update, its record keeping the instances
-// the update left (a rollback replaces those it launched).
+// rollFail fails the group's update (partFailed keeps in its record the
+// instances the update left: a rollback replaces those it launched).
 func (r *run) rollFail(row *store.StepRecord, s *plan.Step, reason string) error {
-	if rec := r.current(s.LogicalID); rec != nil {
-		c := rec.Clone()
-		c.Instances = rollInstances(rec, row.Rolling)
-		r.put(c)
-	}
 	return r.partFailed(row, s, reason)
+}
+
+// rolledBack is a group's record as a rolling update that stops (failed,
+// cancelled) leaves it: holding the instances the update left, so that a
+// rollback replaces those it launched. Any other step's record is rec.
+func rolledBack(row *store.StepRecord, rec *store.ResourceRecord) *store.ResourceRecord {
+	if row.Part != partRolling || row.Rolling == nil {
+		return rec
+	}
+	c := rec.Clone()
+	c.Instances = rollInstances(rec, row.Rolling)
+	return c
 }
 
 // rollDone ends the rolling update: the group is UPDATE_COMPLETE with its
