@@ -111,6 +111,16 @@ func importPlan(tx *txn, st *store.StackRecord, b, old boundTemplate, p *plan.Pl
 	for _, t := range targets {
 		if rec := tx.Resource(st.Num, t.LogicalID); (rec != nil && rec.ResourceStatus != statemachine.ResourceStatusDeleteComplete) || ownedByStack(tx, t.ResourceType, t.PhysicalID) {
 			taken = append(taken, t.LogicalID)
+			continue
+		}
+		if isNestedStack(t.ResourceType) {
+			nested, err := nestableStack(tx, st, t)
+			if err != nil {
+				return nil, err
+			}
+			if !nested {
+				taken = append(taken, t.LogicalID)
+			}
 		}
 	}
 	if len(taken) > 0 {
@@ -193,8 +203,23 @@ func resourceOf(b boundTemplate, logicalID string) *template.Resource {
 // type's primary identifier and returns the physical id it names (the
 // values in the schema's order, joined with "|").
 func (e *Engine) importIdentifier(r ResourceToImport) (string, error) {
-	if plan.IsCustom(r.ResourceType) || isNestedStack(r.ResourceType) {
-		return "", ValidationError("stacksim does not import resources of type %s: only registry resource types with a primary identifier can be imported", r.ResourceType)
+	if isNestedStack(r.ResourceType) {
+		// An existing stack, nested (ops_import_nested.go): its StackId.
+		id := r.ResourceIdentifier["StackId"]
+		if len(r.ResourceIdentifier) != 1 || id == "" {
+			got := make([]string, 0, len(r.ResourceIdentifier))
+			for k := range r.ResourceIdentifier {
+				got = append(got, k)
+			}
+			slices.Sort(got)
+			return "", ValidationError("Resource [%s] of type %s is identified by [StackId]: its ResourceIdentifier gives [%s]", r.LogicalResourceId, r.ResourceType, strings.Join(got, ", "))
+		}
+		return id, nil
+	}
+	if plan.IsCustom(r.ResourceType) {
+		// "Custom resources aren't supported for import" (AWS's list of
+		// the types that support it has none).
+		return "", ValidationError("Resource [%s] of type %s cannot be imported: custom resources do not support import", r.LogicalResourceId, r.ResourceType)
 	}
 	p, err := e.providerOf(r.ResourceType)
 	if err != nil {

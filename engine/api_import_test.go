@@ -44,7 +44,7 @@ func TestImportRefused(t *testing.T) {
 		{"wrong identifier", ChangeSetTypeImport, []ResourceToImport{ssm("Config", map[string]string{"Name": "shared", "Extra": "x"})}, false,
 			"Resource [Config] of type AWS::SSM::Parameter is identified by [Name]: its ResourceIdentifier gives [Extra, Name]"},
 		{"custom", ChangeSetTypeImport, []ResourceToImport{{ResourceType: "Custom::Thing", LogicalResourceId: "Hook", ResourceIdentifier: name}}, false,
-			"stacksim does not import resources of type Custom::Thing"},
+			"Resource [Hook] of type Custom::Thing cannot be imported: custom resources do not support import"},
 		{"everything else created", ChangeSetTypeImport, []ResourceToImport{ssm("Config", name)}, false,
 			"You have modified resources [Hook] in your template that are not being imported."},
 	} {

@@ -39,6 +39,12 @@ func (r *run) startImport(row *store.StepRecord, s *plan.Step) error {
 	r.event(rec, reasonImportStarted, props)
 	r.put(rec)
 	row.Props, row.PhysicalID = props, s.PhysicalID
+	if isNestedStack(s.ResourceType) {
+		if reason != "" {
+			return r.importFailedAt(row, rec, reason)
+		}
+		return r.importNested(row, s, rec, props)
+	}
 	var desired map[string]any
 	if reason == "" {
 		desired, reason = r.handlerState(s.ResourceType, props)
@@ -144,7 +150,12 @@ func (r *run) startRelease(row *store.StepRecord, s *plan.Step) error {
 	if c, err = r.moveTo(c, s.LogicalID, statemachine.ResourceRollbackSucceeded, "", rec.Properties); err != nil {
 		return err
 	}
-	if adopted {
+	switch {
+	case adopted && isNestedStack(s.ResourceType):
+		if err := r.releaseNested(c); err != nil {
+			return err
+		}
+	case adopted:
 		r.release(c, releaseRetained)
 	}
 	r.tx.DeleteResource(c.Num, c.LogicalResourceId)
