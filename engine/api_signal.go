@@ -53,7 +53,7 @@ func (e *Engine) SignalResource(ctx context.Context, in SignalResourceInput) (*S
 		}
 		if row == nil {
 			// UNVERIFIED wording.
-			return ValidationError("Resource [%s] is in %s state and cannot be signaled: only a resource waiting for the signals of its CreationPolicy (or a wait condition's) can be", in.LogicalResourceId, rec.ResourceStatus)
+			return ValidationError("Resource [%s] is in %s state and cannot be signaled: only a resource waiting for signals (its CreationPolicy's, its wait condition's, or a rolling update's batch's) can be", in.LogicalResourceId, rec.ResourceStatus)
 		}
 		r, err := e.openRun(ctx, tx, st)
 		if err != nil {

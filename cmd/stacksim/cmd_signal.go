@@ -14,12 +14,14 @@ func (a *app) signalResourceCommand() *cobra.Command {
 	var stack, logicalID, uniqueID, status, until string
 	cmd := &cobra.Command{
 		Use:   "signal-resource --stack-name NAME --logical-resource-id ID --unique-id ID --status SUCCESS|FAILURE",
-		Short: "Signal a resource that waits for its CreationPolicy's (or its wait condition's) signals",
+		Short: "Signal a resource that waits for signals: its CreationPolicy's, its wait condition's, a rolling update's batch",
 		Long: `Send a signal to a resource, as aws cloudformation signal-resource (or
 cfn-signal on an instance) does. A resource whose CreationPolicy has a
 ResourceSignal, or a wait condition with a Handle, waits CREATE_IN_PROGRESS
 for Count SUCCESS signals within its Timeout; a FAILURE signal, or the
-timeout, fails its creation. With --signals auto (the default) the
+timeout, fails its creation. An Auto Scaling group in a rolling update
+with WaitOnResourceSignals waits, UPDATE_IN_PROGRESS, for one signal per
+new instance of each batch within PauseTime. With --signals auto (the default) the
 simulation sends SUCCESS signals itself 30 virtual seconds after the
 resource is made; with --signals manual only this command does: stop the
 operation while the resource waits (--until, or 'stacksim step'), then
