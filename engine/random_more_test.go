@@ -58,6 +58,7 @@ func (w *world) signalWorld() {
 	}
 	w.sigInstances = 1 + w.nr.IntN(2)
 	w.sigWait = w.nr.IntN(2) == 0
+	w.rolling = w.kind >= rolled && w.gr.IntN(2) == 0
 }
 
 // sigIDs are the world's resources that wait for signals.
@@ -68,6 +69,9 @@ func (w *world) sigIDs() []string {
 	}
 	if w.sigWait {
 		out = append(out, "W0")
+	}
+	if w.rolling {
+		out = append(out, "G0")
 	}
 	return out
 }
@@ -148,6 +152,9 @@ func (w *world) withSignals(body string, v int) string {
 		}
 		outputs["SigData"] = map[string]any{"Value": map[string]any{"Fn::GetAtt": []any{"W0", "Data"}}}
 		doc["Outputs"] = outputs
+	}
+	if w.rolling {
+		w.withRolling(res, v)
 	}
 	if len(added) > 0 && len(after) > 0 && r.IntN(3) == 0 {
 		// A resource of the template after a signal resource: one later in
@@ -372,6 +379,10 @@ func (w *world) checkSignalled(stack string, before SignalWait, status string, r
 		}
 	}
 	rec := w.recordOf(stack, before.LogicalResourceId)
+	if before.LogicalResourceId == "G0" {
+		w.checkRollSignalled(stack, before, now, status, repeat)
+		return
+	}
 	switch {
 	case repeat:
 		if now == nil || now.Received != before.Received {

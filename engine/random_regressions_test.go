@@ -124,8 +124,11 @@ const (
 	// full: every call but the rollback triggers of random_triggers_test.go
 	// (the regressions pinned before they were added).
 	full
-	// watched: every call, rollback triggers too.
+	// watched: every call and rollback triggers, no Auto Scaling group.
 	watched
+	// rolled: all of watched's, and in signal worlds an Auto Scaling
+	// group whose updates roll (random_rolling_test.go).
+	rolled
 )
 
 func TestRandomWorldRegressions(t *testing.T) {

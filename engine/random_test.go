@@ -121,14 +121,18 @@ type world struct {
 	// tr decides the rollback triggers (random_triggers_test.go), a source
 	// of its own.
 	tr *rand.Rand
+	// rolling: a signal world's templates have the Auto Scaling group G0
+	// (random_rolling_test.go), decided by gr, a source of its own.
+	rolling bool
+	gr      *rand.Rand
 }
 
-func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport, watched) }
+func runWorld(t *testing.T, seed uint64) { runWorldIn(t, seed, "", ContractReport, rolled) }
 
 // runWorldIn runs the world of seed, in memory or (path set) on a state
 // file, with the contract checker in the mode given, and returns it.
 func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, kind worldKind) *world {
-	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c)), xr: rand.New(rand.NewPCG(seed, 0xc5e7)), nr: rand.New(rand.NewPCG(seed, 0xca11)), tr: rand.New(rand.NewPCG(seed, 0x7a1a)), kind: kind}
+	w := &world{t: t, r: rand.New(rand.NewPCG(seed, 0x5eed)), seed: seed, path: path, pr: rand.New(rand.NewPCG(seed, 0xd15c)), xr: rand.New(rand.NewPCG(seed, 0xc5e7)), nr: rand.New(rand.NewPCG(seed, 0xca11)), tr: rand.New(rand.NewPCG(seed, 0x7a1a)), gr: rand.New(rand.NewPCG(seed, 0x6a0c)), kind: kind}
 	w.opts = Options{Seed: int64(seed), Contract: contract, MaxAttempts: 1 + w.r.IntN(4), PermissiveTypes: true,
 		ServiceTokens: map[string]resources.CustomTarget{"thing": resources.CustomFunc(w.custom)}, S3Dir: t.TempDir()}
 	w.sent = map[string]string{}
@@ -687,8 +691,8 @@ var persistedWorlds = flag.Int("random.persisted", 40, "worlds TestRandomWorldsP
 func TestRandomWorldsPersisted(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(*persistedWorlds); seed++ {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			disk := runWorldIn(t, seed, filepath.Join(t.TempDir(), "state.db"), ContractOff, watched)
-			mem := runWorldIn(t, seed, "", ContractOff, watched)
+			disk := runWorldIn(t, seed, filepath.Join(t.TempDir(), "state.db"), ContractOff, rolled)
+			mem := runWorldIn(t, seed, "", ContractOff, rolled)
 			if disk.log.String() != mem.log.String() {
 				t.Fatalf("the events differ:\n%s", lineDiff(mem.log.String(), disk.log.String()))
 			}
