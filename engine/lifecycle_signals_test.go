@@ -127,7 +127,8 @@ func TestLifecycleSignalsManual(t *testing.T) {
 // TestLifecycleSignalsPercent: an Auto Scaling group whose
 // AutoScalingCreationPolicy takes 50% of its four signals completes with
 // two FAILURE signals among four, fails at the third, and (UNVERIFIED)
-// completes at its timeout when two SUCCESS signals came.
+// completes at its timeout when two SUCCESS signals came; a FAILURE after
+// a SUCCESS of the same UniqueId counts as a FAILURE.
 func TestLifecycleSignalsPercent(t *testing.T) {
 	h := newHarness(t, "signals-percent", Options{Signals: SignalsManual})
 	h.dir = "signals"
@@ -138,6 +139,7 @@ func TestLifecycleSignalsPercent(t *testing.T) {
 		{"two-failures", []string{"i-1 SUCCESS", "i-2 FAILURE", "i-2 FAILURE", "i-3 FAILURE", "i-4 SUCCESS"}},
 		{"three-failures", []string{"i-1 FAILURE", "i-2 FAILURE", "i-3 FAILURE"}},
 		{"timeout-with-two", []string{"i-1 SUCCESS", "i-2 SUCCESS"}},
+		{"success-then-failure", []string{"i-1 SUCCESS", "i-1 FAILURE", "i-2 FAILURE", "i-3 FAILURE"}},
 	} {
 		h.mustDo(func() error {
 			return h.create(CreateStackInput{StackName: c.stack, TemplateBody: h.fixture("group-percent.yaml")})

@@ -296,7 +296,9 @@ func (r *run) signal(row *store.StepRecord, s *plan.Step, uniqueID, status, data
 			r.endWait(row)
 			return r.partFailed(row, s, fmt.Sprintf("WaitCondition received failed message: '%s' for uniqueId: %s", data, uniqueID))
 		}
-		if _, seen := row.Signals[uniqueID]; !seen {
+		if prev, seen := row.Signals[uniqueID]; !seen || prev != SignalFailure {
+			// (A FAILURE after a SUCCESS of the same UniqueId counts too:
+			// at 100% it fails the resource, as it always did.)
 			row.Failed++
 		}
 		if row.Failed > pol.allowedFailures() {
