@@ -100,6 +100,16 @@ func TestLifecycleRollingUpdateAuto(t *testing.T) {
 	})
 	h.wait("web")
 	h.instances("web", "Group")
+
+	// A smaller capacity, in place: the group keeps two of its instances;
+	// a larger one with a new launch: the group grows by an instance of the
+	// new launch first, and ends with three of it.
+	h.rollTo("web", rollingParams("ami-0ccc3333", "2", "4", "3", "100"))
+	h.wait("web")
+	h.instances("web", "Group")
+	h.rollTo("web", rollingParams("ami-0eee5555", "3", "4", "1", "100"))
+	h.wait("web")
+	h.instances("web", "Group")
 	h.done()
 }
 

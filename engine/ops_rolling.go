@@ -175,19 +175,30 @@ func instanceID(parts ...any) string {
 }
 
 // groupInstances are a group's instances before an update: those its
-// record keeps, or (a group that never rolled) its capacity of instances
-// of its launch, the capacity being its DesiredCapacity, else MinSize.
+// record keeps (as its last rolling update left them), as many as its
+// capacity as last applied — DesiredCapacity, else what it has within
+// MinSize and MaxSize — the ones it lacks (a group that never rolled: all
+// of them) being of the launch it was last updated to, and the newest
+// going first when it has too many (an update in place changed its
+// capacity).
 func groupInstances(rec *store.ResourceRecord) []store.Instance {
-	if len(rec.Instances) > 0 {
-		return rec.Instances
-	}
+	list := rec.Instances
 	n, ok := groupSize(rec.Properties, "DesiredCapacity")
 	if !ok {
-		n, _ = groupSize(rec.Properties, "MinSize")
+		lo, _ := groupSize(rec.Properties, "MinSize")
+		n = lo
+		if hi, set := groupSize(rec.Properties, "MaxSize"); len(list) > 0 && set {
+			n = min(max(len(list), lo), hi)
+		}
+	}
+	n = max(n, 0)
+	if len(list) >= n {
+		return list[:n]
 	}
 	launch := launchOf(rec.Properties)
-	out := make([]store.Instance, 0, max(n, 0))
-	for i := 0; i < n; i++ {
+	out := make([]store.Instance, 0, n)
+	out = append(out, list...)
+	for i := len(list); i < n; i++ {
 		out = append(out, store.Instance{Id: instanceID(rec.StackId, "/", rec.LogicalResourceId, "/", rec.PhysicalResourceId, "/", launch, "/", i), Launch: launch})
 	}
 	return out
