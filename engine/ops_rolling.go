@@ -18,7 +18,7 @@ import (
 // Rolling updates of Auto Scaling groups. A group whose UpdatePolicy has
 // an AutoScalingRollingUpdate, updated so that its instances no longer
 // match its launch (a new launch configuration or template, new subnets,
-// a new mixed instances policy: plan.RollingUpdateTriggered), is not
+// a new mixed instances policy: plan.RollingUpdateTriggers), is not
 // UPDATE_COMPLETE when its handler is done. CloudFormation replaces its
 // instances in batches, as these events, recorded against AWS, show (for
 // two instances, MaxBatchSize 1, MinInstancesInService 1,

@@ -35,9 +35,9 @@ func RollingUpdateTriggers() []string {
 	return []string{"LaunchConfigurationName", "LaunchTemplate", "MixedInstancesPolicy", "VPCZoneIdentifier"}
 }
 
-// RollingUpdateTriggered tells whether an update that changed these
-// top-level properties sets a rolling update off.
-func RollingUpdateTriggered(changed []string) bool {
+// launchChanged tells whether an update that changed these
+// top-level properties changed the group's launch.
+func launchChanged(changed []string) bool {
 	for _, name := range changed {
 		if replacingUpdateTriggers[name] {
 			return true
@@ -78,7 +78,7 @@ func ReplacingUpdate(typeName string, updatePolicy any, dec Decision, changed []
 	if dec.Action != Update || !WillReplace(typeName, updatePolicy) {
 		return dec
 	}
-	if RollingUpdateTriggered(changed) {
+	if launchChanged(changed) {
 		dec.Action, dec.Replacement = CreateThenDelete, ReplacementTrue
 	}
 	return dec
