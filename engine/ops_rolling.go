@@ -364,12 +364,7 @@ func (r *run) rollSignal(row *store.StepRecord, s *plan.Step, rec *store.Resourc
 	st := row.Rolling.Clone()
 	row.Rolling = st
 	st.Answered++
-	got := make(map[string]string, len(row.Signals)+1)
-	for k, v := range row.Signals {
-		got[k] = v
-	}
-	got[uniqueID] = status
-	row.Signals = got
+	row.Signals = withSignal(row.Signals, uniqueID, status)
 	if status == SignalFailure {
 		st.Failure++
 	} else {
@@ -378,7 +373,7 @@ func (r *run) rollSignal(row *store.StepRecord, s *plan.Step, rec *store.Resourc
 	pol, _, _ := rollingPolicyOf(r.resourceUpdatePolicy(s.LogicalID))
 	if rollFailed(st, pol) {
 		r.endWait(row)
-		return r.rollFail(row, s, fmt.Sprintf("Received %d FAILURE signal(s) out of %d. Unable to satisfy %d%% MinSuccessfulInstancesPercent requirement", st.Failure, st.Total, pol.MinSuccess))
+		return r.partFailed(row, s, fmt.Sprintf("Received %d FAILURE signal(s) out of %d. Unable to satisfy %d%% MinSuccessfulInstancesPercent requirement", st.Failure, st.Total, pol.MinSuccess))
 	}
 	if st.Answered < st.Awaiting {
 		r.putRow(row)
@@ -404,7 +399,7 @@ func (r *run) rollTimedOut(row *store.StepRecord, s *plan.Step) error {
 	r.endWait(row)
 	pol, _, _ := rollingPolicyOf(r.resourceUpdatePolicy(s.LogicalID))
 	if rollFailed(st, pol) {
-		return r.rollFail(row, s, fmt.Sprintf("Received %d SUCCESS signal(s) out of %d. Unable to satisfy %d%% MinSuccessfulInstancesPercent requirement", st.Success, st.Total, pol.MinSuccess))
+		return r.partFailed(row, s, fmt.Sprintf("Received %d SUCCESS signal(s) out of %d. Unable to satisfy %d%% MinSuccessfulInstancesPercent requirement", st.Success, st.Total, pol.MinSuccess))
 	}
 	return r.rollResume(row)
 }
@@ -447,14 +442,8 @@ func rollInstances(rec *store.ResourceRecord, st *store.RollingState) []store.In
 	return out
 }
 
-// rollFail fails the group's update (partFailed keeps in its record the
-// instances the update left: a rollback replaces those it launched).
-func (r *run) rollFail(row *store.StepRecord, s *plan.Step, reason string) error {
-	return r.partFailed(row, s, reason)
-}
-
-// rolledBack is a group's record as a rolling update that stops (failed,
-// cancelled) leaves it: holding the instances the update left, so that a
+// rolledBack is a group's record as a rolling update that stops (failed:
+// partFailed; cancelled: cancelRunning) leaves it: holding the instances the update left, so that a
 // rollback replaces those it launched. Any other step's record is rec.
 func rolledBack(row *store.StepRecord, rec *store.ResourceRecord) *store.ResourceRecord {
 	if row.Part != partRolling || row.Rolling == nil {

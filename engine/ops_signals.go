@@ -309,19 +309,25 @@ func (r *run) signal(row *store.StepRecord, s *plan.Step, uniqueID, status, data
 		}
 		data = SignalFailure
 	}
-	got := make(map[string]string, len(row.Signals)+1)
-	for k, v := range row.Signals {
-		got[k] = v
+	if _, seen := row.Signals[uniqueID]; pol.Handle || !seen {
+		row.Signals = withSignal(row.Signals, uniqueID, data)
 	}
-	if _, seen := got[uniqueID]; pol.Handle || !seen {
-		got[uniqueID] = data
-	}
-	row.Signals = got
-	if len(got) < pol.Count {
+	if len(row.Signals) < pol.Count {
 		r.putRow(row)
 		return nil
 	}
 	return r.signalsDone(row, s)
+}
+
+// withSignal is a copy of a step's signals (shared with the stored row,
+// never changed in place) with the signal of uniqueID set to data.
+func withSignal(signals map[string]string, uniqueID, data string) map[string]string {
+	out := make(map[string]string, len(signals)+1)
+	for k, v := range signals {
+		out[k] = v
+	}
+	out[uniqueID] = data
+	return out
 }
 
 // signalsDone completes a resource whose signals came: a wait condition's
