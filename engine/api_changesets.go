@@ -33,6 +33,9 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 	if err := checkRoleARN(in.RoleARN); err != nil {
 		return nil, err
 	}
+	if err := checkNotificationARNs(in.NotificationARNs); err != nil {
+		return nil, err
+	}
 	if err := e.checkRollbackConfiguration(in.RollbackConfiguration); err != nil {
 		return nil, err
 	}

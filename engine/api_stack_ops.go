@@ -44,6 +44,9 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 	if err := checkRoleARN(in.RoleARN); err != nil {
 		return nil, err
 	}
+	if err := checkNotificationARNs(in.NotificationARNs); err != nil {
+		return nil, err
+	}
 	if in.TimeoutInMinutes < 0 {
 		return nil, ValidationError("1 validation error detected: Value '%d' at 'timeoutInMinutes' failed to satisfy constraint: Member must have value greater than or equal to 1", in.TimeoutInMinutes)
 	}
@@ -223,6 +226,9 @@ func (e *Engine) UpdateStack(ctx context.Context, in UpdateStackInput) (*UpdateS
 		return nil, requiredError("stackName")
 	}
 	if err := checkRoleARN(in.RoleARN); err != nil {
+		return nil, err
+	}
+	if err := checkNotificationARNs(in.NotificationARNs); err != nil {
 		return nil, err
 	}
 	body, file, err := e.templateSource(in.TemplateBody, in.TemplateURL, in.TemplateFile, in.UsePreviousTemplate)

@@ -146,7 +146,6 @@ func planError(err error) error {
 	return templateError(err)
 }
 
-// sameTags tells whether two tag lists are the same.
 // checkRoleARN checks a call's RoleARN against the API's length
 // constraints (20 to 2,048 characters; "" when none is given).
 func checkRoleARN(role string) error {
@@ -161,6 +160,20 @@ func checkRoleARN(role string) error {
 	return nil
 }
 
+// maxNotificationARNs is how many topics a stack may notify (the API's
+// NotificationARNs, a list of at most 5).
+const maxNotificationARNs = 5
+
+// checkNotificationARNs checks a call's NotificationARNs against the API's
+// constraint.
+func checkNotificationARNs(arns []string) error {
+	if len(arns) > maxNotificationARNs {
+		return ValidationError("1 validation error detected: Value at 'notificationARNs' failed to satisfy constraint: Member must have length less than or equal to %d", maxNotificationARNs)
+	}
+	return nil
+}
+
+// sameTags tells whether two tag lists are the same.
 func sameTags(a, b []Tag) bool {
 	if len(a) != len(b) {
 		return false

@@ -23,7 +23,8 @@
 // nothing. Operations do not run by themselves: they queue tasks, and the
 // event loop runs them in virtual time (Run, Step, RunUntil, Advance, Pace,
 // or Drive for any combination). Subscribe sees every event as it is
-// written. Save writes the state file atomically; a later process opens it
+// written; SubscribeNotifications the messages CloudFormation publishes
+// of them to the SNS topics of their stack's NotificationARNs. Save writes the state file atomically; a later process opens it
 // and continues whatever was in motion.
 //
 // # Inside

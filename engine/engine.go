@@ -191,9 +191,13 @@ type Engine struct {
 	// handlers is the loop's dispatch table (loop.go).
 	handlers map[TaskKind]taskHandler
 
-	obsMu     sync.Mutex
-	observers []observer
-	obsNext   int
+	obsMu           sync.Mutex
+	observers       []observer
+	notifyObservers []notifyObserver
+	obsNext         int
+	// unsaved are the notifications of events committed since the last
+	// Save, published when it succeeds (notifications.go).
+	unsaved []Notification
 
 	// file is the state file the engine was opened from, nil when the
 	// engine lives in memory only.
@@ -466,15 +470,18 @@ func (e *Engine) deliver(tx *txn, evs []store.PendingEvent) {
 		return
 	}
 	e.obsMu.Lock()
-	obs := e.observers
+	obs, notifying := e.observers, len(e.notifyObservers) > 0
 	e.obsMu.Unlock()
-	if len(obs) == 0 {
+	if len(obs) == 0 && !notifying {
 		return
 	}
 	for _, p := range evs {
 		ev := stackEventOf(e.st, p.St, p.Seq, tx.EventAt(p.St.Num, p.Seq))
 		for _, o := range obs {
 			o.fn(ev)
+		}
+		if notifying {
+			e.notify(notificationsOf(e.st, p.St, p.Seq, ev))
 		}
 	}
 }

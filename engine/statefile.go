@@ -77,7 +77,11 @@ func (e *Engine) Save() error {
 	if e.broken != nil {
 		return e.broken
 	}
-	return e.file.Save(e.st)
+	if err := e.file.Save(e.st); err != nil {
+		return err
+	}
+	e.publishSaved()
+	return nil
 }
 
 // UpgradedFrom names the copy of a state file of format 1 that the first

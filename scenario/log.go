@@ -21,6 +21,9 @@ import (
 //	== Operation stack (...)    a step begins
 //	   custom ...               a request a built-in responder received
 //	   change ...               a change of a change set
+//	   sns TOPIC                the event above was published to the topic
+//	                            (the last part of its ARN) of the stack's
+//	                            NotificationARNs
 //	!! Code: Message            the call was refused
 //	-- stack STATUS             where the step left the stack
 //

@@ -26,6 +26,9 @@ type Options struct {
 	// Handlers serve resource types with handler processes (--handler):
 	// they override the scenario's own for the same type.
 	Handlers []HandlerSpec
+	// Notify, when set, receives the notifications published to the
+	// stacks' NotificationARNs (engine.SubscribeNotifications).
+	Notify func(engine.Notification)
 }
 
 // Result is a replayed scenario: its event log and the expectations that
@@ -80,6 +83,12 @@ func Run(ctx context.Context, sc *Scenario, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer e.Close()
+	e.SubscribeNotifications(func(n engine.Notification) {
+		log.line("   sns %s", n.TopicArn[strings.LastIndexByte(n.TopicArn, ':')+1:])
+		if opts.Notify != nil {
+			opts.Notify(n)
+		}
+	})
 	r := &runner{sc: sc, e: e, res: &Result{Scenario: sc, log: log}, ids: map[string]string{}}
 	e.Subscribe(func(ev engine.StackEvent) {
 		log.event(ev)

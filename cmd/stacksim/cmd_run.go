@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/scenario"
 )
@@ -61,13 +62,26 @@ problem listed at its FILE:LINE:COL). The format: docs/scenarios.md.`,
 			if err != nil {
 				return badInput(err)
 			}
+			notes, err := a.openNotifications()
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if err := notes.close(); err != nil {
+					fmt.Fprintf(a.stderr, "stacksim: %v\n", err)
+				}
+			}()
+			var notify func(engine.Notification)
+			if notes != nil {
+				notify = notes.write
+			}
 			color := a.colorFor(a.stderr)
 			failed := false
 			for i, sc := range scenarios {
 				if i > 0 {
 					fmt.Fprintln(a.stdout)
 				}
-				res, err := scenario.Run(cmd.Context(), sc, scenario.Options{Logger: a.log, SchemaDir: a.schemas, PermissiveTypes: a.permissive, Handlers: handlers})
+				res, err := scenario.Run(cmd.Context(), sc, scenario.Options{Logger: a.log, SchemaDir: a.schemas, PermissiveTypes: a.permissive, Handlers: handlers, Notify: notify})
 				if err != nil {
 					if res != nil {
 						fmt.Fprint(a.stdout, res.Log())

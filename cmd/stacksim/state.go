@@ -137,6 +137,9 @@ type session struct {
 	path    string
 	existed bool // the state file existed when opened
 	stderr  io.Writer
+	// notes receives the notifications of the events saved
+	// (--notifications), nil without the flag.
+	notes *notificationSink
 }
 
 // openWrite opens the state for a command that changes it: the file is
@@ -164,8 +167,13 @@ func (a *app) openWrite() (*session, error) {
 	if err := os.MkdirAll(filepath.Dir(a.statePath), 0o755); err != nil {
 		return nil, badInput(fmt.Errorf("state file %s: cannot make its directory: %w", a.statePath, err))
 	}
+	notes, err := a.openNotifications()
+	if err != nil {
+		return nil, err
+	}
 	e, err := engine.Open(a.statePath, opts)
 	if err != nil {
+		_ = notes.close()
 		var locked *engine.StateLockedError
 		if errors.As(err, &locked) {
 			locked.Hint = a.lockHint(locked.Hint)
@@ -173,6 +181,10 @@ func (a *app) openWrite() (*session, error) {
 		return nil, badInput(err)
 	}
 	s.e = e
+	if notes != nil {
+		s.notes = notes
+		e.SubscribeNotifications(notes.write)
+	}
 	if err := a.checkRegion(e.Region()); err != nil {
 		s.close()
 		return nil, err
@@ -238,5 +250,8 @@ func (s *session) saveUnlessInternal(runErr error) error {
 func (s *session) close() {
 	if s.e != nil {
 		_ = s.e.Close()
+	}
+	if err := s.notes.close(); err != nil {
+		fmt.Fprintf(s.stderr, "stacksim: %v (the state was saved; the notifications of its events are not all in the file)\n", err)
 	}
 }
