@@ -220,6 +220,7 @@ func operations() map[string]*operation {
 			"ListStackResources":     bridge(read, newOf[cfn.ListStackResourcesInput], newOf[cfn.ListStackResourcesOutput], (*engine.Engine).ListStackResources),
 			"GetTemplate":            bridge(read, newOf[cfn.GetTemplateInput], newOf[cfn.GetTemplateOutput], (*engine.Engine).GetTemplate),
 			"ValidateTemplate":       bridge(read, newOf[cfn.ValidateTemplateInput], newOf[cfn.ValidateTemplateOutput], (*engine.Engine).ValidateTemplate),
+			"DescribeAccountLimits":  bridge(read, newOf[cfn.DescribeAccountLimitsInput], newOf[cfn.DescribeAccountLimitsOutput], (*engine.Engine).DescribeAccountLimits),
 			"ListExports":            bridge(read, newOf[cfn.ListExportsInput], newOf[cfn.ListExportsOutput], (*engine.Engine).ListExports),
 			"ListImports":            bridge(read, newOf[cfn.ListImportsInput], newOf[cfn.ListImportsOutput], (*engine.Engine).ListImports),
 			"GetTemplateSummary":     bridge(read, newOf[cfn.GetTemplateSummaryInput], newOf[cfn.GetTemplateSummaryOutput], (*engine.Engine).GetTemplateSummary),

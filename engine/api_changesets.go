@@ -128,6 +128,9 @@ func (e *Engine) CreateChangeSet(ctx context.Context, in CreateChangeSetInput) (
 		missing := &missingImports{}
 		if newStack {
 			if st == nil || st.StackStatus == statemachine.StackStatusDeleteComplete {
+				if err := e.checkStackLimit(tx); err != nil {
+					return err
+				}
 				st = &store.StackRecord{StackId: tx.newStackID(in.StackName), StackName: in.StackName, CreationTime: tx.now(),
 					NotificationARNs: in.NotificationARNs, Tags: in.Tags, Capabilities: in.Capabilities, RoleARN: in.RoleARN}
 				var err error

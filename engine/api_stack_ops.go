@@ -75,6 +75,9 @@ func (e *Engine) CreateStack(ctx context.Context, in CreateStackInput) (*CreateS
 		if err := statemachine.CheckOperation(statemachine.CreateStack, info); err != nil {
 			return apiError(err)
 		}
+		if err := e.checkStackLimit(tx); err != nil {
+			return err
+		}
 		onFailure := in.OnFailure
 		if onFailure == "" {
 			onFailure = OnFailureRollback

@@ -120,6 +120,12 @@ type Options struct {
 	// the resource is made) or SignalsManual (SignalResource only; nobody
 	// signalling, the resource times out in virtual time).
 	Signals string
+	// StackLimit is how many stacks the account may hold (the stacks not
+	// DELETE_COMPLETE, nested ones included): past it, a new stack is
+	// refused with LimitExceededException, as AWS refuses it.
+	// DescribeAccountLimits reports it. 0: AWS's default quota,
+	// DefaultStackLimit.
+	StackLimit int
 	// MaxAttempts bounds the calls of one handler action that fails with a
 	// retriable error code (Throttling, NetworkFailure, ServiceInternalError,
 	// ResourceConflict): the first call and its retries, with exponential
@@ -174,6 +180,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = DefaultMaxAttempts
+	}
+	if o.StackLimit <= 0 {
+		o.StackLimit = DefaultStackLimit
 	}
 	return o
 }

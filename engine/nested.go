@@ -236,6 +236,9 @@ func (r *run) createChild(row *store.StepRecord, s *plan.Step) error {
 	if err == nil && len(body) == 0 {
 		err = ValidationError("Template format error: At least one Resources member must be defined.")
 	}
+	if err == nil {
+		err = r.e.checkStackLimit(r.tx)
+	}
 	if err != nil {
 		return r.partFailed(row, s, failReason(err))
 	}

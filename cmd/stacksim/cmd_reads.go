@@ -34,7 +34,7 @@ func (a *app) readCommands() []*cobra.Command {
 		a.describeStacksCommand(), a.listStacksCommand(), a.describeStackEventsCommand(), a.describeEventsCommand(),
 		a.describeStackResourceCommand(), a.describeStackResourcesCommand(), a.listStackResourcesCommand(),
 		a.getTemplateCommand(), a.listExportsCommand(), a.listImportsCommand(),
-		a.describeStackOperationCommand(),
+		a.describeStackOperationCommand(), a.describeAccountLimitsCommand(),
 	}
 }
 
@@ -318,6 +318,21 @@ func (a *app) listImportsCommand() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&name, "export-name", "", "the export's name")
 	return cmd
+}
+
+func (a *app) describeAccountLimitsCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "describe-account-limits",
+		Short: "The account's CloudFormation quotas: stacks (--stack-limit), outputs of a template, resources provisioned at once",
+		Example: `  stacksim describe-account-limits --output table
+  stacksim --stack-limit 3 describe-account-limits --query 'AccountLimits[?Name==` + "`StackLimit`" + `].Value' --output text`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.read(cmd.Context(), "DescribeAccountLimits", func(ctx context.Context, e *engine.Engine) (any, error) {
+				return e.DescribeAccountLimits(ctx, engine.DescribeAccountLimitsInput{})
+			})
+		},
+	}
 }
 
 func (a *app) describeStackOperationCommand() *cobra.Command {

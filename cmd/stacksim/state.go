@@ -55,6 +55,10 @@ const defaultLockTimeout = 5 * time.Second
 // engineOptions builds the engine's options from the global flags.
 func (a *app) engineOptions() (engine.Options, error) {
 	opts := engine.Options{Seed: a.seed, Logger: a.log, SchemaDir: a.schemas, PermissiveTypes: a.permissive, CustomResponseWait: 30 * time.Second, Region: a.aws.region}
+	if a.stackLimit < 1 {
+		return opts, badInput(fmt.Errorf("--stack-limit %d: want a number of stacks of 1 or more (AWS's default quota is %d)", a.stackLimit, engine.DefaultStackLimit))
+	}
+	opts.StackLimit = a.stackLimit
 	switch a.contract {
 	case "off", "":
 		opts.Contract = engine.ContractOff
