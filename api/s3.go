@@ -28,7 +28,8 @@ import (
 // (/BUCKET/KEY: what the SDKs send to an endpoint that is an IP address),
 // told apart by their SigV4 scope (…/s3/aws4_request).
 //
-// Served: GetBucketLocation, HeadBucket, GetBucketEncryption,
+// Served: CreateBucket, DeleteBucket and ListBuckets (s3_buckets.go),
+// GetBucketLocation, HeadBucket, GetBucketEncryption,
 // GetBucketVersioning, ListObjectsV2 (and the older ListObjects),
 // PutObject (aws-chunked bodies included), GetObject, HeadObject,
 // DeleteObject, and multipart uploads (s3_multipart.go). Anything else
@@ -118,11 +119,17 @@ func (s *Server) serveS3(w http.ResponseWriter, r *http.Request, id string) (str
 			message: "stacksim serve has no S3: start it with --s3-dir DIR (the objects of bucket B are then the files DIR/B/KEY)"})
 	}
 	if bucket == "" {
+		if r.Method == http.MethodGet {
+			return "ListBuckets", s.listBuckets(w, r, dir, id)
+		}
 		return fail(&s3Error{status: http.StatusNotImplemented, code: "NotImplemented",
-			message: "stacksim serves the objects of a bucket (path-style requests, /BUCKET/KEY), not ListBuckets"})
+			message: "stacksim serves buckets and their objects (path-style requests, /BUCKET/KEY) and ListBuckets (GET /), not " + r.Method + " /"})
 	}
 	if !bucketName.MatchString(bucket) {
 		return fail(&s3Error{status: http.StatusBadRequest, code: "InvalidBucketName", message: "The specified bucket is not valid.", bucket: bucket})
+	}
+	if key == "" && op == "CreateBucket" {
+		return op, s.createBucket(w, r, dir, bucket, id)
 	}
 	exists, err := s.bucketExists(r, dir, bucket)
 	if err != nil {
@@ -170,9 +177,11 @@ func (s *Server) serveS3(w http.ResponseWriter, r *http.Request, id string) (str
 		}{}, id)
 	case "ListObjectsV2", "ListObjects":
 		return op, s.listObjects(w, r, op, bucket, bdir, id)
+	case "DeleteBucket":
+		return op, s.deleteBucket(w, r, dir, bucket, id)
 	}
 	return fail(&s3Error{status: http.StatusNotImplemented, code: "NotImplemented",
-		message: fmt.Sprintf("stacksim serves the objects of its S3 directory (PutObject, GetObject, HeadObject, DeleteObject, ListObjectsV2, GetBucketLocation, HeadBucket), not %s", op)})
+		message: fmt.Sprintf("stacksim serves the buckets and objects of its S3 directory (CreateBucket, DeleteBucket, ListBuckets, PutObject, GetObject, HeadObject, DeleteObject, ListObjectsV2, GetBucketLocation, HeadBucket), not %s", op)})
 }
 
 // s3Operation names a request as S3's API does.
@@ -216,6 +225,13 @@ func s3Operation(r *http.Request, bucket, key string) string {
 				return "GetBucketVersioning"
 			}
 			return "GetBucket" + strings.ToUpper(sub[:1]) + sub[1:]
+		}
+		if q.Has(sub) && (r.Method == http.MethodPut || r.Method == http.MethodDelete) {
+			verb := "PutBucket"
+			if r.Method == http.MethodDelete {
+				verb = "DeleteBucket"
+			}
+			return verb + strings.ToUpper(sub[:1]) + sub[1:] // PutBucketPolicy, DeleteBucketTagging...
 		}
 	}
 	switch r.Method {

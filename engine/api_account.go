@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"sort"
 	"time"
 
 	"github.com/stacksim/stacksim/paramstore"
@@ -74,6 +75,22 @@ func (e *Engine) BucketExists(ctx context.Context, name string) (bool, error) {
 		return nil
 	})
 	return found, err
+}
+
+// Buckets lists the names of the account's S3 buckets (the
+// AWS::S3::Bucket objects its stacks made), sorted.
+func (e *Engine) Buckets(ctx context.Context) ([]string, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	err := e.view(func(tx *txn) error {
+		for _, o := range tx.Objects(bucketType) {
+			out = append(out, o.ID)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
 }
 
 // RoleExists tells whether the account has the IAM role whose ARN is arn:

@@ -229,12 +229,13 @@ func TestServeAWSCLI(t *testing.T) {
 }
 
 // The AWS CLI's S3 through serve (AWS_ENDPOINT_URL points every service
-// at it): `cloudformation deploy --s3-bucket` uploads the template to the
-// bucket, a directory of --s3-dir, and deploys it by its URL; `s3 ls` and
-// `s3 cp` read the bucket back.
+// at it): `s3 mb` makes the bucket (a directory of --s3-dir);
+// `cloudformation deploy --s3-bucket` uploads the template to it and
+// deploys it by its URL; `s3 ls` and `s3 cp` read the bucket back; `s3 rb
+// --force` empties it and removes it.
 func TestServeAWSCLIS3(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "s3", "my-artifacts"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "s3"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(cliTemplate), 0o644); err != nil {
@@ -253,6 +254,12 @@ func TestServeAWSCLIS3(t *testing.T) {
 		}
 		return string(out)
 	}
+	if out := aws("s3", "mb", "s3://my-artifacts"); !strings.Contains(out, "make_bucket: my-artifacts") {
+		t.Fatalf("s3 mb:\n%s", out)
+	}
+	if out := aws("s3", "ls"); !strings.Contains(out, " my-artifacts\n") {
+		t.Fatalf("s3 ls (the buckets):\n%s", out)
+	}
 	if out := aws("cloudformation", "deploy", "--stack-name", "staged", "--template-file", "app.yaml", "--s3-bucket", "my-artifacts"); !strings.Contains(out, "Successfully created/updated stack - staged") {
 		t.Fatalf("cloudformation deploy --s3-bucket:\n%s", out)
 	}
@@ -270,5 +277,11 @@ func TestServeAWSCLIS3(t *testing.T) {
 	aws("s3", "cp", "s3://my-artifacts/"+key, "copy.yaml")
 	if b, err := os.ReadFile(filepath.Join(dir, "copy.yaml")); err != nil || string(b) != cliTemplate {
 		t.Fatalf("s3 cp: %v\n%s", err, b)
+	}
+	if out := aws("s3", "rb", "s3://my-artifacts", "--force"); !strings.Contains(out, "remove_bucket: my-artifacts") {
+		t.Fatalf("s3 rb --force:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "s3", "my-artifacts")); err == nil {
+		t.Fatal("the bucket's directory is still there after s3 rb")
 	}
 }
