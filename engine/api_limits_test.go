@@ -24,7 +24,9 @@ func TestLifecycleStackLimit(t *testing.T) {
 	// root, Network, App: 4 stacks with other; App's own child is the
 	// fifth, refused: App fails, and root rolls back (its children
 	// deleted, root ROLLBACK_COMPLETE: 2 stacks held).
-	h.mustDo(func() error { return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml")}) })
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "root", TemplateBody: h.fixture("parent.yaml")})
+	})
 	h.wait("root")
 	for _, n := range []string{"more", "b"} {
 		h.mustDo(func() error { return h.create(CreateStackInput{StackName: n, TemplateBody: leaf}) })

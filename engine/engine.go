@@ -201,8 +201,8 @@ type Engine struct {
 	handlers map[TaskKind]taskHandler
 
 	obsMu           sync.Mutex
-	observers       []observer
-	notifyObservers []notifyObserver
+	observers       []observer[StackEvent]
+	notifyObservers []observer[Notification]
 	obsNext         int
 	// unsaved are the notifications of events committed since the last
 	// Save, published when it succeeds (notifications.go).
@@ -446,31 +446,38 @@ func (e *Engine) Now() time.Time {
 	return e.now()
 }
 
-// observer is a subscriber to events.
-type observer struct {
+// observer is a subscriber: to events (Subscribe), to notifications
+// (SubscribeNotifications).
+type observer[T any] struct {
 	id int
-	fn func(StackEvent)
+	fn func(T)
+}
+
+// subscribe adds fn to *list under e.obsMu and returns the function that
+// removes it.
+func subscribe[T any](e *Engine, list *[]observer[T], fn func(T)) (unsubscribe func()) {
+	e.obsMu.Lock()
+	defer e.obsMu.Unlock()
+	e.obsNext++
+	id := e.obsNext
+	*list = append(*list, observer[T]{id: id, fn: fn})
+	return func() {
+		e.obsMu.Lock()
+		defer e.obsMu.Unlock()
+		for i, o := range *list {
+			if o.id == id {
+				*list = append((*list)[:i:i], (*list)[i+1:]...)
+				return
+			}
+		}
+	}
 }
 
 // Subscribe calls fn with every stack event, in order, once the step (or
 // the API call) that wrote it has completed. fn runs while the engine is
 // locked: it must not call the engine. The returned function unsubscribes.
 func (e *Engine) Subscribe(fn func(StackEvent)) (unsubscribe func()) {
-	e.obsMu.Lock()
-	defer e.obsMu.Unlock()
-	e.obsNext++
-	id := e.obsNext
-	e.observers = append(e.observers, observer{id: id, fn: fn})
-	return func() {
-		e.obsMu.Lock()
-		defer e.obsMu.Unlock()
-		for i, o := range e.observers {
-			if o.id == id {
-				e.observers = append(e.observers[:i:i], e.observers[i+1:]...)
-				return
-			}
-		}
-	}
+	return subscribe(e, &e.observers, fn)
 }
 
 // deliver hands events, read through tx, to the observers.

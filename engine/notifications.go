@@ -125,12 +125,6 @@ func notificationsOf(s *store.Store, st *store.StackRecord, seq uint64, ev Stack
 	return out
 }
 
-// notifyObserver is a subscriber to notifications.
-type notifyObserver struct {
-	id int
-	fn func(Notification)
-}
-
 // SubscribeNotifications calls fn with every notification published, in
 // order: the messages of each stack event, once per topic of the stack's
 // NotificationARNs. An engine without a state file publishes an event's
@@ -141,21 +135,7 @@ type notifyObserver struct {
 // engine is locked: it must not call the engine. The returned function
 // unsubscribes.
 func (e *Engine) SubscribeNotifications(fn func(Notification)) (unsubscribe func()) {
-	e.obsMu.Lock()
-	defer e.obsMu.Unlock()
-	e.obsNext++
-	id := e.obsNext
-	e.notifyObservers = append(e.notifyObservers, notifyObserver{id: id, fn: fn})
-	return func() {
-		e.obsMu.Lock()
-		defer e.obsMu.Unlock()
-		for i, o := range e.notifyObservers {
-			if o.id == id {
-				e.notifyObservers = append(e.notifyObservers[:i:i], e.notifyObservers[i+1:]...)
-				return
-			}
-		}
-	}
+	return subscribe(e, &e.notifyObservers, fn)
 }
 
 // notify publishes the messages of an event that was just committed: at
