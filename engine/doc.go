@@ -24,7 +24,9 @@
 // event loop runs them in virtual time (Run, Step, RunUntil, Advance, Pace,
 // or Drive for any combination). Subscribe sees every event as it is
 // written; SubscribeNotifications the messages CloudFormation publishes
-// of them to the SNS topics of their stack's NotificationARNs. Save writes the state file atomically; a later process opens it
+// of them to the SNS topics of their stack's NotificationARNs, and
+// SubscribeEventBridge the events it sends to the default EventBridge bus.
+// Save writes the state file atomically; a later process opens it
 // and continues whatever was in motion.
 //
 // # Inside

@@ -203,10 +203,11 @@ type Engine struct {
 	obsMu           sync.Mutex
 	observers       []observer[StackEvent]
 	notifyObservers []observer[Notification]
+	busObservers    []observer[EventBridgeEvent]
 	obsNext         int
-	// unsaved are the notifications of events committed since the last
-	// Save, published when it succeeds (notifications.go).
-	unsaved []Notification
+	// unsaved are the notifications and bus events of events committed
+	// since the last Save, published when it succeeds (notifications.go).
+	unsaved outbox
 
 	// file is the state file the engine was opened from, nil when the
 	// engine lives in memory only.
@@ -486,9 +487,9 @@ func (e *Engine) deliver(tx *txn, evs []store.PendingEvent) {
 		return
 	}
 	e.obsMu.Lock()
-	obs, notifying := e.observers, len(e.notifyObservers) > 0
+	obs, notifying, busing := e.observers, len(e.notifyObservers) > 0, len(e.busObservers) > 0
 	e.obsMu.Unlock()
-	if len(obs) == 0 && !notifying {
+	if len(obs) == 0 && !notifying && !busing {
 		return
 	}
 	for _, p := range evs {
@@ -496,9 +497,16 @@ func (e *Engine) deliver(tx *txn, evs []store.PendingEvent) {
 		for _, o := range obs {
 			o.fn(ev)
 		}
+		// Each event's publications right after it, so that an engine in
+		// memory hands them out in the order of the events.
+		var out outbox
 		if notifying {
-			e.notify(notificationsOf(e.st, p.St, p.Seq, ev))
+			out.notes = notificationsOf(e.st, p.St, p.Seq, ev)
 		}
+		if busing {
+			out.bus = []EventBridgeEvent{eventBridgeEventOf(e.st, p.St, p.Seq, ev)}
+		}
+		e.send(out)
 	}
 }
 

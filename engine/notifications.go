@@ -13,7 +13,9 @@ import (
 // lines of Key='Value' (the shape of messages recorded from AWS, below).
 // The engine makes the messages; where they go is its subscribers' (the
 // CLI's and serve's --notifications FILE, a Go test's callback): stacksim
-// has no SNS topics of its own to deliver them to.
+// has no SNS topics of its own to deliver them to. The outbox below holds
+// them, and the events of the default EventBridge bus (eventbridge.go),
+// until they may be published.
 
 // NotificationSubject is the subject of every message CloudFormation
 // publishes to a stack's topics.
@@ -138,38 +140,48 @@ func (e *Engine) SubscribeNotifications(fn func(Notification)) (unsubscribe func
 	return subscribe(e, &e.notifyObservers, fn)
 }
 
-// notify publishes the messages of an event that was just committed: at
-// once without a state file, else once it is saved (publishSaved). The
+// outbox holds what the engine publishes of events: notifications to
+// SNS topics, events to the default EventBridge bus.
+type outbox struct {
+	notes []Notification
+	bus   []EventBridgeEvent
+}
+
+// send publishes what events that were just committed make: at once
+// without a state file, else once they are saved (publishSaved). The
 // caller holds e.mu.
-func (e *Engine) notify(ns []Notification) {
-	if len(ns) == 0 {
+func (e *Engine) send(out outbox) {
+	if len(out.notes) == 0 && len(out.bus) == 0 {
 		return
 	}
 	if e.file != nil {
-		e.unsaved = append(e.unsaved, ns...)
+		e.unsaved.notes = append(e.unsaved.notes, out.notes...)
+		e.unsaved.bus = append(e.unsaved.bus, out.bus...)
 		return
 	}
-	e.publish(ns)
+	e.publish(out)
 }
 
-// publishSaved publishes the messages whose events the last Save made
-// durable. The caller holds e.mu.
+// publishSaved publishes what the events the last Save made durable make.
+// The caller holds e.mu.
 func (e *Engine) publishSaved() {
-	ns := e.unsaved
-	e.unsaved = nil
-	e.publish(ns)
+	out := e.unsaved
+	e.unsaved = outbox{}
+	e.publish(out)
 }
 
-func (e *Engine) publish(ns []Notification) {
-	if len(ns) == 0 {
-		return
-	}
+func (e *Engine) publish(out outbox) {
 	e.obsMu.Lock()
-	obs := e.notifyObservers
+	notes, bus := e.notifyObservers, e.busObservers
 	e.obsMu.Unlock()
-	for _, n := range ns {
-		for _, o := range obs {
+	for _, n := range out.notes {
+		for _, o := range notes {
 			o.fn(n)
+		}
+	}
+	for _, b := range out.bus {
+		for _, o := range bus {
+			o.fn(b)
 		}
 	}
 }

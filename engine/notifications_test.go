@@ -104,9 +104,10 @@ func stackEventsOf(t *testing.T, e *Engine, stack string) []StackEvent {
 	return all
 }
 
-// An engine with a state file publishes an event's messages when a Save
-// has made the event durable: none before, none when the save fails, and
-// those of a failed save with the next one that succeeds.
+// An engine with a state file publishes an event's messages (and its bus
+// event) when a Save has made the event durable: none before, none when
+// the save fails, and those of a failed save with the next one that
+// succeeds.
 func TestNotificationsAfterSave(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
 	fsys, fail := statefile.OSFS(), false
@@ -122,7 +123,9 @@ func TestNotificationsAfterSave(t *testing.T) {
 	}
 	defer e.Close()
 	var got []Notification
+	var bus []EventBridgeEvent
 	e.SubscribeNotifications(func(n Notification) { got = append(got, n) })
+	e.SubscribeEventBridge(func(ev EventBridgeEvent) { bus = append(bus, ev) })
 	body := "Resources:\n  P:\n    Type: AWS::SSM::Parameter\n    Properties: {Type: String, Value: v}\n"
 	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "app", TemplateBody: body, NotificationARNs: []string{topicOps}}); err != nil {
 		t.Fatal(err)
@@ -130,22 +133,22 @@ func TestNotificationsAfterSave(t *testing.T) {
 	if _, err := e.Run(ctx()); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 0 {
-		t.Fatalf("%d notifications before the save", len(got))
+	if len(got) != 0 || len(bus) != 0 {
+		t.Fatalf("%d notifications and %d bus events before the save", len(got), len(bus))
 	}
 	fail = true
 	if err := e.Save(); err == nil {
 		t.Fatal("the save did not fail")
 	}
-	if len(got) != 0 {
-		t.Fatalf("%d notifications after a failed save", len(got))
+	if len(got) != 0 || len(bus) != 0 {
+		t.Fatalf("%d notifications and %d bus events after a failed save", len(got), len(bus))
 	}
 	fail = false
 	if err := e.Save(); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(stackEventsOf(t, e, "app")); len(got) != n {
-		t.Fatalf("%d notifications after the save, for %d events", len(got), n)
+	if n := len(stackEventsOf(t, e, "app")); len(got) != n || len(bus) != n {
+		t.Fatalf("%d notifications and %d bus events after the save, for %d events", len(got), len(bus), n)
 	}
 	if err := e.Save(); err != nil {
 		t.Fatal(err)

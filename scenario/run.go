@@ -29,6 +29,9 @@ type Options struct {
 	// Notify, when set, receives the notifications published to the
 	// stacks' NotificationARNs (engine.SubscribeNotifications).
 	Notify func(engine.Notification)
+	// EventBridge, when set, receives the events sent to the account's
+	// default bus (engine.SubscribeEventBridge).
+	EventBridge func(engine.EventBridgeEvent)
 }
 
 // Result is a replayed scenario: its event log and the expectations that
@@ -89,6 +92,9 @@ func Run(ctx context.Context, sc *Scenario, opts Options) (*Result, error) {
 			opts.Notify(n)
 		}
 	})
+	if opts.EventBridge != nil {
+		e.SubscribeEventBridge(opts.EventBridge)
+	}
 	r := &runner{sc: sc, e: e, res: &Result{Scenario: sc, log: log}, ids: map[string]string{}}
 	e.Subscribe(func(ev engine.StackEvent) {
 		log.event(ev)

@@ -41,6 +41,8 @@ type app struct {
 	quiet       bool
 	// notifications is --notifications FILE (notifications.go).
 	notifications string
+	// eventBridge is --eventbridge FILE (notifications.go).
+	eventBridge string
 	// stackLimit is --stack-limit, the account's quota of stacks.
 	stackLimit  int
 	lockTimeout time.Duration
@@ -155,6 +157,7 @@ replays a whole scenario in one process.`,
 	f.StringVar(&a.contract, "contract", "off", "the handler contract checker: off, report (violations listed) or strict (a violation fails the handler's answer)")
 	f.StringVar(&a.signals, "signals", engine.SignalsAuto, "who signals a resource that waits for signals (a CreationPolicy's ResourceSignal, a wait condition's handle): auto (the simulation, SUCCESS, 30 s after it is made) or manual (signal-resource only; unsignalled, it times out)")
 	f.StringVar(&a.notifications, "notifications", "", "append the messages CloudFormation publishes to the SNS topics of a stack's NotificationARNs (one per stack event and topic) to FILE, as JSON lines in the shape SNS delivers them")
+	f.StringVar(&a.eventBridge, "eventbridge", "", "append the events CloudFormation sends to the account's default EventBridge bus (a Stack Status Change or Resource Status Change per stack event) to FILE, as JSON lines")
 	f.IntVar(&a.stackLimit, "stack-limit", engine.DefaultStackLimit, "the account's quota of stacks (not DELETE_COMPLETE, nested ones included): a new stack past it is refused with LimitExceededException, as AWS refuses it")
 	f.BoolVar(&a.quiet, "quiet", false, "do not show the events of a mutating command as they happen (the summary stays)")
 	f.DurationVar(&a.lockTimeout, "lock-timeout", defaultLockTimeout, "how long a command that changes the state waits for another one that holds the state file (0: refuse at once)")

@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/scenario"
 )
@@ -62,26 +61,22 @@ problem listed at its FILE:LINE:COL). The format: docs/scenarios.md.`,
 			if err != nil {
 				return badInput(err)
 			}
-			notes, err := a.openNotifications()
+			pubs, err := a.openPublications()
 			if err != nil {
 				return err
 			}
 			defer func() {
-				if err := notes.close(); err != nil {
+				if err := pubs.close(); err != nil {
 					fmt.Fprintf(a.stderr, "stacksim: %v\n", err)
 				}
 			}()
-			var notify func(engine.Notification)
-			if notes != nil {
-				notify = notes.write
-			}
 			color := a.colorFor(a.stderr)
 			failed := false
 			for i, sc := range scenarios {
 				if i > 0 {
 					fmt.Fprintln(a.stdout)
 				}
-				res, err := scenario.Run(cmd.Context(), sc, scenario.Options{Logger: a.log, SchemaDir: a.schemas, PermissiveTypes: a.permissive, Handlers: handlers, Notify: notify})
+				res, err := scenario.Run(cmd.Context(), sc, scenario.Options{Logger: a.log, SchemaDir: a.schemas, PermissiveTypes: a.permissive, Handlers: handlers, Notify: pubs.notify(), EventBridge: pubs.send()})
 				if err != nil {
 					if res != nil {
 						fmt.Fprint(a.stdout, res.Log())

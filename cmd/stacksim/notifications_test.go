@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,6 +49,28 @@ func readNotifications(t *testing.T, path string) []engine.SNSEnvelope {
 	return out
 }
 
+// readBusEvents reads an --eventbridge file: one event per line, each a
+// CloudFormation status change.
+func readBusEvents(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("%s: %v\n%s", path, err, line)
+		}
+		if ev["source"] != "aws.cloudformation" || !strings.HasPrefix(fmt.Sprint(ev["detail-type"]), "CloudFormation ") {
+			t.Fatalf("%s: %v", path, ev)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
 // statusesOf lists the ResourceStatus of each message.
 func statusesOf(envs []engine.SNSEnvelope) []string {
 	var out []string
@@ -88,8 +111,13 @@ func TestNotificationsFile(t *testing.T) {
 	if n := len(readNotifications(t, notes)); n != len(got) {
 		t.Fatalf("refused commands appended %d messages", n-len(got))
 	}
-	// A stack without topics publishes nothing; the delete of app does.
-	c.must(exitOK, "create-stack", "--stack-name", "quiet", "--template-body", "file://"+tmpl, "--notifications", notes, "--quiet")
+	// A stack without topics publishes nothing to SNS, and its events to
+	// the default bus all the same; the delete of app does.
+	bus := filepath.Join(dir, "bus.jsonl")
+	c.must(exitOK, "create-stack", "--stack-name", "quiet", "--template-body", "file://"+tmpl, "--notifications", notes, "--eventbridge", bus, "--quiet")
+	if n := len(readBusEvents(t, bus)); n != 5 {
+		t.Fatalf("%d bus events of quiet's create, for 5 events", n)
+	}
 	c.must(exitOK, "delete-stack", "--stack-name", "app", "--notifications", notes, "--quiet")
 	all := readNotifications(t, notes)
 	if tail := strings.Join(statusesOf(all[len(got):]), " "); tail != "DELETE_IN_PROGRESS DELETE_IN_PROGRESS DELETE_COMPLETE DELETE_COMPLETE" {
@@ -108,17 +136,21 @@ func TestNotificationsFile(t *testing.T) {
 	if !strings.Contains(stderr, "--notifications "+dir+": a directory") {
 		t.Fatalf("a directory: %s", stderr)
 	}
+	_, stderr = fresh.must(exitBadInput, "create-stack", "--stack-name", "app", "--template-body", "file://"+tmpl, "--eventbridge", dir)
+	if !strings.Contains(stderr, "--eventbridge "+dir+": a directory") {
+		t.Fatalf("a directory: %s", stderr)
+	}
 	if _, err := os.Stat(fresh.state); !os.IsNotExist(err) {
 		t.Fatalf("the refused command wrote the state: %v", err)
 	}
 }
 
-// serve --notifications FILE: a call's messages are in the file when its
-// answer arrives.
+// serve --notifications FILE --eventbridge FILE: a call's messages and bus
+// events are in the files when its answer arrives.
 func TestServeNotifications(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
-	s := startServe(t, bin, dir, "--notifications", "notes.jsonl")
+	s := startServe(t, bin, dir, "--notifications", "notes.jsonl", "--eventbridge", "bus.jsonl")
 	c := sdkClient(s.url)
 	ctx := context.Background()
 	topics := []string{"arn:aws:sns:us-east-1:123456789012:ops", "arn:aws:sns:us-east-1:123456789012:audit"}
@@ -132,6 +164,9 @@ func TestServeNotifications(t *testing.T) {
 	got := readNotifications(t, filepath.Join(dir, "notes.jsonl"))
 	if len(got) != 2*len(evs.StackEvents) {
 		t.Fatalf("%d messages for %d events and 2 topics", len(got), len(evs.StackEvents))
+	}
+	if n := len(readBusEvents(t, filepath.Join(dir, "bus.jsonl"))); n != len(evs.StackEvents) {
+		t.Fatalf("%d bus events for %d events", n, len(evs.StackEvents))
 	}
 	last := evs.StackEvents[0] // newest first
 	for i, topic := range topics {

@@ -141,9 +141,9 @@ type session struct {
 	path    string
 	existed bool // the state file existed when opened
 	stderr  io.Writer
-	// notes receives the notifications of the events saved
-	// (--notifications), nil without the flag.
-	notes *notificationSink
+	// pubs receive what CloudFormation publishes of the events saved
+	// (--notifications, --eventbridge).
+	pubs *publications
 }
 
 // openWrite opens the state for a command that changes it: the file is
@@ -171,13 +171,13 @@ func (a *app) openWrite() (*session, error) {
 	if err := os.MkdirAll(filepath.Dir(a.statePath), 0o755); err != nil {
 		return nil, badInput(fmt.Errorf("state file %s: cannot make its directory: %w", a.statePath, err))
 	}
-	notes, err := a.openNotifications()
+	pubs, err := a.openPublications()
 	if err != nil {
 		return nil, err
 	}
 	e, err := engine.Open(a.statePath, opts)
 	if err != nil {
-		_ = notes.close()
+		_ = pubs.close()
 		var locked *engine.StateLockedError
 		if errors.As(err, &locked) {
 			locked.Hint = a.lockHint(locked.Hint)
@@ -185,10 +185,8 @@ func (a *app) openWrite() (*session, error) {
 		return nil, badInput(err)
 	}
 	s.e = e
-	if notes != nil {
-		s.notes = notes
-		e.SubscribeNotifications(notes.write)
-	}
+	s.pubs = pubs
+	pubs.subscribe(e)
 	if err := a.checkRegion(e.Region()); err != nil {
 		s.close()
 		return nil, err
@@ -255,7 +253,7 @@ func (s *session) close() {
 	if s.e != nil {
 		_ = s.e.Close()
 	}
-	if err := s.notes.close(); err != nil {
-		fmt.Fprintf(s.stderr, "stacksim: %v (the state was saved; the notifications of its events are not all in the file)\n", err)
+	if err := s.pubs.close(); err != nil {
+		fmt.Fprintf(s.stderr, "stacksim: %v (the state was saved; what its events publish is not all in the file)\n", err)
 	}
 }
