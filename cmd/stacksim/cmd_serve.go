@@ -107,6 +107,12 @@ func (a *app) serve(ctx context.Context, addr string, opts api.Options) error {
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(a.stderr, "stacksim: serving CloudFormation on http://%s (state %s, pace %s); stop with Ctrl-C\n", bound, s.path, opts.Pace)
 	fmt.Fprintf(a.stderr, "stacksim: the web view is at http://%s/\n", bound)
+	if a.notifications != "" {
+		fmt.Fprintf(a.stderr, "stacksim: the messages to the stacks' SNS topics (NotificationARNs) are appended to %s\n", a.notifications)
+	}
+	if a.eventBridge != "" {
+		fmt.Fprintf(a.stderr, "stacksim: the events of the default EventBridge bus are appended to %s\n", a.eventBridge)
+	}
 	select {
 	case err = <-served:
 	case <-ctx.Done():
