@@ -116,6 +116,7 @@ func (e *Engine) DetectStackDrift(ctx context.Context, in DetectStackDriftInput)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out *DetectStackDriftOutput
+	var ended EventBridgeEvent // the detection's bus event
 	err := e.update(func(tx *txn) error {
 		st, err := driftStack(tx, in.StackName)
 		if err != nil {
@@ -160,11 +161,13 @@ func (e *Engine) DetectStackDrift(ctx context.Context, in DetectStackDriftInput)
 			return err
 		}
 		out = &DetectStackDriftOutput{StackDriftDetectionId: d.DetectionId}
+		ended = driftDetectionEvent(tx.Store, c, d)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	e.sendToBus(ended)
 	return out, nil
 }
 

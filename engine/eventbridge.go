@@ -9,14 +9,18 @@ import "github.com/stacksim/stacksim/engine/store"
 // EventBridge rules of source aws.cloudformation match. The engine makes
 // them; where they go is its subscribers' (--eventbridge FILE), published
 // as notifications are (notifications.go: after the commit in memory,
-// after the Save that made the event durable with a state file). Drift
-// detection, stack set and hook events are not made.
+// after the Save that made the event durable with a state file). A drift
+// detection of a stack sends a "CloudFormation Drift Detection Status
+// Change" when it ends (stacksim's detection ends within its call: it has
+// no in-progress moment to tell of). Stack set and hook events are not
+// made.
 
 // The detail types of the events, and their source.
 const (
 	EventBridgeSource         = "aws.cloudformation"
 	DetailTypeStackStatus     = "CloudFormation Stack Status Change"
 	DetailTypeResourceStatus  = "CloudFormation Resource Status Change"
+	DetailTypeDriftDetection  = "CloudFormation Drift Detection Status Change"
 	eventBridgeTimeLayout     = "2006-01-02T15:04:05Z" // EventBridge's time: seconds, UTC
 	eventBridgeEnvelopeFormat = "0"
 )
@@ -89,6 +93,50 @@ func eventBridgeEventOf(s *store.Store, st *store.StackRecord, seq uint64, ev St
 			ResourceType:  ev.ResourceType, ClientRequestToken: ev.ClientRequestToken}
 	}
 	return out
+}
+
+// DriftDetectionDetail is the detail of a CloudFormation Drift Detection
+// Status Change.
+type DriftDetectionDetail struct {
+	StackID               string                `json:"stack-id"`
+	StackDriftDetectionID string                `json:"stack-drift-detection-id"`
+	StatusDetails         DriftStatusDetails    `json:"status-details"`
+	DriftDetectionDetails DriftDetectionDetails `json:"drift-detection-details"`
+	ClientRequestToken    string                `json:"client-request-token"`
+}
+
+// DriftStatusDetails is a drift detection's status-details.
+type DriftStatusDetails struct {
+	StackDriftStatus string `json:"stack-drift-status"`
+	DetectionStatus  string `json:"detection-status"`
+}
+
+// DriftDetectionDetails counts the resources a detection found drifted
+// (-1 while it runs, AWS's documentation says).
+type DriftDetectionDetails struct {
+	DriftedStackResourceCount int `json:"drifted-stack-resource-count"`
+}
+
+// driftDetectionEvent is the bus event of a stack's drift detection that
+// ended.
+func driftDetectionEvent(s *store.Store, st *store.StackRecord, d *store.StackDrift) EventBridgeEvent {
+	return EventBridgeEvent{Version: eventBridgeEnvelopeFormat, ID: deriveUUID(s.ID.Seed, 0, "eventbridge", d.DetectionId),
+		DetailType: DetailTypeDriftDetection, Source: EventBridgeSource, Account: s.ID.AccountID,
+		Time: d.Time.UTC().Format(eventBridgeTimeLayout), Region: s.ID.Region, Resources: []string{st.StackId},
+		Detail: &DriftDetectionDetail{StackID: st.StackId, StackDriftDetectionID: d.DetectionId,
+			StatusDetails:         DriftStatusDetails{StackDriftStatus: d.Status, DetectionStatus: d.DetectionStatus},
+			DriftDetectionDetails: DriftDetectionDetails{DriftedStackResourceCount: d.DriftedCount}}}
+}
+
+// sendToBus publishes a bus event that no stack event carries (a drift
+// detection's), when someone listens. The caller holds e.mu.
+func (e *Engine) sendToBus(ev EventBridgeEvent) {
+	e.obsMu.Lock()
+	busing := len(e.busObservers) > 0
+	e.obsMu.Unlock()
+	if busing {
+		e.send(outbox{bus: []EventBridgeEvent{ev}})
+	}
 }
 
 // SubscribeEventBridge calls fn with every event sent to the account's

@@ -62,3 +62,39 @@ func TestEventBridgeEvents(t *testing.T) {
 		t.Fatal("no bus event of a property validation failure")
 	}
 }
+
+// A drift detection sends a Drift Detection Status Change when it ends,
+// with the stack's drift status and the count of drifted resources.
+func TestEventBridgeDriftDetection(t *testing.T) {
+	e := newTestEngine(t, Options{})
+	body := "Resources:\n  P:\n    Type: AWS::SSM::Parameter\n    Properties: {Type: String, Value: v}\n"
+	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "app", TemplateBody: body}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(ctx()); err != nil {
+		t.Fatal(err)
+	}
+	var got []EventBridgeEvent
+	e.SubscribeEventBridge(func(ev EventBridgeEvent) { got = append(got, ev) })
+	if _, err := e.DriftResource(ctx(), DriftResourceInput{StackName: "app", LogicalResourceId: "P", Properties: map[string]any{"Value": "by hand"}}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.DetectStackDrift(ctx(), DetectStackDriftInput{StackName: "app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].DetailType != DetailTypeDriftDetection {
+		t.Fatalf("bus events of a drift detection: %+v", got)
+	}
+	d, ok := got[0].Detail.(*DriftDetectionDetail)
+	if !ok || d.StackDriftDetectionID != out.StackDriftDetectionId || d.StatusDetails.StackDriftStatus != DriftDrifted ||
+		d.StatusDetails.DetectionStatus != DetectionComplete || d.DriftDetectionDetails.DriftedStackResourceCount != 1 {
+		t.Fatalf("the detection's event: %+v", got[0].Detail)
+	}
+	line, _ := json.Marshal(got[0])
+	golden(t, "eventbridge-drift.golden", append(line, '\n'))
+	// A refused detection sends nothing.
+	if _, err := e.DetectStackDrift(ctx(), DetectStackDriftInput{StackName: "nope"}); err == nil || len(got) != 1 {
+		t.Fatalf("a refused detection: %v, %d events", err, len(got))
+	}
+}
