@@ -396,6 +396,12 @@ func sliceAny(v []any) any {
 // object, "State.Code"; none inside arrays) and, for simulated types, the
 // other attributes AWS documents (an SQS queue's QueueName). Sorted.
 func (s *Schema) Attributes() []string {
+	return append([]string(nil), s.attributes()...)
+}
+
+// attributes is Attributes without the copy (the slice is the schema's:
+// read it, never change it).
+func (s *Schema) attributes() []string {
 	s.attrOnce.Do(func() {
 		seen := map[string]bool{}
 		for _, p := range s.ReadOnlyProperties {
@@ -424,14 +430,14 @@ func (s *Schema) Attributes() []string {
 		}
 		sort.Strings(s.attrs)
 	})
-	return append([]string(nil), s.attrs...)
+	return s.attrs
 }
 
 // HasAttribute reports whether Fn::GetAtt accepts name.
 func (s *Schema) HasAttribute(name string) bool {
-	s.Attributes()
-	i := sort.SearchStrings(s.attrs, name)
-	return (i < len(s.attrs) && s.attrs[i] == name) || s.dynamicAttribute(name)
+	attrs := s.attributes()
+	i := sort.SearchStrings(attrs, name)
+	return (i < len(attrs) && attrs[i] == name) || s.dynamicAttribute(name)
 }
 
 // dynamicAttribute tells whether name is one of the attributes the
