@@ -68,11 +68,12 @@ func TestServeJavaScriptSDK(t *testing.T) {
 }
 
 // cdk deploy and cdk destroy of a CDK app with no assets, offline: CDK
-// asks STS, then drives change sets and events as against AWS.
+// asks STS, then drives change sets and events as against AWS; its
+// --notification-arns reach the stack, whose events serve publishes.
 func TestServeCDK(t *testing.T) {
 	node := nodeDir(t)
 	dir := t.TempDir()
-	s := startServe(t, buildBinary(t), dir)
+	s := startServe(t, buildBinary(t), dir, "--notifications", "notes.jsonl", "--eventbridge", "bus.jsonl")
 	cdk := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(filepath.Join(node, "node_modules", ".bin", "cdk"), append(args, "--no-notices", "--output", filepath.Join(dir, "cdk.out"))...)
@@ -84,14 +85,23 @@ func TestServeCDK(t *testing.T) {
 		}
 		return string(out)
 	}
-	out := cdk("deploy", "--require-approval", "never")
+	topic := "arn:aws:sns:us-east-1:123456789012:deploys"
+	out := cdk("deploy", "--require-approval", "never", "--notification-arns", topic)
 	if !strings.Contains(out, "✅  CdkDemo") || !strings.Contains(out, "CdkDemo.AlertsArn = arn:aws:sns:us-east-1:123456789012:CdkDemo-Alerts") {
 		t.Fatalf("cdk deploy:\n%s", out)
 	}
 	c := sdkClient(s.url)
 	st, err := c.DescribeStacks(context.Background(), &cfn.DescribeStacksInput{StackName: aws.String("CdkDemo")})
-	if err != nil || st.Stacks[0].StackStatus != "CREATE_COMPLETE" {
+	if err != nil || st.Stacks[0].StackStatus != "CREATE_COMPLETE" || len(st.Stacks[0].NotificationARNs) != 1 || st.Stacks[0].NotificationARNs[0] != topic {
 		t.Fatalf("after cdk deploy: %v %+v", err, st)
+	}
+	notes := readNotifications(t, filepath.Join(dir, "notes.jsonl"))
+	if len(notes) == 0 || !strings.Contains(notes[len(notes)-1].Message, "StackName='CdkDemo'\nClientRequestToken=") ||
+		!strings.Contains(notes[len(notes)-1].Message, "ResourceStatus='CREATE_COMPLETE'") {
+		t.Fatalf("the notifications of cdk deploy --notification-arns: %d, the last %+v", len(notes), notes[len(notes)-1:])
+	}
+	if len(readBusEvents(t, filepath.Join(dir, "bus.jsonl"))) < len(notes) {
+		t.Fatal("fewer bus events than notifications")
 	}
 	out = cdk("destroy", "--force")
 	if !strings.Contains(out, "CdkDemo: destroyed") {
