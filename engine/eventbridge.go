@@ -37,7 +37,8 @@ type EventBridgeEvent struct {
 	Time       string   `json:"time"`
 	Region     string   `json:"region"`
 	Resources  []string `json:"resources"`
-	// Detail is a *StackStatusDetail or a *ResourceStatusDetail.
+	// Detail is a *StackStatusDetail, a *ResourceStatusDetail or a
+	// *DriftDetectionDetail, as DetailType says.
 	Detail any `json:"detail"`
 	// Event is the stack event it tells of.
 	Event StackEvent `json:"-"`
@@ -140,7 +141,8 @@ func (e *Engine) sendToBus(ev EventBridgeEvent) {
 }
 
 // SubscribeEventBridge calls fn with every event sent to the account's
-// default bus, in order: one per stack event, published as
+// default bus, in order: one per stack event and one per drift detection
+// that ended, published as
 // SubscribeNotifications publishes (after the commit for an engine
 // without a state file, after the Save that made the event durable for
 // one with a state file). fn runs while the engine is locked: it must not
