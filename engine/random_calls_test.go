@@ -319,6 +319,7 @@ func (w *world) finish() {
 		w.t.Fatal(err)
 	}
 	w.checkInvariants()
+	w.checkPublications()
 	out, err := w.e.DescribeStacks(ctx(), DescribeStacksInput{})
 	if err != nil {
 		w.t.Fatal(err)

@@ -60,7 +60,9 @@ func TestRandomWorlds(t *testing.T) {
 var randomTypes = []string{"AWS::SNS::Topic", "AWS::SQS::Queue", "AWS::SSM::Parameter", "Custom::Thing", "Stacksim::Test::Widget"}
 
 type world struct {
-	t    *testing.T
+	t *testing.T
+	// pubs are the publications its subscribers received.
+	pubs *publications
 	r    *rand.Rand
 	e    *Engine
 	ids  []string // the universe of logical ids
@@ -268,8 +270,10 @@ func runWorldIn(t *testing.T, seed uint64, path string, contract ContractMode, k
 	return w
 }
 
-// subscribe logs the world's events.
+// subscribe logs the world's events and records its publications
+// (random_publish_test.go).
 func (w *world) subscribe() {
+	w.subscribePublications()
 	w.e.Subscribe(func(ev StackEvent) {
 		w.stops.event(ev)
 		fmt.Fprintf(&w.log, "  %s %s %s %s %q\n", ev.Timestamp.Sub(DefaultEpoch), ev.LogicalResourceId, ev.ResourceStatus, ev.PhysicalResourceId, ev.ResourceStatusReason)
