@@ -27,9 +27,10 @@ type DriveResult struct {
 }
 
 // Drive runs the engine's loop until the stack comes to rest, or one of its
-// events matches stop (nil: none), or, when events > 0, it wrote that many
-// events. Other stacks' tasks due meanwhile run too: virtual time is the
-// same for every stack.
+// events (or of any stack's: stop is given them all, Until.For matches
+// those of the stack's nested stacks too) matches stop (nil: none), or,
+// when events > 0, the stack wrote that many events. Other stacks' tasks
+// due meanwhile run too: virtual time is the same for every stack.
 func Drive(ctx context.Context, e *engine.Engine, stackID string, stop func(engine.StackEvent) bool, events int) (DriveResult, error) {
 	return driveWith(ctx, e, stackID, stop, events, nil, true)
 }
@@ -57,7 +58,7 @@ func driveWith(ctx context.Context, e *engine.Engine, stackID string, stop func(
 	var res DriveResult
 	if stop != nil {
 		for _, ev := range written {
-			if ev.StackId != stackID || !stop(ev) {
+			if !stop(ev) {
 				continue
 			}
 			evCopy := ev
@@ -73,6 +74,11 @@ func driveWith(ctx context.Context, e *engine.Engine, stackID string, stop func(
 	for {
 		run, err := e.Drive(ctx, engine.RunOptions{StopAtSignals: atSignals, Until: func(ev engine.StackEvent) bool {
 			if ev.StackId != stackID {
+				if stop != nil && stop(ev) {
+					evCopy := ev
+					res.Matched = &evCopy
+					return true
+				}
 				return false
 			}
 			res.Events++

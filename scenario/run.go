@@ -219,7 +219,7 @@ func (r *runner) operation(ctx context.Context, st *Step, label string) error {
 	r.ids[stack] = id
 	var stop func(engine.StackEvent) bool
 	if op.stopAt != nil {
-		stop = op.stopAt.Matches
+		stop = op.stopAt.For(id)
 	}
 	res, err := DriveAfter(ctx, r.e, id, stop, 0, written)
 	if err != nil {

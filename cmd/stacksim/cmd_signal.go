@@ -51,6 +51,6 @@ signal it.` + mutatingHelp,
 	cmd.Flags().StringVar(&logicalID, "logical-resource-id", "", "the logical id of the resource to signal")
 	cmd.Flags().StringVar(&uniqueID, "unique-id", "", "the signal's unique id (an instance id, say); a second SUCCESS of the same id counts once")
 	cmd.Flags().StringVar(&status, "status", "", "SUCCESS or FAILURE")
-	cmd.Flags().StringVar(&until, "until", "", "stop right after this event, LOGICAL_ID:STATUS (the stack's name for a stack status), leaving the stack in motion")
+	cmd.Flags().StringVar(&until, "until", "", "stop right after this event, LOGICAL_ID:STATUS (the stack's name for a stack status; NESTED.LOGICAL_ID for a nested stack's resource), leaving the stack in motion")
 	return cmd
 }

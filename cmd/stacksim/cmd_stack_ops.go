@@ -24,7 +24,7 @@ type opFlags struct {
 func (f *opFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.stack, "stack-name", "", "the stack's name (or ARN)")
 	cmd.Flags().StringVar(&f.faults, "faults", "", "a fault file (YAML or JSON, docs/faults.md) injected into this operation's handler calls")
-	cmd.Flags().StringVar(&f.until, "until", "", "stop right after this event, LOGICAL_ID:STATUS (the stack's name for a stack status), leaving the stack in motion")
+	cmd.Flags().StringVar(&f.until, "until", "", "stop right after this event, LOGICAL_ID:STATUS (the stack's name for a stack status; NESTED.LOGICAL_ID for a nested stack's resource), leaving the stack in motion")
 	cmd.Flags().StringVar(&f.token, "client-request-token", "", "a unique token for this request")
 }
 

@@ -181,3 +181,20 @@ func TestParameterSpellings(t *testing.T) {
 		t.Errorf("parameters:\n%s", out)
 	}
 }
+
+// --until names a nested stack's resource by its path: the create stops in
+// motion there, and step runs it to rest.
+func TestCommandsUntilNested(t *testing.T) {
+	c := newCLI(t)
+	dir := fixtures + "/nested-stacks/"
+	c.golden("create-stack-until-nested", 0, "--s3-dir", dir+"s3", "create-stack", "--stack-name", "shop", "--template-body", "file://"+dir+"parent.yaml",
+		"--until", "App.Leaf.Parameter:CREATE_COMPLETE", "--quiet")
+	out, _ := c.must(0, "describe-stacks", "--stack-name", "shop", "--query", "Stacks[0].StackStatus", "--output", "text")
+	if strings.TrimSpace(out) != "CREATE_IN_PROGRESS" {
+		t.Fatalf("after --until App.Leaf.Parameter:CREATE_COMPLETE the stack is %s", out)
+	}
+	_, errOut := c.must(0, "--s3-dir", dir+"s3", "step", "--stack-name", "shop", "--to-rest", "--quiet")
+	if !strings.Contains(errOut, "shop: CREATE_COMPLETE") {
+		t.Fatalf("step --to-rest: %s", errOut)
+	}
+}

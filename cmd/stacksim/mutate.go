@@ -136,7 +136,7 @@ func (a *app) mutate(ctx context.Context, m mutation) error {
 func drive(ctx context.Context, e *engine.Engine, stackID string, until *scenario.Until, events int) (scenario.DriveResult, error) {
 	var stop func(engine.StackEvent) bool
 	if until != nil {
-		stop = until.Matches
+		stop = until.For(stackID)
 	}
 	return scenario.Drive(ctx, e, stackID, stop, events)
 }
@@ -152,7 +152,7 @@ func driveThroughSignals(ctx context.Context, e *engine.Engine, stackID string, 
 func driveAfter(ctx context.Context, e *engine.Engine, stackID string, until *scenario.Until, written []engine.StackEvent) (scenario.DriveResult, error) {
 	var stop func(engine.StackEvent) bool
 	if until != nil {
-		stop = until.Matches
+		stop = until.For(stackID)
 	}
 	return scenario.DriveAfter(ctx, e, stackID, stop, 0, written)
 }
@@ -169,7 +169,7 @@ func (a *app) finish(ctx context.Context, e *engine.Engine, res scenario.DriveRe
 	if status.InMotion() {
 		how := fmt.Sprintf("%d event(s) later", res.Events)
 		if res.Matched != nil {
-			how = fmt.Sprintf("after %s %s (--until %s)", res.Matched.LogicalResourceId, res.Matched.ResourceStatus, until)
+			how = fmt.Sprintf("after %s %s (--until %s)", until.Logical, res.Matched.ResourceStatus, until) // a nested resource by its path
 		}
 		fmt.Fprintf(a.stderr, "%s: %s, in motion: stopped %s at %s of virtual time.\n", st.StackName, st.StackStatus, how, e.Now().Format("15:04:05"))
 		fmt.Fprintf(a.stderr, "Continue with: stacksim step --stack-name %s [--events K | --to-rest]", st.StackName)
