@@ -8,7 +8,10 @@ package engine
 //   - message ids are unique;
 //   - at rest, the last event of every stack went to as many topics as the
 //     stack has (an update that changed them and rolled back put the old
-//     ones back before it ended).
+//     ones back before it ended);
+//   - a world kept in a state file publishes the same notifications, and
+//     the same bus events, each in the same order, as the same world in
+//     memory (TestRandomWorldsPersisted).
 //
 // A world kept in a state file publishes on every save; finish saves once
 // more first, so that nothing is left unpublished.
@@ -21,6 +24,11 @@ type publications struct {
 	notes  map[string]int        // notifications by event key
 	ids    map[string]bool       // message and bus event ids
 	dup    string                // an id given twice
+	// noteSeq and busSeq are the ids of the notifications and of the bus
+	// events, in the order received: a world kept in a state file
+	// (published on save) gives the same as in memory. (The order between
+	// the two kinds is not kept: they go to different subscribers.)
+	noteSeq, busSeq []string
 }
 
 func pubKey(ev StackEvent) string { return ev.StackId + " " + ev.EventId }
@@ -46,12 +54,14 @@ func (w *world) subscribePublications() {
 	}
 	w.e.SubscribeEventBridge(func(ev EventBridgeEvent) {
 		seen(ev.ID)
+		p.busSeq = append(p.busSeq, ev.ID)
 		if ev.DetailType != DetailTypeDriftDetection {
 			p.bus[pubKey(ev.Event)]++
 		}
 	})
 	w.e.SubscribeNotifications(func(n Notification) {
 		seen(n.MessageId)
+		p.noteSeq = append(p.noteSeq, n.MessageId)
 		p.notes[pubKey(n.Event)]++
 	})
 }

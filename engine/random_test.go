@@ -707,6 +707,15 @@ func TestRandomWorldsPersisted(t *testing.T) {
 			if a, b := allEvents(t, mem.e), allEvents(t, disk.e); a != b {
 				t.Fatalf("the events as described differ:\n%s", lineDiff(a, b))
 			}
+			// What they published (on every save, for the one on disk).
+			for _, kind := range []struct {
+				name      string
+				mem, disk []string
+			}{{"notifications", mem.pubs.noteSeq, disk.pubs.noteSeq}, {"bus events", mem.pubs.busSeq, disk.pubs.busSeq}} {
+				if a, b := strings.Join(kind.mem, "\n"), strings.Join(kind.disk, "\n"); a != b {
+					t.Fatalf("the %s differ (%d in memory, %d on disk):\n%s", kind.name, len(kind.mem), len(kind.disk), lineDiff(a, b))
+				}
+			}
 		})
 	}
 }

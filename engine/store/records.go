@@ -655,10 +655,13 @@ type ChangeSetRecord struct {
 	Parameters            []ParamValue `json:",omitempty"`
 	// Given are the parameters as the call gave them (UsePreviousValue
 	// kept), to bind again when the change set runs.
-	Given            []Parameter `json:",omitempty"`
-	Capabilities     []string    `json:",omitempty"`
-	Tags             []Tag       `json:",omitempty"`
-	NotificationARNs []string    `json:",omitempty"`
+	Given        []Parameter `json:",omitempty"`
+	Capabilities []string    `json:",omitempty"`
+	// Tags and NotificationARNs are the call's: nil when it gave none
+	// (the stack keeps its own), empty when it gave an empty list (the
+	// stack's are removed); omitzero keeps the two apart in the state file.
+	Tags             []Tag    `json:",omitzero"`
+	NotificationARNs []string `json:",omitzero"`
 	// RoleARN is the service role the call gave, "" when none (the stack
 	// keeps its own).
 	RoleARN string `json:",omitempty"`

@@ -40,7 +40,10 @@ type RollbackTrigger struct {
 // RollbackConfiguration is a stack's rollback triggers. DescribeStacks
 // always shows it, as {} when it is empty.
 type RollbackConfiguration struct {
-	RollbackTriggers        []RollbackTrigger `json:"RollbackTriggers,omitempty"`
+	// RollbackTriggers: nil is "not given" (a call's configuration that
+	// keeps the stack's triggers), an empty list "none" (one that removes
+	// them). omitzero keeps the two apart in the state file.
+	RollbackTriggers        []RollbackTrigger `json:"RollbackTriggers,omitzero"`
 	MonitoringTimeInMinutes *int              `json:"MonitoringTimeInMinutes,omitempty"`
 }
 
