@@ -21,7 +21,7 @@ func TestChangeSetEmptyListsSurviveTheStateFile(t *testing.T) {
 	body := "Resources:\n  P:\n    Type: AWS::SSM::Parameter\n    Properties: {Type: String, Value: v}\n"
 	m := 0
 	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "app", TemplateBody: body, Tags: []Tag{{Key: "team", Value: "core"}},
-		NotificationARNs: []string{topicOps},
+		NotificationARNs:      []string{topicOps},
 		RollbackConfiguration: &RollbackConfiguration{RollbackTriggers: []RollbackTrigger{{Arn: e.AlarmARN("Watch"), Type: alarmType}}, MonitoringTimeInMinutes: &m}}); err != nil {
 		t.Fatal(err)
 	}
