@@ -43,6 +43,8 @@ const (
 	// s3MaxBodyBytes caps the body of one PutObject or UploadPart (held in
 	// memory): CDK uploads an asset over 5 MB in parts.
 	s3MaxBodyBytes = 512 << 20
+	// s3TimeLayout is S3's timestamps in XML (LastModified, CreationDate).
+	s3TimeLayout = "2006-01-02T15:04:05.000Z"
 	// uploadsDir is where the parts of multipart uploads wait, under the S3
 	// directory: no bucket's name starts with a dot.
 	uploadsDir = ".stacksim-uploads"
@@ -467,7 +469,7 @@ func (s *Server) listObjects(w http.ResponseWriter, r *http.Request, op, bucket,
 	if truncated {
 		keys = keys[:maxKeys]
 	}
-	modified := s.e.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+	modified := s.e.Now().UTC().Format(s3TimeLayout)
 	contents := make([]s3Object, 0, len(keys))
 	for _, k := range keys {
 		data, err := os.ReadFile(filepath.Join(bdir, filepath.FromSlash(k)))

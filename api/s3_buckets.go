@@ -20,6 +20,9 @@ import (
 // stacks made). stacksim keeps no dates for S3: a bucket's CreationDate is
 // the virtual time of the call, as an object's LastModified is.
 
+// errMalformedXML is S3's answer to a body that is not the XML it wants.
+var errMalformedXML = &s3Error{status: http.StatusBadRequest, code: "MalformedXML", message: "The XML you provided was not well-formed or did not validate against our published schema"}
+
 // createBucket answers CreateBucket. As in us-east-1, where S3 answers 200
 // to the owner re-creating a bucket it has, a bucket that exists is
 // accepted; elsewhere it is BucketAlreadyOwnedByYou. A location constraint
@@ -27,7 +30,7 @@ import (
 func (s *Server) createBucket(w http.ResponseWriter, r *http.Request, dir, bucket, id string) int {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
 	if err != nil {
-		return s.writeS3Error(w, r, &s3Error{status: http.StatusBadRequest, code: "MalformedXML", message: "The XML you provided was not well-formed or did not validate against our published schema"}, id)
+		return s.writeS3Error(w, r, errMalformedXML, id)
 	}
 	region := s.e.Region()
 	if len(strings.TrimSpace(string(body))) > 0 {
@@ -35,7 +38,7 @@ func (s *Server) createBucket(w http.ResponseWriter, r *http.Request, dir, bucke
 			LocationConstraint string `xml:"LocationConstraint"`
 		}
 		if err := xml.Unmarshal(body, &conf); err != nil {
-			return s.writeS3Error(w, r, &s3Error{status: http.StatusBadRequest, code: "MalformedXML", message: "The XML you provided was not well-formed or did not validate against our published schema"}, id)
+			return s.writeS3Error(w, r, errMalformedXML, id)
 		}
 		switch c := conf.LocationConstraint; {
 		case c == "us-east-1" && region == "us-east-1":
@@ -144,7 +147,7 @@ func (s *Server) listBuckets(w http.ResponseWriter, r *http.Request, dir, id str
 	}{}
 	account := s.e.AccountID()
 	out.Owner.ID, out.Owner.DisplayName = account, account
-	now := s.e.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+	now := s.e.Now().UTC().Format(s3TimeLayout)
 	sorted := make([]string, 0, len(names))
 	for n := range names {
 		sorted = append(sorted, n)

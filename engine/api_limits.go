@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/stacksim/stacksim/engine/store"
-	"github.com/stacksim/stacksim/statemachine"
 	"github.com/stacksim/stacksim/template"
 )
 
@@ -59,7 +58,7 @@ func (e *Engine) checkStackLimit(tx *txn) error {
 	}
 	n := 0
 	tx.Scan(store.TStacks, store.IxID, "", func(r store.Record) bool {
-		if r.(*store.StackRecord).StackStatus != statemachine.StackStatusDeleteComplete {
+		if r.(*store.StackRecord).Live() {
 			n++
 		}
 		return n < e.opts.StackLimit

@@ -66,12 +66,8 @@ type SNSEnvelope struct {
 // Envelope returns the notification as SNS delivers it.
 func (n Notification) Envelope() SNSEnvelope {
 	return SNSEnvelope{Type: "Notification", MessageId: n.MessageId, TopicArn: n.TopicArn, Subject: n.Subject,
-		Message: n.Message, Timestamp: n.Timestamp.UTC().Format(notificationTimeLayout)}
+		Message: n.Message, Timestamp: n.Timestamp.UTC().Format(eventTimeLayout)}
 }
-
-// notificationTimeLayout is the timestamps' layout in a message and its
-// envelope: milliseconds, UTC, as AWS writes them.
-const notificationTimeLayout = "2006-01-02T15:04:05.000Z"
 
 // notificationMessage writes the body of the message of ev. A member the
 // event does not have is written 'null' (ResourceProperties of a stack
@@ -93,7 +89,7 @@ func notificationMessage(ev StackEvent, account string) string {
 		return s
 	}
 	line("StackId", ev.StackId)
-	line("Timestamp", ev.Timestamp.UTC().Format(notificationTimeLayout))
+	line("Timestamp", ev.Timestamp.UTC().Format(eventTimeLayout))
 	line("EventId", ev.EventId)
 	line("LogicalResourceId", ev.LogicalResourceId)
 	line("Namespace", account)
