@@ -48,12 +48,15 @@ type bigStack struct {
 
 type benchRef struct{ id, attr string }
 
-func newBigStack(n, v int) *bigStack {
+func newBigStack(n, v, set int) *bigStack {
 	r := rand.New(rand.NewPCG(uint64(n), 7))
 	s := &bigStack{deps: make(map[string][]string, n), props: make(map[string]map[string]any, n)}
 	for i := 0; i < n; i++ {
 		id := fmt.Sprintf("R%05d", i)
 		name := fmt.Sprintf("thing-%05d", i)
+		if set > 0 {
+			name = fmt.Sprintf("set%02d-%s", set, name)
+		}
 		if v > 0 && i%10 == v%10 {
 			name += "-v" + strconv.Itoa(v)
 		}
@@ -163,17 +166,23 @@ func benchSetUp(tb testing.TB, e *Engine, sim bool) {
 		tb.Fatal(err)
 	}
 	e.bindHook = func(body string) (boundTemplate, bool) {
-		var n, v int
+		var n, v, set int
+		body, sets, _ := strings.Cut(body, " set")
 		if _, err := fmt.Sscanf(body, "bench %d v%d", &n, &v); err != nil {
 			return nil, false
 		}
-		return bigStackOf(n, v), true
+		if sets != "" {
+			if _, err := fmt.Sscanf(sets, "%d", &set); err != nil {
+				return nil, false
+			}
+		}
+		return bigStackOf(n, v, set), true
 	}
 }
 
 var (
 	bigStacksMu sync.Mutex
-	bigStacks   = map[[2]int]*bigStack{}
+	bigStacks   = map[[3]int]*bigStack{}
 )
 
 // keepOnly makes the stacks of n resources (both versions) the only ones
@@ -190,24 +199,34 @@ func keepOnly(n int) {
 		}
 	}
 	bigStacksMu.Unlock()
-	bigStackOf(n, 0)
-	bigStackOf(n, 1)
+	bigStackOf(n, 0, 0)
+	bigStackOf(n, 1, 0)
 }
 
 // bigStackOf builds each stack once (keepOnly builds a size's outside the
-// timed parts).
-func bigStackOf(n, v int) *bigStack {
+// timed parts). Set numbers the stacks of one account whose resources must
+// not share names (set 0: the stack the benchmarks time).
+func bigStackOf(n, v, set int) *bigStack {
 	bigStacksMu.Lock()
 	defer bigStacksMu.Unlock()
-	if s, ok := bigStacks[[2]int{n, v}]; ok {
+	if s, ok := bigStacks[[3]int{n, v, set}]; ok {
 		return s
 	}
-	s := newBigStack(n, v)
-	bigStacks[[2]int{n, v}] = s
+	s := newBigStack(n, v, set)
+	bigStacks[[3]int{n, v, set}] = s
 	return s
 }
 
-func benchBody(n, v int) string { return fmt.Sprintf("bench %d v%d", n, v) }
+func benchBody(n, v int) string { return benchSetBody(n, v, 0) }
+
+// benchSetBody is the body of stack set of an account of several (set > 0:
+// its resources' names are its own).
+func benchSetBody(n, v, set int) string {
+	if set == 0 {
+		return fmt.Sprintf("bench %d v%d", n, v)
+	}
+	return fmt.Sprintf("bench %d v%d set%d", n, v, set)
+}
 
 // benchRun runs the loop to rest and fails on anything but want.
 func benchRun(tb testing.TB, e *Engine, want string) {
@@ -411,4 +430,42 @@ func BenchmarkCreateTemplate500(b *testing.B) {
 		cpu += cpuTime() - c0
 	}
 	perResource(b, 500, total, cpu)
+}
+
+// BenchmarkCreateInAccount creates a stack of 500 resources in an account
+// that is empty and in one that already holds 10,000 resources (20 other
+// stacks of 500): what one create costs must not grow with the rest of the
+// account (the in-process half of make bench-scale's create figure).
+func BenchmarkCreateInAccount(b *testing.B) {
+	for _, others := range []int{0, 20} {
+		b.Run(fmt.Sprintf("others=%d", others*500), func(b *testing.B) {
+			keepOnly(500)
+			b.ReportAllocs()
+			var total, cpu time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				e := opsEngine(b)
+				for j := 0; j < others; j++ {
+					if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: fmt.Sprintf("other%02d", j), TemplateBody: benchSetBody(500, 0, j+1)}); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := e.Run(ctx()); err != nil {
+						b.Fatal(err)
+					}
+				}
+				settle()
+				b.StartTimer()
+				start, c0 := time.Now(), cpuTime()
+				benchCreate(b, e, 500)
+				total += time.Since(start)
+				cpu += cpuTime() - c0
+				b.StopTimer()
+				if err := e.Close(); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			perResource(b, 500, total, cpu)
+		})
+	}
 }

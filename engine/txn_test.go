@@ -160,8 +160,8 @@ func TestStoreBuffer(t *testing.T) {
 	if err := tx.Commit(); err != nil { // A, C, E and D's deletion in the buffer
 		t.Fatal(err)
 	}
-	if s.Buf[store.TResources] == nil || len(s.Buf[store.TResources]) != 4 {
-		t.Fatalf("buffer %v", s.Buf[store.TResources])
+	if n, _ := s.BufferedRows(store.TResources, ""); n != 4 {
+		t.Fatalf("%d resource rows buffered, want 4", n)
 	}
 	if raw, _ := s.Read().Snap.First(store.TResources.String(), store.IxID, []byte(store.ResourceKey(st.Num, "A"))); raw != nil {
 		t.Fatal("a buffered row is in memdb")
@@ -186,7 +186,7 @@ func TestStoreBuffer(t *testing.T) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	if _, kept := s.Buf[store.TResources][store.ResourceKey(st.Num, "E")]; kept {
+	if _, kept := s.BufferedRows(store.TResources, store.ResourceKey(st.Num, "E")); kept {
 		t.Fatal("a row made and deleted before memdb had it is still buffered")
 	}
 	rd := s.Read()
@@ -205,7 +205,7 @@ func TestStoreBuffer(t *testing.T) {
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if s.Buffered != 0 || s.Buf[store.TResources] != nil {
+	if n, _ := s.BufferedRows(store.TResources, ""); s.Buffered != 0 || n != 0 {
 		t.Fatalf("flush left %d rows", s.Buffered)
 	}
 	if got := logicalIDs(s.Read().ResourcesOf(st.Num)); !reflect.DeepEqual(got, before) {

@@ -167,11 +167,9 @@ func (s *Store) fault(t TableID, k string) {
 
 // lay puts a row read from the backing in the committed buffer, clean.
 func (s *Store) lay(t TableID, k string, r Record) {
-	if s.Buf[t] == nil {
-		s.Buf[t] = map[string]Record{}
-	}
-	s.Buf[t][k] = r
-	s.Buffered++
+	before := s.buf[t].len()
+	s.buf[t].set(k, r)
+	s.Buffered += s.buf[t].len() - before
 }
 
 // faultRange reads, before a scan of table t in index ix from prefix,
@@ -204,7 +202,7 @@ func (s *Store) faultRange(t TableID, ix, prefix string) {
 
 // inMemory reports whether memory holds (or hides) a row with this key.
 func (s *Store) inMemory(t TableID, k string) bool {
-	if _, ok := s.Buf[t][k]; ok {
+	if _, ok := s.buf[t].get(k); ok {
 		return true
 	}
 	if !s.dbHas[t] {
@@ -242,7 +240,7 @@ func (s *Store) faultTail(num uint32) {
 	if cur := s.tails[num]; cur == nil || c.Chunk > cur.Chunk {
 		// The chunk memory holds under that key (this one, unless memory
 		// had it already); when memdb has it, lastChunk finds it there.
-		if r, _ := s.Buf[TEvents][k].(*EventChunk); r != nil {
+		if r, _ := s.bufferedRow(TEvents, k).(*EventChunk); r != nil {
 			s.tails[num] = r
 		}
 	}

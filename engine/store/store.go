@@ -53,9 +53,9 @@ type Store struct {
 	// invocation.
 	Cur  *Txn
 	secs [numTables][]secondary
-	// Buf holds the committed rows not yet written into db, by table and
-	// primary key; nil marks a row deleted from db. buffered counts them.
-	Buf      [numTables]map[string]Record
+	// buf holds the committed rows not yet written into db, by table
+	// (buffer.go); Buffered counts them.
+	buf      [numTables]buffer
 	Buffered int
 	// dbHas says memdb may hold rows of a table (it has been given some):
 	// a lookup in a table it has never had a row of skips memdb.
@@ -110,6 +110,9 @@ func New(id Identity, now int64) (*Store, error) {
 	// channels on commit), and the store never watches.
 	db := primary.Snapshot()
 	s := &Store{db: db, ID: id, Meta: meta{Now: now}, Dups: map[uint32]*DupState{}, tails: map[uint32]*EventChunk{}}
+	for t := range s.buf {
+		s.buf[t].t = TableID(t)
+	}
 	for _, ix := range secondaries() {
 		s.secs[ix.table] = append(s.secs[ix.table], ix)
 	}
@@ -194,36 +197,10 @@ func (tx *Txn) Commit() error {
 		if tx.loop {
 			s.loopHint[t] = len(ov)
 		}
-		buf := s.Buf[t]
-		s.Buffered -= len(buf)
-		if len(ov) >= len(buf) {
-			// The overlay becomes the buffer, with the buffered rows it
-			// does not replace: the smaller map is the one copied.
-			for k, r := range buf {
-				if _, ok := ov[k]; !ok {
-					ov[k] = r
-				}
-			}
-			buf = ov
-			for k, r := range buf {
-				if r == nil && !tx.inDB(t, k) {
-					delete(buf, k) // made and deleted before memdb had it
-				}
-			}
-		} else {
-			for k, r := range ov {
-				switch {
-				case r != nil:
-					buf[k] = r
-				case tx.inDB(t, k):
-					buf[k] = nil // hides the row memdb holds
-				default:
-					delete(buf, k) // made and deleted before memdb had it
-				}
-			}
-		}
-		s.Buf[t] = buf
-		s.Buffered += len(buf)
+		buf := &s.buf[t]
+		s.Buffered -= buf.len()
+		buf.merge(ov, func(k string) bool { return tx.inDB(t, k) })
+		s.Buffered += buf.len()
 		tx.ov[t] = nil
 	}
 	s.Meta = tx.Meta
@@ -251,8 +228,11 @@ func (s *Store) Flush() error {
 	w := s.db.Txn(true)
 	for t := TableID(0); t < numTables; t++ {
 		name := t.String()
-		for k, r := range s.Buf[t] {
-			var err error
+		var err error
+		s.buf[t].each(func(k string, r Record) {
+			if err != nil {
+				return
+			}
 			if r == nil {
 				var old any
 				if old, err = w.First(name, IxID, []byte(k)); err == nil && old != nil {
@@ -263,14 +243,17 @@ func (s *Store) Flush() error {
 				s.dbHas[t] = true
 			}
 			if err != nil {
-				w.Abort()
-				return fmt.Errorf("store: flush %s %q: %w", name, k, err)
+				err = fmt.Errorf("store: flush %s %q: %w", name, k, err)
 			}
+		})
+		if err != nil {
+			w.Abort()
+			return err
 		}
 	}
 	w.Commit()
-	for t := range s.Buf {
-		s.Buf[t] = nil
+	for t := range s.buf {
+		s.buf[t].reset()
 	}
 	s.Buffered = 0
 	return nil
@@ -410,10 +393,8 @@ func (tx *Txn) get(t TableID, k string) Record {
 			return r
 		}
 	}
-	if buf := tx.Store.Buf[t]; buf != nil {
-		if r, ok := buf[k]; ok {
-			return r
-		}
+	if r, ok := tx.Store.buf[t].get(k); ok {
+		return r
 	}
 	return tx.first(t, []byte(k))
 }
@@ -426,10 +407,8 @@ func (tx *Txn) getb(t TableID, k []byte) Record {
 			return r
 		}
 	}
-	if buf := tx.Store.Buf[t]; buf != nil {
-		if r, ok := buf[string(k)]; ok {
-			return r
-		}
+	if r, ok := tx.Store.buf[t].getb(k); ok {
+		return r
 	}
 	// memdb's lookup takes its key as an interface and so makes it escape:
 	// copy it here, on the miss path only, so that the caller's buffer can
@@ -451,7 +430,7 @@ func (tx *Txn) first(t TableID, k []byte) Record {
 	if lz := tx.Store.lz; lz != nil {
 		if _, ok := lz.known[t][string(k)]; !ok {
 			tx.Store.fault(t, string(k))
-			if r, ok := tx.Store.Buf[t][string(k)]; ok {
+			if r, ok := tx.Store.buf[t].get(string(k)); ok {
 				return r
 			}
 		}
@@ -531,9 +510,9 @@ func (tx *Txn) ScanFrom(t TableID, ix string, prefix, from string, fn func(r Rec
 			panic(fmt.Sprintf("store: scan %s.%s: %v", t, ix, err)) // a schema bug
 		}
 	}
-	ov, buf := tx.ov[t], tx.Store.Buf[t]
+	ov, buf := tx.ov[t], &tx.Store.buf[t]
 	inRange := func(k string) bool { return strings.HasPrefix(k, prefix) && k >= from }
-	if len(ov) == 0 && len(buf) == 0 {
+	if len(ov) == 0 && buf.len() == 0 {
 		for raw := it.Next(); raw != nil; raw = it.Next() {
 			r := raw.(Record)
 			if from != "" && !strings.HasPrefix(r.Key(), prefix) {
@@ -552,7 +531,11 @@ func (tx *Txn) ScanFrom(t TableID, ix string, prefix, from string, fn func(r Rec
 	}
 	// Sized for the common case, a scan of one stack's (or operation's)
 	// rows where the overlay and the buffer hold nothing else.
-	extra := make([]row, 0, len(buf)+len(ov))
+	size := buf.len()
+	if ix == IxID {
+		size = buf.sizeIn(prefix)
+	}
+	extra := make([]row, 0, size+len(ov))
 	keyOf := tx.indexKey(t, ix)
 	add := func(pk string, r Record) {
 		if ix == IxID {
@@ -565,14 +548,18 @@ func (tx *Txn) ScanFrom(t TableID, ix string, prefix, from string, fn func(r Rec
 			extra = append(extra, row{k, r})
 		}
 	}
-	for pk, r := range buf {
+	each := buf.each
+	if ix == IxID {
+		each = func(fn func(string, Record)) { buf.eachIn(prefix, fn) }
+	}
+	each(func(pk string, r Record) {
 		if r == nil {
-			continue
+			return
 		}
 		if _, shadowed := ov[pk]; !shadowed {
 			add(pk, r)
 		}
-	}
+	})
 	for pk, r := range ov {
 		if r != nil {
 			add(pk, r)
@@ -590,7 +577,7 @@ func (tx *Txn) ScanFrom(t TableID, ix string, prefix, from string, fn func(r Rec
 			if _, shadowed := ov[pk]; shadowed {
 				continue
 			}
-			if _, shadowed := buf[pk]; shadowed {
+			if _, shadowed := buf.get(pk); shadowed {
 				continue
 			}
 			if ix == IxID {
