@@ -9,6 +9,7 @@ SOAK_WORLDS ?= 30000
 SOAK_FROM   ?= 1
 SOAK_PROCS  ?= 1
 SOAK_PERSISTED ?= 400
+SOAK_FLUSHED ?= 400
 
 .PHONY: help build test vet examples fmt-check bench bench-scale bench-serve bench-webview soak docs docs-check corpus corpus-create fixtures registry clean
 
@@ -31,8 +32,8 @@ examples: ## build the TypeScript handler example (npm ci + tsc; skipped without
 fmt-check: ## fail when gofmt would change a file
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-soak: ## the randomized worlds over SOAK_WORLDS seeds from SOAK_FROM (30000 from 1), and SOAK_PERSISTED worlds kept in a state file compared with the same in memory (400); no -race, GOMAXPROCS=SOAK_PROCS; not part of test
-	GOMAXPROCS=$(SOAK_PROCS) $(GO) test -count=1 -timeout 0 -run '^TestRandomWorlds(Persisted)?$$' ./engine -args -random.worlds=$(SOAK_WORLDS) -random.from=$(SOAK_FROM) -random.all -random.persisted=$(SOAK_PERSISTED)
+soak: ## the randomized worlds over SOAK_WORLDS seeds from SOAK_FROM (30000 from 1), SOAK_PERSISTED worlds kept in a state file and SOAK_FLUSHED worlds with a buffer of 8 rows, each compared with the same world in memory (400 each); no -race, GOMAXPROCS=SOAK_PROCS; not part of test
+	GOMAXPROCS=$(SOAK_PROCS) $(GO) test -count=1 -timeout 0 -run '^TestRandomWorlds(Persisted|Flushed)?$$' ./engine -args -random.worlds=$(SOAK_WORLDS) -random.from=$(SOAK_FROM) -random.all -random.persisted=$(SOAK_PERSISTED) -random.flushed=$(SOAK_FLUSHED)
 
 bench: ## run every benchmark (BENCH=regexp, BENCHTIME=1s)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKGS)
