@@ -3,7 +3,6 @@ package store
 import (
 	"math"
 	"slices"
-	"strings"
 )
 
 // A store may lie over a Backing: rows that are not in memory are read
@@ -97,18 +96,24 @@ func (s *Store) fail(err error) {
 // partition is the prefix of a key that ranges of its table are read by:
 // the stack Num of a stack's rows, the first part of a two-part key. ""
 // when the table is read by key only.
-func partition(t TableID, k string) string {
+func partition(t TableID, k string) string { return k[:partitionLen(t, k)] }
+
+// partitionLen is the length of k's partition (partition), for a key as a
+// string or as bytes.
+func partitionLen[K string | []byte](t TableID, k K) int {
 	switch t {
 	case TResources, TRetired, TEvents:
 		if len(k) >= 4 {
-			return k[:4]
+			return 4
 		}
 	case TSteps, TObjects, TImports:
-		if i := strings.IndexByte(k, 0); i >= 0 {
-			return k[:i+1]
+		for i := 0; i < len(k); i++ {
+			if k[i] == 0 {
+				return i + 1
+			}
 		}
 	}
-	return ""
+	return 0
 }
 
 // newStack reports whether a key of a stack-partitioned table belongs to a

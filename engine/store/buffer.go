@@ -38,7 +38,10 @@ func (b *buffer) getb(k []byte) (r Record, ok bool) {
 	if b.n == 0 {
 		return nil, false
 	}
-	r, ok = b.parts[partition(b.t, string(k))][string(k)]
+	// The conversions are in the index expressions, where they allocate
+	// nothing (a string(k) passed to partition would be copied).
+	n := partitionLen(b.t, k)
+	r, ok = b.parts[string(k[:n])][string(k)]
 	return r, ok
 }
 
