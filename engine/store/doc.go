@@ -8,8 +8,10 @@
 //     imports, cloud objects, operations and their steps, change sets;
 //   - the keys and indexes of those tables (keys.go, schema.go);
 //   - the transaction layer (store.go): a write transaction's overlay, the
-//     committed buffer over memdb, the journal that undoes a transaction or
-//     rolls it back to a savepoint, and scans that merge the three;
+//     committed buffer over memdb (buffer.go: grouped by key partition,
+//     so that a scan of one stack's rows visits only theirs), the journal
+//     that undoes a transaction or rolls it back to a savepoint, and scans
+//     that merge the three;
 //   - typed access to the tables (tables.go: StackByID, PutResource,
 //     Retire, OperationOf...), the stack events as stored (events.go: chunks,
 //     sequence numbers, the bookkeeping that keeps event ids unique), the
