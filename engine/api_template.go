@@ -135,6 +135,31 @@ func templateParameters(ps []*template.Parameter) []TemplateParameter {
 // the template as submitted (its parameters, description, transforms) with
 // the capabilities the processed one needs. The caller holds e.mu.
 func (e *Engine) validateTransformed(file, body string) (out *ValidateTemplateOutput, done bool, err error) {
+	tt, done, err := e.transformToRead(file, body)
+	if !done || err != nil {
+		return nil, done, err
+	}
+	out = &ValidateTemplateOutput{Parameters: templateParameters(tt.params), Description: tt.description()}
+	out.Capabilities, out.CapabilitiesReason = tt.capabilities()
+	out.DeclaredTransforms = tt.transforms
+	return out, true, nil
+}
+
+// transformed is a template whose transforms ran for a call that only
+// reads it (ValidateTemplate, GetTemplateSummary): the template as
+// submitted (its tree, parameters and transforms as declared) and the
+// processed template its resources come from.
+type transformed struct {
+	root       *template.Node
+	params     []*template.Parameter
+	transforms []string
+	processed  *template.Template
+}
+
+// transformToRead runs the transforms of a template a reading call was
+// given, with the parameters' defaults, as a stack operation would (ok is
+// false when it declares none to run). The caller holds e.mu.
+func (e *Engine) transformToRead(file, body string) (tt *transformed, ok bool, err error) {
 	if !strings.Contains(body, "Transform") {
 		return nil, false, nil
 	}
@@ -150,17 +175,16 @@ func (e *Engine) validateTransformed(file, body string) (out *ValidateTemplateOu
 	if !needed {
 		return nil, false, nil
 	}
-	params, err := template.DeclaredParameters(name, root)
+	tt, err = declaredPart(name, root)
 	if err != nil {
-		return nil, true, templateError(err)
+		return nil, true, err
 	}
 	values := map[string]any{}
-	for _, p := range params {
+	for _, p := range tt.params {
 		if v, ok := p.DefaultValue(); ok && !p.IsSSM() {
 			values[p.Name] = v
 		}
 	}
-	declared, _ := template.DeclaredTransforms(name, root)
 	err = e.view(func(tx *txn) error {
 		processed, err := e.runTransforms(tx, name, root, values, template.Pseudo{AccountID: e.opts.AccountID,
 			Region: e.opts.Region, Partition: e.opts.Partition, StackName: "validate-template",
@@ -168,24 +192,46 @@ func (e *Engine) validateTransformed(file, body string) (out *ValidateTemplateOu
 		if err != nil {
 			return err
 		}
-		t, err := e.parseTemplate(name+" (processed)", processed)
-		if err != nil {
+		if tt.processed, err = e.parseTemplate(name+" (processed)", processed); err != nil {
 			return templateError(err)
-		}
-		desc, _ := root.Get("Description").Literal().(string)
-		out = &ValidateTemplateOutput{Parameters: templateParameters(params), Description: desc}
-		req := t.Capabilities()
-		out.Capabilities, out.CapabilitiesReason = req.Capabilities, req.Reason
-		if !slices.Contains(out.Capabilities, template.CapabilityAutoExpand) {
-			out.Capabilities = append(out.Capabilities, template.CapabilityAutoExpand)
-		}
-		for _, m := range declared {
-			out.DeclaredTransforms = append(out.DeclaredTransforms, m.Name)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, true, err
 	}
-	return out, true, nil
+	return tt, true, nil
+}
+
+// declaredPart reads what a template with transforms declares itself:
+// its parameters and its transforms (the processed template is the
+// caller's to add).
+func declaredPart(name string, root *template.Node) (*transformed, error) {
+	params, err := template.DeclaredParameters(name, root)
+	if err != nil {
+		return nil, templateError(err)
+	}
+	tt := &transformed{root: root, params: params}
+	declared, _ := template.DeclaredTransforms(name, root)
+	for _, m := range declared {
+		tt.transforms = append(tt.transforms, m.Name)
+	}
+	return tt, nil
+}
+
+// description is the Description the template as submitted declares.
+func (tt *transformed) description() string {
+	desc, _ := tt.root.Get("Description").Literal().(string)
+	return desc
+}
+
+// capabilities are what the processed template needs, and
+// CAPABILITY_AUTO_EXPAND for its transforms.
+func (tt *transformed) capabilities() ([]string, string) {
+	req := tt.processed.Capabilities()
+	caps := slices.Clone(req.Capabilities)
+	if !slices.Contains(caps, template.CapabilityAutoExpand) {
+		caps = append(caps, template.CapabilityAutoExpand)
+	}
+	return caps, req.Reason
 }

@@ -90,6 +90,7 @@ func (e *Engine) GetTemplateSummary(ctx context.Context, in GetTemplateSummaryIn
 			return nil, err
 		}
 	}
+	processed := ""
 	if in.StackName != "" {
 		e.mu.Lock()
 		err := e.view(func(tx *txn) error {
@@ -97,7 +98,7 @@ func (e *Engine) GetTemplateSummary(ctx context.Context, in GetTemplateSummaryIn
 			if st == nil {
 				return stackWithIDNotFound(in.StackName)
 			}
-			body, file = st.TemplateBody, st.TemplateFile
+			body, file, processed = st.TemplateBody, st.TemplateFile, st.ProcessedTemplateBody
 			return nil
 		})
 		e.mu.Unlock()
@@ -110,19 +111,65 @@ func (e *Engine) GetTemplateSummary(ctx context.Context, in GetTemplateSummaryIn
 		}
 	}
 	e.mu.Lock()
+	defer e.mu.Unlock()
+	tt, err := e.summarisedTemplate(file, body, processed)
+	if err != nil {
+		return nil, err
+	}
+	if tt != nil {
+		return e.summary(tt.processed, tt.params, tt.description(), tt.transforms, tt.root, tt.capabilities), nil
+	}
 	t, err := e.parseTemplate(file, body)
-	e.mu.Unlock()
 	if err != nil {
 		return nil, templateError(err)
 	}
+	return e.summary(t, t.Parameters, t.Description, t.Transform, nil, func() ([]string, string) {
+		req := t.Capabilities()
+		return req.Capabilities, req.Reason
+	}), nil
+}
+
+// summarisedTemplate is the template with transforms that GetTemplateSummary
+// describes (nil for a template without): a stack's is the one its
+// operation processed (processed), a template given is processed as
+// ValidateTemplate processes it. The caller holds e.mu.
+func (e *Engine) summarisedTemplate(file, body, processed string) (*transformed, error) {
+	if processed == "" {
+		tt, ok, err := e.transformToRead(file, body)
+		if !ok {
+			return nil, err
+		}
+		return tt, err
+	}
+	name := templateFile(file)
+	root, err := template.ParseTree(name, []byte(body))
+	if err != nil {
+		return nil, templateError(err)
+	}
+	tt, err := declaredPart(name, root)
+	if err != nil {
+		return nil, err
+	}
+	if tt.processed, err = e.parseTemplate(name+" (processed)", processed); err != nil {
+		return nil, templateError(err)
+	}
+	return tt, nil
+}
+
+// summary is GetTemplateSummary's answer: the template's declared
+// parameters, description, format version, Metadata (as JSON) and
+// transforms — root's, the template as submitted, when transforms ran (nil:
+// t's own) — with the capabilities and the resources of t, the template
+// the stack is made of.
+func (e *Engine) summary(t *template.Template, params []*template.Parameter, desc string, transforms []string, root *template.Node, capabilities func() ([]string, string)) *GetTemplateSummaryOutput {
 	out := &GetTemplateSummaryOutput{
 		Parameters:         []ParameterDeclaration{},
 		ResourceTypes:      []string{},
-		Description:        t.Description,
+		Description:        desc,
 		Version:            t.FormatVersion,
-		DeclaredTransforms: t.Transform,
+		DeclaredTransforms: transforms,
 	}
-	for _, p := range t.Parameters {
+	for _, p := range params {
 		d := ParameterDeclaration{ParameterKey: p.Name, ParameterType: p.Type, NoEcho: p.NoEcho, Description: p.Description,
 			ParameterConstraints: ParameterConstraints{AllowedValues: p.AllowedValues}}
 		if p.HasDefault {
@@ -130,15 +177,19 @@ func (e *Engine) GetTemplateSummary(ctx context.Context, in GetTemplateSummaryIn
 		}
 		out.Parameters = append(out.Parameters, d)
 	}
-	req := t.Capabilities()
-	out.Capabilities, out.CapabilitiesReason = req.Capabilities, req.Reason
-	if t.Metadata != nil {
-		if b, err := json.Marshal(t.Metadata.Literal()); err == nil {
+	out.Capabilities, out.CapabilitiesReason = capabilities()
+	metadata := t.Metadata
+	if root != nil {
+		metadata = root.Get("Metadata")
+		out.Version, _ = root.Get("AWSTemplateFormatVersion").Literal().(string)
+	}
+	if metadata != nil {
+		if b, err := json.Marshal(metadata.Literal()); err == nil {
 			out.Metadata = string(b)
 		}
 	}
 	out.ResourceTypes, out.ResourceIdentifierSummaries, out.Warnings = e.summariseResources(t)
-	return out, nil
+	return out
 }
 
 // summariseResources returns a template's resource types in order of first

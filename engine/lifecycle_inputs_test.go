@@ -149,6 +149,25 @@ func TestLifecycleMacros(t *testing.T) {
 		}
 		h.note("   template %s:\n%s", stage, indent(got.TemplateBody))
 	}
+	// GetTemplateSummary describes the template as submitted (its
+	// parameters, its transforms) and what the processed one makes (its
+	// resource types and capabilities): the stack's, processed when it was
+	// made, and a body given, whose macros run as ValidateTemplate runs them.
+	for _, in := range []GetTemplateSummaryInput{{StackName: "app"}, {TemplateBody: h.fixture("app.yaml")}} {
+		sum, err := h.e.GetTemplateSummary(ctx(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for _, p := range sum.Parameters {
+			keys = append(keys, p.ParameterKey)
+		}
+		of := "stack app"
+		if in.StackName == "" {
+			of = "app.yaml"
+		}
+		h.note("   summary of %s: parameters %v transforms %v capabilities %v types %v", of, keys, sum.DeclaredTransforms, sum.Capabilities, sum.ResourceTypes)
+	}
 	// A change set needs no CAPABILITY_AUTO_EXPAND; the macros run when it
 	// is made, and its execution runs what they made.
 	h.mustDo(func() error {
