@@ -33,7 +33,7 @@ func (a *app) readCommands() []*cobra.Command {
 	return []*cobra.Command{
 		a.describeStacksCommand(), a.listStacksCommand(), a.describeStackEventsCommand(), a.describeEventsCommand(),
 		a.describeStackResourceCommand(), a.describeStackResourcesCommand(), a.listStackResourcesCommand(),
-		a.getTemplateCommand(), a.listExportsCommand(), a.listImportsCommand(),
+		a.getTemplateCommand(), a.getTemplateSummaryCommand(), a.listExportsCommand(), a.listImportsCommand(),
 		a.describeStackOperationCommand(), a.describeAccountLimitsCommand(),
 	}
 }
