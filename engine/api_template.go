@@ -148,7 +148,8 @@ func (e *Engine) validateTransformed(file, body string) (out *ValidateTemplateOu
 // transformed is a template whose transforms ran for a call that only
 // reads it (ValidateTemplate, GetTemplateSummary): the template as
 // submitted (its tree, parameters and transforms as declared) and the
-// processed template its resources come from.
+// processed template its resources come from. A template without
+// transforms to run has no root: processed is the template itself.
 type transformed struct {
 	root       *template.Node
 	params     []*template.Parameter
@@ -221,14 +222,20 @@ func declaredPart(name string, root *template.Node) (*transformed, error) {
 
 // description is the Description the template as submitted declares.
 func (tt *transformed) description() string {
+	if tt.root == nil {
+		return tt.processed.Description
+	}
 	desc, _ := tt.root.Get("Description").Literal().(string)
 	return desc
 }
 
 // capabilities are what the processed template needs, and
-// CAPABILITY_AUTO_EXPAND for its transforms.
+// CAPABILITY_AUTO_EXPAND when transforms ran.
 func (tt *transformed) capabilities() ([]string, string) {
 	req := tt.processed.Capabilities()
+	if tt.root == nil {
+		return req.Capabilities, req.Reason
+	}
 	caps := slices.Clone(req.Capabilities)
 	if !slices.Contains(caps, template.CapabilityAutoExpand) {
 		caps = append(caps, template.CapabilityAutoExpand)

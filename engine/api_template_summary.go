@@ -116,17 +116,14 @@ func (e *Engine) GetTemplateSummary(ctx context.Context, in GetTemplateSummaryIn
 	if err != nil {
 		return nil, err
 	}
-	if tt != nil {
-		return e.summary(tt.processed, tt.params, tt.description(), tt.transforms, tt.root, tt.capabilities), nil
+	if tt == nil {
+		t, err := e.parseTemplate(file, body)
+		if err != nil {
+			return nil, templateError(err)
+		}
+		tt = &transformed{params: t.Parameters, transforms: t.Transform, processed: t}
 	}
-	t, err := e.parseTemplate(file, body)
-	if err != nil {
-		return nil, templateError(err)
-	}
-	return e.summary(t, t.Parameters, t.Description, t.Transform, nil, func() ([]string, string) {
-		req := t.Capabilities()
-		return req.Capabilities, req.Reason
-	}), nil
+	return e.summary(tt), nil
 }
 
 // summarisedTemplate is the template with transforms that GetTemplateSummary
@@ -158,18 +155,17 @@ func (e *Engine) summarisedTemplate(file, body, processed string) (*transformed,
 
 // summary is GetTemplateSummary's answer: the template's declared
 // parameters, description, format version, Metadata (as JSON) and
-// transforms — root's, the template as submitted, when transforms ran (nil:
-// t's own) — with the capabilities and the resources of t, the template
-// the stack is made of.
-func (e *Engine) summary(t *template.Template, params []*template.Parameter, desc string, transforms []string, root *template.Node, capabilities func() ([]string, string)) *GetTemplateSummaryOutput {
+// transforms, with the capabilities and the resources of the template the
+// stack is made of (the processed one, when transforms ran).
+func (e *Engine) summary(tt *transformed) *GetTemplateSummaryOutput {
 	out := &GetTemplateSummaryOutput{
 		Parameters:         []ParameterDeclaration{},
 		ResourceTypes:      []string{},
-		Description:        desc,
-		Version:            t.FormatVersion,
-		DeclaredTransforms: transforms,
+		Description:        tt.description(),
+		Version:            tt.processed.FormatVersion,
+		DeclaredTransforms: tt.transforms,
 	}
-	for _, p := range params {
+	for _, p := range tt.params {
 		d := ParameterDeclaration{ParameterKey: p.Name, ParameterType: p.Type, NoEcho: p.NoEcho, Description: p.Description,
 			ParameterConstraints: ParameterConstraints{AllowedValues: p.AllowedValues}}
 		if p.HasDefault {
@@ -177,18 +173,18 @@ func (e *Engine) summary(t *template.Template, params []*template.Parameter, des
 		}
 		out.Parameters = append(out.Parameters, d)
 	}
-	out.Capabilities, out.CapabilitiesReason = capabilities()
-	metadata := t.Metadata
-	if root != nil {
-		metadata = root.Get("Metadata")
-		out.Version, _ = root.Get("AWSTemplateFormatVersion").Literal().(string)
+	out.Capabilities, out.CapabilitiesReason = tt.capabilities()
+	metadata := tt.processed.Metadata
+	if tt.root != nil {
+		metadata = tt.root.Get("Metadata")
+		out.Version, _ = tt.root.Get("AWSTemplateFormatVersion").Literal().(string)
 	}
 	if metadata != nil {
 		if b, err := json.Marshal(metadata.Literal()); err == nil {
 			out.Metadata = string(b)
 		}
 	}
-	out.ResourceTypes, out.ResourceIdentifierSummaries, out.Warnings = e.summariseResources(t)
+	out.ResourceTypes, out.ResourceIdentifierSummaries, out.Warnings = e.summariseResources(tt.processed)
 	return out
 }
 
