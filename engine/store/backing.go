@@ -98,15 +98,35 @@ func (s *Store) fail(err error) {
 // when the table is read by key only.
 func partition(t TableID, k string) string { return k[:partitionLen(t, k)] }
 
+// partitioning is how a table's keys are partitioned (partition).
+type partitioning uint8
+
+const (
+	byKeyOnly   partitioning = iota // read by key only: no partition
+	byStackNum                      // a stack's rows: its 4-byte Num
+	byFirstPart                     // a two-part key: the first part and its NUL
+)
+
+// partitioningOf is the one list of which tables are partitioned, and how.
+func partitioningOf(t TableID) partitioning {
+	switch t {
+	case TResources, TRetired, TEvents:
+		return byStackNum
+	case TSteps, TObjects, TImports:
+		return byFirstPart
+	}
+	return byKeyOnly
+}
+
 // partitionLen is the length of k's partition (partition), for a key as a
 // string or as bytes.
 func partitionLen[K string | []byte](t TableID, k K) int {
-	switch t {
-	case TResources, TRetired, TEvents:
+	switch partitioningOf(t) {
+	case byStackNum:
 		if len(k) >= 4 {
 			return 4
 		}
-	case TSteps, TObjects, TImports:
+	case byFirstPart:
 		for i := 0; i < len(k); i++ {
 			if k[i] == 0 {
 				return i + 1
@@ -119,11 +139,8 @@ func partitionLen[K string | []byte](t TableID, k K) int {
 // newStack reports whether a key of a stack-partitioned table belongs to a
 // stack made since the backing was opened (it has no rows there).
 func (lz *lazy) newStack(t TableID, k string) bool {
-	switch t {
-	case TResources, TRetired, TEvents:
-		return len(k) >= 4 && uint32(k[0])<<24|uint32(k[1])<<16|uint32(k[2])<<8|uint32(k[3]) > lz.maxNum
-	}
-	return false
+	return partitioningOf(t) == byStackNum && len(k) >= 4 &&
+		uint32(k[0])<<24|uint32(k[1])<<16|uint32(k[2])<<8|uint32(k[3]) > lz.maxNum
 }
 
 func rangeKey(ix, prefix string) string { return ix + "\x00" + prefix }

@@ -169,7 +169,7 @@ func (b *buffer) eachIn(prefix string, fn func(k string, r Record)) {
 // sizeIn is how many rows eachIn(prefix) may visit at most (a bound to size
 // a scan's merge by).
 func (b *buffer) sizeIn(prefix string) int {
-	if p := partition(b.t, prefix); p != "" && partitioned(b.t) {
+	if p := partition(b.t, prefix); p != "" {
 		return len(b.parts[p])
 	}
 	return b.n
@@ -177,13 +177,7 @@ func (b *buffer) sizeIn(prefix string) int {
 
 // partitioned tells whether table t's keys have a partition (partition
 // gives "" for every key of the other tables).
-func partitioned(t TableID) bool {
-	switch t {
-	case TResources, TRetired, TEvents, TSteps, TObjects, TImports:
-		return true
-	}
-	return false
-}
+func partitioned(t TableID) bool { return partitioningOf(t) != byKeyOnly }
 
 // bufferedRow is the row buffered under key k of table t, or nil.
 func (s *Store) bufferedRow(t TableID, k string) Record {
