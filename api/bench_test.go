@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -91,8 +92,12 @@ func BenchmarkServeCreate500(b *testing.B) {
 
 // BenchmarkServeDelete500 deletes a 500-resource stack through the API
 // (its create outside the timer), with the state file saved after each
-// call: the delete half of make bench-serve.
+// call: the delete half of make bench-serve. heap-MB is the heap live
+// after the b.N deletes (collected): with -benchtime 200x, what a long
+// session holds for the stacks it deleted (their rows are shed from
+// memory at each save, Store.ShedDeleted).
 func BenchmarkServeDelete500(b *testing.B) {
+	defer reportHeap(b)
 	body := benchTemplate(500)
 	srv := benchServer(b, true)
 	b.ReportAllocs()
@@ -105,6 +110,15 @@ func BenchmarkServeDelete500(b *testing.B) {
 		b.StartTimer()
 		serveForm(b, srv, "Action", "DeleteStack", "StackName", name)
 	}
+}
+
+// reportHeap reports the heap live once b's loop ended, collected.
+func reportHeap(b *testing.B) {
+	b.StopTimer()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapAlloc)/1e6, "heap-MB")
 }
 
 // BenchmarkServeReads500 reads a 500-resource stack.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stacksim/stacksim/engine"
 )
@@ -204,5 +205,30 @@ func TestProtocolForms(t *testing.T) {
 	status, body = post(t, ts, "POST", "Action=UpdateStack&Version=2010-05-15&StackName=web&UsePreviousTemplate=true&Tags=", nil)
 	if status != 200 || tagsOf() != "<Tags></Tags>" {
 		t.Fatalf("Tags= : %d %s %s", status, body, tagsOf())
+	}
+}
+
+// The small values of a form do not share the request body's memory: a
+// stack's name kept from a CreateStack would otherwise keep the whole body,
+// its template included, alive for as long as the stack is remembered.
+func TestFormValuesOwnTheirMemory(t *testing.T) {
+	body := "Action=CreateStack&StackName=s1&TemplateBody=" + strings.Repeat("x", 4000)
+	form, err := url.ParseQuery(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inBody := func(v string) bool {
+		p, lo := uintptr(unsafe.Pointer(unsafe.StringData(v))), uintptr(unsafe.Pointer(unsafe.StringData(body)))
+		return p >= lo && p < lo+uintptr(len(body))
+	}
+	if !inBody(form.Get("StackName")) {
+		t.Skip("url.ParseQuery copies values: nothing to own")
+	}
+	ownValues(form, len(body))
+	if inBody(form.Get("StackName")) || inBody(form.Get("Action")) {
+		t.Fatal("a small value still points into the request body")
+	}
+	if form.Get("StackName") != "s1" || len(form.Get("TemplateBody")) != 4000 {
+		t.Fatalf("the values changed: %q, %d bytes", form.Get("StackName"), len(form.Get("TemplateBody")))
 	}
 }

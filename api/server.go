@@ -245,6 +245,7 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request) (url.Values, *
 	if err != nil {
 		return nil, newWireError(codeMalformedQuery, "The request body is not a form (application/x-www-form-urlencoded): "+err.Error())
 	}
+	ownValues(form, len(body))
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
 		return nil, newWireError(codeMalformedQuery, "The query string is malformed: "+err.Error())
@@ -255,6 +256,22 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request) (url.Values, *
 		}
 	}
 	return form, nil
+}
+
+// ownValues copies the values of a form parsed from a body of n bytes
+// that are shorter than half of it. A value that needed no unescaping is a
+// substring of the body, and what the engine keeps of it — a stack's
+// name, a tag — would keep the whole body, its template included, alive
+// for as long as the stack is remembered (deleted stacks too); a value of
+// half the body or more keeps at most twice its size.
+func ownValues(form url.Values, n int) {
+	for _, vs := range form {
+		for i, v := range vs {
+			if len(v) < n/2 {
+				vs[i] = strings.Clone(v)
+			}
+		}
+	}
 }
 
 // call decodes, checks and makes one CloudFormation call, and makes what it

@@ -80,6 +80,12 @@ func (e *Engine) Save() error {
 	if err := e.file.Save(e.st); err != nil {
 		return err
 	}
+	// Every row is in the file now: the deleted stacks' rows can leave
+	// memory (a read that needs them reads them from the file).
+	if _, err := e.st.ShedDeleted(); err != nil {
+		e.broken = err
+		return err
+	}
 	e.publishSaved()
 	return nil
 }

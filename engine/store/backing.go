@@ -48,6 +48,12 @@ type lazy struct {
 	maxNum uint32
 	// allEvents: memory holds every event (AttachSaved).
 	allEvents bool
+	// shed holds, per table, the partitions ShedDeleted dropped and no
+	// scan read whole since; shedNums the stacks ever shed; pending the
+	// deleted stacks the next ShedDeleted drops (shed.go).
+	shed     [numTables]map[string]struct{}
+	shedNums map[uint32]struct{}
+	pending  map[uint32]struct{}
 	// err is the first error of the backing: every transaction after it
 	// fails (the engine checks Err).
 	err error
@@ -56,7 +62,8 @@ type lazy struct {
 // SetBacking lays the store over b. The store must hold no rows yet; its
 // Meta and queue are the backing's (the caller fills them).
 func (s *Store) SetBacking(b Backing) {
-	s.lz = &lazy{b: b, tails: map[uint32]bool{}, dups: map[uint32]bool{}, maxNum: s.Meta.Stacks}
+	s.lz = &lazy{b: b, tails: map[uint32]bool{}, dups: map[uint32]bool{}, maxNum: s.Meta.Stacks,
+		shedNums: map[uint32]struct{}{}, pending: map[uint32]struct{}{}}
 	for t := range s.lz.known {
 		s.lz.known[t] = map[string]struct{}{}
 		s.lz.ranges[t] = map[string]struct{}{}
@@ -75,6 +82,11 @@ func (s *Store) AttachSaved(b Backing) {
 	}
 	s.lz.maxNum = math.MaxUint32
 	s.lz.allEvents = true
+	for _, st := range s.Read().AllStacks() {
+		if !st.Live() {
+			s.lz.pending[st.Num] = struct{}{}
+		}
+	}
 }
 
 // Err is the first error the backing returned (a damaged row): the store
@@ -140,7 +152,7 @@ func partitionLen[K string | []byte](t TableID, k K) int {
 // stack made since the backing was opened (it has no rows there).
 func (lz *lazy) newStack(t TableID, k string) bool {
 	return partitioningOf(t) == byStackNum && len(k) >= 4 &&
-		uint32(k[0])<<24|uint32(k[1])<<16|uint32(k[2])<<8|uint32(k[3]) > lz.maxNum
+		lz.fresh(uint32(k[0])<<24|uint32(k[1])<<16|uint32(k[2])<<8|uint32(k[3]))
 }
 
 func rangeKey(ix, prefix string) string { return ix + "\x00" + prefix }
@@ -149,6 +161,9 @@ func rangeKey(ix, prefix string) string { return ix + "\x00" + prefix }
 // key in index ix starts with prefix: that range, or one holding it, was
 // read whole.
 func (lz *lazy) covered(t TableID, ix, prefix string) bool {
+	if lz.meetsShed(t, ix, prefix) {
+		return false
+	}
 	r := lz.ranges[t]
 	if _, ok := r[rangeKey(IxID, "")]; ok {
 		return true
@@ -192,6 +207,7 @@ func (s *Store) lay(t TableID, k string, r Record) {
 	before := s.buf[t].len()
 	s.buf[t].set(k, r)
 	s.Buffered += s.buf[t].len() - before
+	s.lz.noteLaid(t, k)
 }
 
 // faultRange reads, before a scan of table t in index ix from prefix,
@@ -220,6 +236,7 @@ func (s *Store) faultRange(t TableID, ix, prefix string) {
 		return
 	}
 	lz.ranges[t][rangeKey(ix, prefix)] = struct{}{}
+	lz.readBack(t, ix, prefix)
 }
 
 // inMemory reports whether memory holds (or hides) a row with this key.
@@ -237,11 +254,11 @@ func (s *Store) inMemory(t TableID, k string) bool {
 // faultTail reads the stack's last event chunk from the backing, once.
 func (s *Store) faultTail(num uint32) {
 	lz := s.lz
-	if lz == nil || lz.err != nil || lz.tails[num] || lz.allEvents {
+	if lz == nil || lz.err != nil || lz.tails[num] || lz.allEvents && !hasNum(lz.shedNums, num) {
 		return
 	}
 	lz.tails[num] = true
-	if num > lz.maxNum {
+	if lz.fresh(num) {
 		return
 	}
 	c, err := lz.b.LastChunk(num)
@@ -272,11 +289,11 @@ func (s *Store) faultTail(num uint32) {
 // from the backing: the events of its latest instant.
 func (s *Store) faultDups(tx *Txn, num uint32) {
 	lz := s.lz
-	if lz == nil || lz.dups[num] || lz.allEvents {
+	if lz == nil || lz.dups[num] || lz.allEvents && !hasNum(lz.shedNums, num) {
 		return
 	}
 	lz.dups[num] = true
-	if num > lz.maxNum || s.Dups[num] != nil {
+	if lz.fresh(num) || s.Dups[num] != nil {
 		return
 	}
 	var d *DupState
@@ -299,9 +316,11 @@ func (s *Store) faultDups(tx *Txn, num uint32) {
 	}
 }
 
-// dirtyRows are the keys commits changed since the last save, by table.
+// dirtyRows are the keys commits changed since the last save, by table;
+// gone those of them whose rows commits deleted (and did not write again).
 type dirtyRows struct {
 	keys [numTables]map[string]struct{}
+	gone [numTables]map[string]struct{}
 }
 
 // markDirty records what a commit changed.
@@ -314,10 +333,23 @@ func (s *Store) markDirty(t TableID, ov map[string]Record) {
 		d = make(map[string]struct{}, len(ov))
 		s.dirty.keys[t] = d
 	}
+	if t == TStacks {
+		s.lz.noteDeleted(ov)
+	}
 	known := s.lz.known[t]
-	for k := range ov {
+	gone := s.dirty.gone[t]
+	for k, r := range ov {
 		d[k] = struct{}{}
 		known[k] = struct{}{}
+		switch {
+		case r == nil && gone == nil:
+			gone = map[string]struct{}{k: {}}
+			s.dirty.gone[t] = gone
+		case r == nil:
+			gone[k] = struct{}{}
+		case gone != nil:
+			delete(gone, k)
+		}
 	}
 }
 
@@ -343,11 +375,21 @@ func (s *Store) Dirty(fn func(t TableID, k string, r Record) error) error {
 	return nil
 }
 
-// MarkSaved forgets the dirty rows: they are in the backing now.
+// MarkSaved forgets the dirty rows: they are in the backing now. The keys
+// of the rows deleted leave the known keys too: the backing answers for
+// them now (it has no such row), and a session that makes and deletes rows
+// all day (an operation's steps, a stack's cloud objects) would otherwise
+// hold every key it ever deleted.
 func (s *Store) MarkSaved() {
-	if s.dirty != nil {
-		s.dirty = &dirtyRows{}
+	if s.dirty == nil {
+		return
 	}
+	for t, gone := range s.dirty.gone {
+		for k := range gone {
+			delete(s.lz.known[t], k)
+		}
+	}
+	s.dirty = &dirtyRows{}
 }
 
 // LoadAll reads every row of the backing into memory (an export, a check

@@ -130,6 +130,18 @@ func (b *buffer) merge(ov map[string]Record, inDB func(k string) bool) {
 }
 
 // reset empties the buffer.
+// drop removes partition p's rows (and deletion marks), calling fn with
+// each key, and returns how many there were.
+func (b *buffer) drop(p string, fn func(k string)) int {
+	m := b.parts[p]
+	for k := range m {
+		fn(k)
+	}
+	delete(b.parts, p)
+	b.n -= len(m)
+	return len(m)
+}
+
 func (b *buffer) reset() { b.parts, b.n = nil, 0 }
 
 // each calls fn for every buffered row and mark, in no order.

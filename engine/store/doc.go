@@ -18,7 +18,10 @@
 //     task queue (queue.go) and the virtual clock and counters (Meta);
 //   - the simulated cloud on the store (cloud.go: resources.Cloud);
 //   - reading rows by need from a Backing (backing.go: the state file is
-//     one), and remembering the rows commits change until they are saved;
+//     one), remembering the rows commits change until they are saved, and
+//     dropping from memory, once saved, the rows of deleted stacks and the
+//     keys of deleted rows (shed.go), so that a long session holds its
+//     live stacks, not every stack it ever deleted;
 //   - the shapes of the API that rows keep as they are (types.go: Tag,
 //     Output, Parameter...; the engine shows them under its own names).
 //

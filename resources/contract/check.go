@@ -176,19 +176,21 @@ func (c *Checker) check(req *resources.Request, in map[string]any, ev *resources
 		switch a {
 		case resources.ActionRead, resources.ActionUpdate, resources.ActionDelete:
 			if id := requestID(); id != "" {
-				if c.life[id].deleted && req.CallbackContext == nil {
+				if c.deleted.has(id) && req.CallbackContext == nil {
 					add(RuleDeletedResourceFound, "%s of %q succeeded after its delete had; it must answer FAILED NotFound", a, id)
 				}
 				if a == resources.ActionDelete {
-					c.life[id] = lifeState{deleted: true}
+					delete(c.life, id)
+					c.deleted.add(id)
 				}
 			}
 		case resources.ActionCreate:
 			if id, err := eventID(); err == nil {
-				if st, ok := c.life[id]; ok && !st.deleted && (st.token != req.ClientRequestToken || st.logical != req.LogicalResourceIdentifier) {
+				if st, ok := c.life[id]; ok && (st.token != req.ClientRequestToken || st.logical != req.LogicalResourceIdentifier) {
 					add(RuleCreateExisting, "create answered SUCCESS with %q, which an earlier create made; it must answer FAILED AlreadyExists", id)
 				}
 				c.life[id] = lifeState{token: req.ClientRequestToken, logical: req.LogicalResourceIdentifier}
+				c.deleted.remove(id)
 			}
 		}
 		c.mu.Unlock()

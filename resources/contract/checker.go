@@ -55,7 +55,8 @@ type Checker struct {
 	mu         sync.Mutex
 	violations []Violation
 	originals  map[actionKey]map[string]any // the input view of an action's first desired state
-	life       map[string]lifeState         // what the checker saw of each identifier
+	life       map[string]lifeState         // the identifiers creates made and no delete removed
+	deleted    deletedIDs                   // the identifiers deletes removed
 }
 
 // actionKey names one action of one resource: re-invocations share it.
@@ -65,9 +66,43 @@ type actionKey struct {
 }
 
 type lifeState struct {
-	deleted bool
 	token   string
 	logical string
+}
+
+// deletedWindow is how many identifiers a delete removed the checker
+// remembers at least (a read, update or delete that finds one must answer
+// FAILED NotFound). A long session — serve, driven by a test suite all day
+// — deletes without end: the checker forgets the oldest beyond two windows
+// rather than hold every identifier it ever saw deleted.
+const deletedWindow = 1 << 16
+
+// deletedIDs is a set of the identifiers deleted lately, in two
+// generations: when the newer holds deletedWindow, it becomes the older
+// and the older is forgotten.
+type deletedIDs struct {
+	newer, older map[string]struct{}
+}
+
+func (d *deletedIDs) has(id string) bool {
+	_, n := d.newer[id]
+	_, o := d.older[id]
+	return n || o
+}
+
+func (d *deletedIDs) add(id string) {
+	if d.newer == nil {
+		d.newer = map[string]struct{}{}
+	}
+	d.newer[id] = struct{}{}
+	if len(d.newer) >= deletedWindow {
+		d.older, d.newer = d.newer, nil
+	}
+}
+
+func (d *deletedIDs) remove(id string) {
+	delete(d.newer, id)
+	delete(d.older, id)
 }
 
 // Wrap returns a checker around p.
