@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 
-	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/template"
 )
 
@@ -56,14 +55,7 @@ func (e *Engine) checkStackLimit(tx *txn) error {
 	if int(tx.Meta.Stacks) < e.opts.StackLimit {
 		return nil
 	}
-	n := 0
-	tx.Scan(store.TStacks, store.IxID, "", func(r store.Record) bool {
-		if r.(*store.StackRecord).Live() {
-			n++
-		}
-		return n < e.opts.StackLimit
-	})
-	if n >= e.opts.StackLimit {
+	if tx.LiveStacks(e.opts.StackLimit) >= e.opts.StackLimit {
 		return LimitExceededError("%s", stackLimitMessage)
 	}
 	return nil

@@ -14,10 +14,22 @@ import "strings"
 //
 // A table read by key only (stacks, operations, exports, change sets) is
 // one partition, "".
+//
+// A table read by a secondary index (stacks by name and by Num, operations,
+// change sets and exports by stack) also indexes its buffered rows by their
+// keys in those indexes (ix), so that a scan of one key — the live stack of
+// a name, a stack's operations — visits that key's rows, not a row of every
+// stack the session ever made (a deleted stack's row stays: DescribeStacks
+// finds it by its ARN).
 type buffer struct {
 	t     TableID
 	parts map[string]map[string]Record
 	n     int
+	// secs are the secondary indexes of an unpartitioned table (nil for
+	// the others); ix maps index name, key in that index, to the primary
+	// keys of the buffered rows that have it.
+	secs []secondary
+	ix   map[string]map[string]map[string]struct{}
 }
 
 // len is the number of rows (and deletion marks) buffered.
@@ -56,8 +68,17 @@ func (b *buffer) set(k string, r Record) {
 		m = map[string]Record{}
 		b.parts[p] = m
 	}
-	if _, had := m[k]; !had {
+	old, had := m[k]
+	if !had {
 		b.n++
+	}
+	if b.secs != nil {
+		if old != nil {
+			b.unindex(k, old)
+		}
+		if r != nil {
+			b.index(k, r)
+		}
 	}
 	m[k] = r
 }
@@ -66,8 +87,12 @@ func (b *buffer) set(k string, r Record) {
 func (b *buffer) del(k string) {
 	p := partition(b.t, k)
 	m := b.parts[p]
-	if _, had := m[k]; !had {
+	old, had := m[k]
+	if !had {
 		return
+	}
+	if old != nil {
+		b.unindex(k, old)
 	}
 	delete(m, k)
 	b.n--
@@ -94,7 +119,7 @@ func (b *buffer) merge(ov map[string]Record, inDB func(k string) bool) {
 			break
 		}
 	}
-	if !one || len(ov) < len(b.parts[p]) {
+	if !one || len(ov) < len(b.parts[p]) || b.secs != nil {
 		for k, r := range ov {
 			switch {
 			case r != nil:
@@ -129,20 +154,23 @@ func (b *buffer) merge(ov map[string]Record, inDB func(k string) bool) {
 	}
 }
 
-// reset empties the buffer.
 // drop removes partition p's rows (and deletion marks), calling fn with
 // each key, and returns how many there were.
 func (b *buffer) drop(p string, fn func(k string)) int {
 	m := b.parts[p]
-	for k := range m {
+	for k, r := range m {
 		fn(k)
+		if r != nil {
+			b.unindex(k, r)
+		}
 	}
 	delete(b.parts, p)
 	b.n -= len(m)
 	return len(m)
 }
 
-func (b *buffer) reset() { b.parts, b.n = nil, 0 }
+// reset empties the buffer.
+func (b *buffer) reset() { b.parts, b.n, b.ix = nil, 0, nil }
 
 // each calls fn for every buffered row and mark, in no order.
 func (b *buffer) each(fn func(k string, r Record)) {
@@ -176,6 +204,89 @@ func (b *buffer) eachIn(prefix string, fn func(k string, r Record)) {
 			}
 		}
 	}
+}
+
+// index and unindex add and remove the secondary-index entries of the row
+// r buffered under primary key k.
+func (b *buffer) index(k string, r Record) {
+	for _, s := range b.secs {
+		key, ok := s.of(r)
+		if !ok {
+			continue
+		}
+		if b.ix == nil {
+			b.ix = map[string]map[string]map[string]struct{}{}
+		}
+		byKey := b.ix[s.name]
+		if byKey == nil {
+			byKey = map[string]map[string]struct{}{}
+			b.ix[s.name] = byKey
+		}
+		pks := byKey[key]
+		if pks == nil {
+			pks = map[string]struct{}{}
+			byKey[key] = pks
+		}
+		pks[k] = struct{}{}
+	}
+}
+
+func (b *buffer) unindex(k string, r Record) {
+	for _, s := range b.secs {
+		if key, ok := s.of(r); ok {
+			byKey := b.ix[s.name]
+			delete(byKey[key], k)
+			if len(byKey[key]) == 0 {
+				delete(byKey, key)
+			}
+		}
+	}
+}
+
+// indexed reports whether a scan of secondary index ix from prefix can
+// visit the rows the buffer indexes under that key alone: the table
+// indexes its rows, and prefix is a whole key of the index (keys of an
+// index are prefix-free, so the rows in range are exactly those) or ""
+// (every row the index has: the live stacks of the name index).
+func (b *buffer) indexed(ix, prefix string) bool {
+	if b.secs == nil {
+		return false
+	}
+	for _, s := range b.secs {
+		if s.name == ix {
+			return prefix == "" || s.whole(prefix)
+		}
+	}
+	return false
+}
+
+// eachKeyed calls fn for the buffered rows whose key in index ix is key
+// (every row the index has, key "").
+func (b *buffer) eachKeyed(ix, key string, fn func(k string, r Record)) {
+	m := b.parts[""]
+	if key != "" {
+		for pk := range b.ix[ix][key] {
+			fn(pk, m[pk])
+		}
+		return
+	}
+	for _, pks := range b.ix[ix] {
+		for pk := range pks {
+			fn(pk, m[pk])
+		}
+	}
+}
+
+// sizeKeyed is how many rows eachKeyed(ix, key) visits.
+func (b *buffer) sizeKeyed(ix, key string) int {
+	if key != "" {
+		return len(b.ix[ix][key])
+	}
+	n := 0
+	for _, pks := range b.ix[ix] {
+		n += len(pks)
+	}
+	return n
 }
 
 // sizeIn is how many rows eachIn(prefix) may visit at most (a bound to size

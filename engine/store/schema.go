@@ -1,6 +1,8 @@
 package store
 
 import (
+	"strings"
+
 	memdb "github.com/hashicorp/go-memdb"
 )
 
@@ -63,7 +65,16 @@ type secondary struct {
 	table TableID
 	name  string
 	of    func(r Record) (string, bool)
+	// whole reports whether a prefix is a whole key of the index (a
+	// name's strKey, a NumKey), not the start of one.
+	whole func(prefix string) bool
 }
+
+// wholeStr and wholeNum tell whole keys of the two kinds of index keys: a
+// string and its terminating zero byte (strings in keys hold none), a
+// 4-byte Num.
+func wholeStr(p string) bool { return strings.HasSuffix(p, "\x00") }
+func wholeNum(p string) bool { return len(p) == 4 }
 
 // secondaries lists every secondary index. Each is non-unique in memdb (see
 // keyIndexer), and each of its keys ends where the primary key memdb
@@ -76,13 +87,13 @@ func secondaries() []secondary {
 				return "", false
 			}
 			return strKey(s.StackName), true
-		}},
-		{TStacks, ixNum, func(r Record) (string, bool) { return NumKey(r.(*StackRecord).Num), true }},
-		{TExports, ixStack, func(r Record) (string, bool) { return strKey(r.(*ExportRecord).StackId), true }},
-		{TImports, ixStack, func(r Record) (string, bool) { return strKey(r.(*ImportRecord).StackId), true }},
-		{TObjects, ixStack, func(r Record) (string, bool) { return NumKey(r.(*ObjectRecord).Num), true }},
-		{TOperations, ixStack, func(r Record) (string, bool) { return strKey(r.(*OperationRecord).StackId), true }},
-		{TChangeSets, ixStack, func(r Record) (string, bool) { return strKey(r.(*ChangeSetRecord).StackId), true }},
+		}, wholeStr},
+		{TStacks, ixNum, func(r Record) (string, bool) { return NumKey(r.(*StackRecord).Num), true }, wholeNum},
+		{TExports, ixStack, func(r Record) (string, bool) { return strKey(r.(*ExportRecord).StackId), true }, wholeStr},
+		{TImports, ixStack, func(r Record) (string, bool) { return strKey(r.(*ImportRecord).StackId), true }, wholeStr},
+		{TObjects, ixStack, func(r Record) (string, bool) { return NumKey(r.(*ObjectRecord).Num), true }, wholeNum},
+		{TOperations, ixStack, func(r Record) (string, bool) { return strKey(r.(*OperationRecord).StackId), true }, wholeStr},
+		{TChangeSets, ixStack, func(r Record) (string, bool) { return strKey(r.(*ChangeSetRecord).StackId), true }, wholeStr},
 	}
 }
 

@@ -115,6 +115,9 @@ func New(id Identity, now int64) (*Store, error) {
 	}
 	for _, ix := range secondaries() {
 		s.secs[ix.table] = append(s.secs[ix.table], ix)
+		if !partitioned(ix.table) {
+			s.buf[ix.table].secs = s.secs[ix.table]
+		}
 	}
 	return s, nil
 }
@@ -532,8 +535,12 @@ func (tx *Txn) ScanFrom(t TableID, ix string, prefix, from string, fn func(r Rec
 	// Sized for the common case, a scan of one stack's (or operation's)
 	// rows where the overlay and the buffer hold nothing else.
 	size := buf.len()
-	if ix == IxID {
+	keyed := ix != IxID && buf.indexed(ix, prefix)
+	switch {
+	case ix == IxID:
 		size = buf.sizeIn(prefix)
+	case keyed:
+		size = buf.sizeKeyed(ix, prefix)
 	}
 	extra := make([]row, 0, size+len(ov))
 	keyOf := tx.indexKey(t, ix)
@@ -549,8 +556,11 @@ func (tx *Txn) ScanFrom(t TableID, ix string, prefix, from string, fn func(r Rec
 		}
 	}
 	each := buf.each
-	if ix == IxID {
+	switch {
+	case ix == IxID:
 		each = func(fn func(string, Record)) { buf.eachIn(prefix, fn) }
+	case keyed:
+		each = func(fn func(string, Record)) { buf.eachKeyed(ix, prefix, fn) }
 	}
 	each(func(pk string, r Record) {
 		if r == nil {

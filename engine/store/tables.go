@@ -33,6 +33,17 @@ func (tx *Txn) StackByName(name string) *StackRecord {
 	return out
 }
 
+// LiveStacks counts the live stacks (not DELETE_COMPLETE), up to max: it
+// visits the live stacks only, not every stack the account ever made.
+func (tx *Txn) LiveStacks(max int) int {
+	n := 0
+	tx.Scan(TStacks, ixName, "", func(Record) bool {
+		n++
+		return n < max
+	})
+	return n
+}
+
 // StackByNum returns the stack with this Num, or nil.
 func (tx *Txn) StackByNum(num uint32) *StackRecord {
 	var out *StackRecord
