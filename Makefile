@@ -11,7 +11,7 @@ SOAK_PROCS  ?= 1
 SOAK_PERSISTED ?= 400
 SOAK_FLUSHED ?= 400
 
-.PHONY: help build test vet examples fmt-check bench bench-scale bench-serve bench-webview soak docs docs-check corpus corpus-create fixtures registry clean
+.PHONY: help build test vet examples fmt-check bench bench-scale bench-serve bench-session bench-webview soak docs docs-check corpus corpus-create fixtures registry clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -43,6 +43,9 @@ bench-scale: build ## a command on one stack of an account of 10,000 resources v
 
 bench-serve: build ## stacksim serve beside moto_server through boto3: create/delete of 500 resources, reads under load, memory
 	python3 scripts/bench_serve.py --bin bin/stacksim
+
+bench-session: build ## a long serve session: memory and time per create+delete over CYCLES cycles (800)
+	python3 scripts/bench_session.py --bin bin/stacksim --cycles $(or $(CYCLES),800)
 
 bench-webview: ## the web view at 10,000 resources in Chromium (first paint, last event, memory as pages open and close)
 	STACKSIM_WEBVIEW_SCALE=1 $(GO) test -count=1 -timeout 20m -run '^TestServeWebViewAtScale$$' -v ./cmd/stacksim
