@@ -46,6 +46,10 @@ def main():
     ap.add_argument("--resources", type=int, default=100)
     ap.add_argument("--limit", type=float, default=64)
     args = ap.parse_args()
+    if not os.access(args.bin, os.X_OK):
+        sys.exit(f"bench_session: {args.bin} is not an executable stacksim: build it first (make build), or give --bin PATH")
+    if args.cycles < 1 or args.resources < 1 or args.resources > 500:
+        sys.exit("bench_session: --cycles must be at least 1 and --resources between 1 and 500 (a template's limit)")
     work = tempfile.mkdtemp(prefix="stacksim-session-")
     port = free_port()
     server = subprocess.Popen([args.bin, "serve", "--addr", f"127.0.0.1:{port}", "--state", os.path.join(work, "state.db")],
