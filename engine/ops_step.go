@@ -154,7 +154,7 @@ func (r *run) applyTemplate(rec *store.ResourceRecord, s *plan.Step) {
 	rec.DeletionPolicy = b.DeletionPolicy(s.LogicalID)
 	rec.UpdateReplacePolicy = b.UpdateReplacePolicy(s.LogicalID)
 	rec.Metadata, rec.CreationPolicy, rec.UpdatePolicy = "", nil, nil
-	live := r.live(true)
+	var live template.Resolver = r.live(true) // boxed once, not per attribute
 	if v, err := b.ResourceAttribute(s.LogicalID, "Metadata", live); err == nil && v != nil && template.IsKnown(v) {
 		if text, err := json.Marshal(v); err == nil {
 			rec.Metadata = string(text)
