@@ -75,6 +75,8 @@ func specPaths(specs []valueSpec) []string {
 type compiledSpec struct {
 	*valueSpec
 	path, when []string
+	// whenIs, when set, is the scalar the model must hold at when.
+	whenIs *string
 }
 
 func compileSpecs(s *Schema, specs []valueSpec) []compiledSpec {
@@ -82,10 +84,36 @@ func compileSpecs(s *Schema, specs []valueSpec) []compiledSpec {
 	for i := range specs {
 		out[i] = compiledSpec{valueSpec: &specs[i], path: s.split(specs[i].Path)}
 		if specs[i].When != "" {
-			out[i].when = s.split(specs[i].When)
+			ptr, is, eq := splitWhen(specs[i].When)
+			out[i].when = s.split(ptr)
+			if eq {
+				out[i].whenIs = &is
+			}
 		}
 	}
 	return out
+}
+
+// splitWhen splits a value's condition, "/properties/P" or
+// "/properties/P=V", into its pointer and the scalar it asks for.
+func splitWhen(when string) (ptr, is string, eq bool) {
+	return strings.Cut(when, "=")
+}
+
+// applies tells whether the spec's condition holds for model.
+func (c *compiledSpec) applies(model map[string]any) bool {
+	if c.when == nil {
+		return true
+	}
+	if c.whenIs == nil {
+		return hasSegs(model, c.when)
+	}
+	v, ok := getSegs(model, c.when)
+	if !ok {
+		return false
+	}
+	s, ok := scalarString(v)
+	return ok && strings.EqualFold(s, *c.whenIs) // AWS's enums take any case (Engine: MySQL)
 }
 
 // GenericOptions configure NewGeneric.
@@ -470,7 +498,7 @@ func (g *generic) fillCreate(e *env) error {
 
 func (g *generic) applyDefaults(e *env) error {
 	for _, d := range g.defaults {
-		if d.when != nil && !hasSegs(e.model, d.when) {
+		if !d.applies(e.model) {
 			continue
 		}
 		if hasSegs(e.model, d.path) {
@@ -492,7 +520,7 @@ func (g *generic) applyValues(e *env, update bool) error {
 		if update && !v.OnUpdate {
 			continue
 		}
-		if v.when != nil && !hasSegs(e.model, v.when) {
+		if !v.applies(e.model) {
 			continue
 		}
 		if !update && hasSegs(e.model, v.path) {

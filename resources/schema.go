@@ -263,7 +263,8 @@ func (s *Schema) addPointers(list []string) {
 // addSegs caches the pointers a simulation names.
 func (s *Schema) addSegs(sim *simulation) {
 	for _, v := range append(append([]valueSpec{}, sim.Values...), sim.Defaults...) {
-		s.addPointers([]string{v.Path, v.When})
+		ptr, _, _ := splitWhen(v.When)
+		s.addPointers([]string{v.Path, ptr})
 	}
 }
 

@@ -164,6 +164,8 @@ func TestParseSchemaErrors(t *testing.T) {
 		{`{"properties": {}}`, "has no typeName"},
 		{`{"typeName": "A::B::C"}`, "A::B::C has no primaryIdentifier"},
 		{`{"typeName": "A::B::C", "primaryIdentifier": ["/properties/Id"], "handlers": {"create": {"timeoutInMinutes": "x"}}}`, "timeoutInMinutes"},
+		{`{"typeName": "A::B::C", "primaryIdentifier": ["/properties/Id"], "x-stacksim": {"values": [{"path": "/properties/Id", "value": "x", "when": "Scope=REGIONAL"}]}}`,
+			`x.json: x-stacksim: value /properties/Id: its condition "Scope=REGIONAL" must start with /properties/`},
 	}
 	for _, c := range cases {
 		if _, err := ParseSchema("x.json", []byte(c.doc)); err == nil || !strings.Contains(err.Error(), c.want) {

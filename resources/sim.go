@@ -25,16 +25,22 @@ import (
 //	}
 //
 // values fill readOnly properties at create (and at update too with
-// "onUpdate": true), in order, so that a later value may use an earlier one;
-// "when" fills a value only when the model has that pointer. defaults fill
+// "onUpdate": true), in order, so that a later value may use an earlier one
+// (the first value that applies to a path fills it); "when" fills a value
+// only when the model has that pointer ("/properties/P=V": only when its
+// value there is the scalar V, in any case). defaults fill
 // properties the template left out (the contract wants them in the model).
 // Strings in values and defaults are templates: {Prop} or {Prop/Sub} is the
 // model's value there ({Prop|fallback} when absent, {Prop!dash} with "." made
 // "-", {Prop!lower} lower-cased); {$Region}, {$AccountId}, {$Partition},
-// {$URLSuffix}, {$StackName}, {$LogicalId}, {$Now} are the request's; {$uuid},
+// {$URLSuffix}, {$StackName}, {$LogicalId}, {$Now} are the request's
+// ({$Now:label} without the zone, as a DynamoDB stream's label;
+// {$RegionCode} the region's short form, use1 for us-east-1); {$uuid},
 // {$hex:N}, {$upper:N}, {$lower:N}, {$mixed:N}, {$digits:N}, {$octet} (1 to
-// 254) are generated from the request's key; {$seq:Group} counts up per
-// group ({$seq:FunctionName}: Lambda versions). {Prop!tail} is a Lambda
+// 254) are generated from the request's key; {$account:N} is N characters
+// that are the same for every resource of the account in the region (RDS
+// endpoints share them); {$seq:Group} counts up per group
+// ({$seq:FunctionName}: Lambda versions). {Prop!tail} is a Lambda
 // function's name, whether Prop holds the name or its ARN.
 //
 // attributes are Fn::GetAtt names the type answers besides its read-only
@@ -81,6 +87,9 @@ func (s *simulation) check(sch *Schema) error {
 	for _, v := range append(append([]valueSpec{}, s.Values...), s.Defaults...) {
 		if !strings.HasPrefix(v.Path, "/properties/") {
 			return fmt.Errorf("value path %q must start with /properties/", v.Path)
+		}
+		if ptr, _, _ := splitWhen(v.When); v.When != "" && !strings.HasPrefix(ptr, "/properties/") {
+			return fmt.Errorf("value %s: its condition %q must start with /properties/ (\"/properties/P\" or \"/properties/P=VALUE\")", v.Path, v.When)
 		}
 	}
 	for a := range s.Durations {
@@ -374,6 +383,8 @@ func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
 		switch ph.name {
 		case "Region":
 			return e.region, nil
+		case "RegionCode":
+			return regionCode(e.region), nil
 		case "AccountId":
 			return e.account, nil
 		case "Partition":
@@ -385,7 +396,15 @@ func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
 		case "LogicalId":
 			return e.logicalID, nil
 		case "Now":
+			if ph.arg == "label" { // a DynamoDB stream's label: no zone
+				return e.now.UTC().Format("2006-01-02T15:04:05.000"), nil
+			}
 			return e.now.UTC().Format("2006-01-02T15:04:05.000Z"), nil
+		case "account":
+			if ph.length == 0 {
+				return "", fmt.Errorf("placeholder {%s}: want a length, as in {$account:12}", p)
+			}
+			return e.accountStream(ph.length).pick(alphaLowerNum, ph.length), nil
 		case "uuid":
 			return e.placeholderStream(purpose, n).uuid(), nil
 		case "octet":
@@ -443,6 +462,29 @@ func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
 		return "", fmt.Errorf("placeholder {%s}: unknown filter %q (dash, lower, tail)", p, ph.filter)
 	}
 	return s, nil
+}
+
+// regionCode is a region's short form in ElastiCache endpoints: us-east-1
+// is use1, ap-southeast-2 apse2, eu-central-1 euc1.
+func regionCode(region string) string {
+	parts := strings.Split(region, "-")
+	if len(parts) != 3 {
+		return region
+	}
+	dir := map[string]string{"east": "e", "west": "w", "north": "n", "south": "s", "central": "c",
+		"northeast": "ne", "northwest": "nw", "southeast": "se", "southwest": "sw"}[parts[1]]
+	if dir == "" {
+		return region
+	}
+	return parts[0] + dir + parts[2]
+}
+
+// accountStream is the stream of {$account:N}: keyed by the registry's
+// seed, the account and the region only, so that every resource of the
+// account in the region gets the same characters (the part of an RDS
+// endpoint's name that is the account's: NAME.cluster-ACCOUNTPART.REGION...).
+func (e *env) accountStream(n int) *byteStream {
+	return requestKey(e.seed, e.account, e.region, "account").stream("account:" + strconv.Itoa(n))
 }
 
 // placeholderStream is the random stream of the n-th placeholder of a
