@@ -60,7 +60,7 @@ func TestRegistryValuesLookLikeAWS(t *testing.T) {
 				"Endpoint.Address":     `^demo-thing-[a-z0-9]{13}\.cluster-[a-z0-9]{12}\.us-east-1\.rds\.amazonaws\.com$`,
 				"ReadEndpoint.Address": `^demo-thing-[a-z0-9]{13}\.cluster-ro-[a-z0-9]{12}\.us-east-1\.rds\.amazonaws\.com$`,
 				"Endpoint.Port":        `^5432$`, "DBClusterResourceId": `^cluster-[A-Z0-9]{26}$`,
-				"DBClusterArn":         `^arn:aws:rds:us-east-1:123456789012:cluster:demo-thing-[a-z0-9]{13}$`}},
+				"DBClusterArn": `^arn:aws:rds:us-east-1:123456789012:cluster:demo-thing-[a-z0-9]{13}$`}},
 		{"AWS::RDS::DBCluster", map[string]any{"Engine": "aurora-mysql", "Port": "3307"}, `^demo-thing-`, map[string]string{"Endpoint.Port": `^3307$`}},
 		{"AWS::RDS::DBInstance", map[string]any{"Engine": "Postgres", "DBInstanceClass": "db.t3.micro", "AllocatedStorage": "20"}, `^demo-thing-[a-z0-9]{13}$`, map[string]string{
 			"Endpoint.Address": `^demo-thing-[a-z0-9]{13}\.[a-z0-9]{12}\.us-east-1\.rds\.amazonaws\.com$`, "Endpoint.Port": `^5432$`}},
