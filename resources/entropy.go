@@ -109,5 +109,6 @@ const (
 	alphaLowerNum = "abcdefghijklmnopqrstuvwxyz0123456789"
 	alphaMixedNum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 	alphaHex      = "0123456789abcdef"
+	alphaHexUpper = "0123456789ABCDEF"
 	alphaDigits   = "0123456789"
 )

@@ -36,7 +36,7 @@ import (
 // {$URLSuffix}, {$StackName}, {$LogicalId}, {$Now} are the request's
 // ({$Now:label} without the zone, as a DynamoDB stream's label;
 // {$RegionCode} the region's short form, use1 for us-east-1); {$uuid},
-// {$hex:N}, {$upper:N}, {$lower:N}, {$mixed:N}, {$digits:N}, {$octet} (1 to
+// {$hex:N}, {$HEX:N}, {$upper:N}, {$lower:N}, {$mixed:N}, {$digits:N}, {$octet} (1 to
 // 254) are generated from the request's key; {$account:N} is N characters
 // that are the same for every resource of the account in the region (RDS
 // endpoints share them); {$seq:Group} counts up per group
@@ -498,6 +498,8 @@ func alphabetNamed(name string) string {
 	switch name {
 	case "hex":
 		return alphaHex
+	case "HEX":
+		return alphaHexUpper
 	case "upper":
 		return alphaUpperNum
 	case "lower":

@@ -104,6 +104,9 @@ func unmade() map[string]Why {
 		lint+"functions_findinmap.yaml")
 	add(TemplateFault, true, "DeletionPolicy Fn::FindInMap [StackIdMap01, !Ref AWS::StackId, ...]: the keys are teststack1/teststack2, a stack id is an ARN",
 		lint+"resources_deletionpolicy.yaml", lint+"resources_updatereplacepolicy.yaml")
+	add(TemplateFault, false, "several AWS::AppMesh::Mesh resources get the same MeshName (Value1) from the mapping: a mesh's name "+
+		"is its identity in the account (its ARN ends mesh/NAME), so CloudFormation fails all but one with AlreadyExists",
+		lint+"functions_findinmap_default_value.yaml", lint+"functions_findinmap_enhanced.yaml")
 	add(TemplateFault, false, "WaitHandle's UpdateReplacePolicy is Fn::FindInMap [StackIdMap01, !Ref AWS::StackId, DeletionPolicy]: "+
 		"the keys are teststack1/teststack2, a stack id is an ARN (its SSM default /network/vpc/primary/id given, as --ssm-parameter gives it)",
 		lint+"transform/language_extension.yaml")
