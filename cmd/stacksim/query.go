@@ -31,12 +31,13 @@ type query struct {
 
 // compileQuery compiles --query; an error is worded as the AWS CLI's.
 func compileQuery(expr string) (*query, error) {
-	jp, err := jmespath.Compile(expr)
+	src := legacyLiterals(expr)
+	jp, err := jmespath.Compile(src)
 	if err != nil {
 		return nil, badInput(fmt.Errorf("Bad value for --query %s: %v", expr, err))
 	}
 	q := &query{expr: jp, order: map[string]int{}}
-	if ast, err := parsing.NewParser().Parse(expr); err == nil {
+	if ast, err := parsing.NewParser().Parse(src); err == nil {
 		q.hashKeys(ast)
 	}
 	return q, nil
