@@ -3,6 +3,7 @@ package resources
 import (
 	"regexp"
 	"regexp/syntax"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -105,6 +106,11 @@ func TestRegistryValuesLookLikeAWS(t *testing.T) {
 		{"AWS::ApplicationAutoScaling::ScalingPolicy", map[string]any{"PolicyName": "cpu", "PolicyType": "TargetTrackingScaling", "ServiceNamespace": "ecs",
 			"ResourceId": "service/prod/web", "ScalableDimension": "ecs:service:DesiredCount"},
 			`^arn:aws:autoscaling:us-east-1:123456789012:scalingPolicy:[0-9a-f-]{36}:resource/ecs/service/prod/web:policyName/cpu$`, nil},
+		{"AWS::ECS::Service", map[string]any{"Cluster": "arn:aws:ecs:us-east-1:123456789012:cluster/prod"},
+			`^arn:aws:ecs:us-east-1:123456789012:service/prod/demo-Thing-[A-Z0-9]+$`, map[string]string{"Name": `^demo-Thing-[A-Z0-9]+$`}},
+		{"AWS::ECS::Service", map[string]any{"ServiceName": "web"}, `^arn:aws:ecs:us-east-1:123456789012:service/default/web$`, nil},
+		{"AWS::ECS::TaskDefinition", map[string]any{"ContainerDefinitions": []any{map[string]any{"Name": "app", "Image": "nginx"}}},
+			`^arn:aws:ecs:us-east-1:123456789012:task-definition/demo-Thing-[A-Z0-9]+:1$`, nil},
 		{"AWS::DynamoDB::Table", map[string]any{"KeySchema": []any{map[string]any{"AttributeName": "id", "KeyType": "HASH"}},
 			"AttributeDefinitions": []any{map[string]any{"AttributeName": "id", "AttributeType": "S"}}, "BillingMode": "PAY_PER_REQUEST",
 			"StreamSpecification": map[string]any{"StreamViewType": "NEW_IMAGE"}}, `^demo-Thing-`, map[string]string{
@@ -229,4 +235,38 @@ func FuzzPatternGenerate(f *testing.F) {
 			t.Fatalf("%q generated %q, which it does not match", pattern, got)
 		}
 	})
+}
+
+// A task definition's replacement (the same logical resource, a new
+// request token) keeps the family CloudFormation generated and takes the
+// family's next revision; a family the template names counts the same way.
+func TestTaskDefinitionRevisions(t *testing.T) {
+	reg := NewRegistry(RegistryOptions{Seed: 3})
+	defer reg.Close()
+	p, err := reg.Provider("AWS::ECS::TaskDefinition")
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := func(logical, token string, props map[string]any) string {
+		t.Helper()
+		props["ContainerDefinitions"] = []any{map[string]any{"Name": "app", "Image": token}}
+		ev := drive(t, p, newReq(ActionCreate, logical, token, StringifyModel(props)))
+		if ev.Status != StatusSuccess {
+			t.Fatalf("create %s %s: %v", logical, token, ev)
+		}
+		ref, _ := p.Ref(ev.ResourceModel)
+		s, _ := ref.(string)
+		return s
+	}
+	first, second := arn("Task", "t1", map[string]any{}), arn("Task", "t2", map[string]any{})
+	if !regexp.MustCompile(`^arn:aws:ecs:us-east-1:123456789012:task-definition/demo-Task-[A-Z0-9]{13}:1$`).MatchString(first) ||
+		second != first[:len(first)-1]+"2" {
+		t.Errorf("a replacement: %s then %s, want the same family at revision 2", first, second)
+	}
+	if a, b := arn("A", "t1", map[string]any{"Family": "web"}), arn("B", "t1", map[string]any{"Family": "web"}); !strings.HasSuffix(a, ":task-definition/web:1") || !strings.HasSuffix(b, ":task-definition/web:2") {
+		t.Errorf("two of family web: %s, %s", a, b)
+	}
+	if other := arn("Other", "t1", map[string]any{}); strings.Contains(other, first[strings.LastIndexByte(first, '/'):len(first)-2]) {
+		t.Errorf("another logical resource shares the generated family: %s and %s", first, other)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -692,7 +693,8 @@ func (g *generic) List(ctx context.Context, req *Request) (*ProgressEvent, error
 }
 
 // sequence is {$seq:group}: one more than the largest number at path among
-// the objects of the type in the same group.
+// the objects of the type in the same group (the number that ends the
+// value: a Lambda version's "3", a task definition ARN's ":3").
 func (g *generic) sequence(path, group string, model map[string]any) (int64, error) {
 	want, _ := Get(model, "/"+group)
 	objs, err := g.cloud.List(g.schema.TypeName)
@@ -705,15 +707,27 @@ func (g *generic) sequence(path, group string, model map[string]any) (int64, err
 			continue
 		}
 		if v, ok := Get(o.Model, path); ok {
-			var n int64
 			if s, ok := scalarString(v); ok {
-				if _, err := fmt.Sscan(s, &n); err == nil && n > max {
+				if n, ok := trailingNumber(s); ok && n > max {
 					max = n
 				}
 			}
 		}
 	}
 	return max + 1, nil
+}
+
+// trailingNumber is the number the digits that end s make.
+func trailingNumber(s string) (int64, bool) {
+	i := len(s)
+	for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+		i--
+	}
+	if i == len(s) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s[i:], 10, 64)
+	return n, err == nil
 }
 
 // sameAt is LooseEqual(getAllSegs(a, segs), getAllSegs(b, segs)) without

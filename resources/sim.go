@@ -41,7 +41,8 @@ import (
 // that are the same for every resource of the account in the region (RDS
 // endpoints share them); {$seq:Group} counts up per group
 // ({$seq:FunctionName}: Lambda versions). {Prop!tail} is a Lambda
-// function's name, whether Prop holds the name or its ARN.
+// function's name, whether Prop holds the name or its ARN; {Prop!name} what
+// follows an ARN's last "/" (an ECS cluster's name from its ARN).
 //
 // attributes are Fn::GetAtt names the type answers besides its read-only
 // properties; attributePrefixes, names that start so (a nested stack's
@@ -60,12 +61,16 @@ type simulation struct {
 // nameSpec says which property holds the generated physical name and how
 // AWS generates it: STACK-LOGICALID-RANDOM, truncated to maxLength.
 type nameSpec struct {
-	Property     string      `json:"property"`
-	MaxLength    int         `json:"maxLength,omitempty"`
-	Lower        bool        `json:"lower,omitempty"`
-	Style        string      `json:"style,omitempty"` // "" (stack-logical) | "ssm" (CFN-LOGICAL) | "logical"
-	RandomLength int         `json:"randomLength,omitempty"`
-	Suffix       *suffixSpec `json:"suffix,omitempty"`
+	Property     string `json:"property"`
+	MaxLength    int    `json:"maxLength,omitempty"`
+	Lower        bool   `json:"lower,omitempty"`
+	Style        string `json:"style,omitempty"` // "" (stack-logical) | "ssm" (CFN-LOGICAL) | "logical"
+	RandomLength int    `json:"randomLength,omitempty"`
+	// Stable keys the random part by the stack and the logical id alone,
+	// not the request: a replacement gets the name again (a task
+	// definition's family, whose revisions count up).
+	Stable bool        `json:"stable,omitempty"`
+	Suffix *suffixSpec `json:"suffix,omitempty"`
 }
 
 type suffixSpec struct {
@@ -458,8 +463,13 @@ func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
 				s = s[:j]
 			}
 		}
+	case "name":
+		// a name or an ARN: what follows the ARN's last "/"
+		if strings.HasPrefix(s, "arn:") {
+			s = s[strings.LastIndexByte(s, '/')+1:]
+		}
 	default:
-		return "", fmt.Errorf("placeholder {%s}: unknown filter %q (dash, lower, tail)", p, ph.filter)
+		return "", fmt.Errorf("placeholder {%s}: unknown filter %q (dash, lower, tail, name)", p, ph.filter)
 	}
 	return s, nil
 }
@@ -522,7 +532,12 @@ func (e *env) generateName(n *nameSpec, suffix string) string {
 	if rl == 0 {
 		rl = 13
 	}
-	random := e.entropy().stream2("name:", n.Property).pick(alphaUpperNum, rl)
+	key := e.entropy()
+	if n.Stable {
+		k := requestKey(e.seed, e.req.StackID, e.req.LogicalResourceIdentifier, "")
+		key = &k
+	}
+	random := key.stream2("name:", n.Property).pick(alphaUpperNum, rl)
 	max := n.MaxLength
 	if max == 0 {
 		max = 255

@@ -18,6 +18,8 @@ func TestTemplatesGolden(t *testing.T) {
 		"{$uuid}", "{$uuid}{$uuid}", "{$octet}.{$octet}", "{$hex:8}", "{$upper:5}-{$lower:5}-{$mixed:5}-{$digits:5}",
 		"{$hex}", "{$hex:0}", "{$hex:257}", "{$hex:x}", "{$nope:4}", "{$nope}", "{$seq}", "{$seq:Name}",
 		"a{Name", "{Name}b{c", "x}{Name}{", "{}", "{{Name}}", "{Name}{Missing}{$nope}",
+		"{Arn!name}", "{Name!name}", "{Missing|arn:aws:ecs:us-east-1:123456789012:cluster/prod!name}",
+		"{$Now:label}", "{$RegionCode}", "{$HEX:8}", "{$account:6}/{$account:6}", "{$account}",
 	}
 	req := &Request{StackID: testStack, LogicalResourceIdentifier: "Thing", ClientRequestToken: "t1", Region: "eu-west-1"}
 	var b strings.Builder
@@ -28,6 +30,17 @@ func TestTemplatesGolden(t *testing.T) {
 			got = "error: " + err.Error()
 		}
 		b.WriteString(tmpl + " => " + got + "\n")
+	}
+	// {$account:N} is the account's: the same for another resource of it,
+	// another for another account.
+	other := newEnv(&Request{StackID: "arn:aws:cloudformation:eu-west-1:123456789012:stack/other/1", LogicalResourceIdentifier: "Else", ClientRequestToken: "t9", Region: "eu-west-1"}, 5, Epoch, model)
+	a, _ := newEnv(req, 5, Epoch, model).expandString("{$account:12}", "/properties/P")
+	if b, _ := other.expandString("{$account:12}", "/properties/Q"); a != b {
+		t.Errorf("{$account:12} of two resources of one account: %s and %s", a, b)
+	}
+	other.account = "210987654321"
+	if b, _ := other.expandString("{$account:12}", "/properties/P"); a == b {
+		t.Errorf("{$account:12} of two accounts: both %s", a)
 	}
 	Golden(t, "templates.txt", []byte(b.String()))
 }
