@@ -111,6 +111,41 @@ func TestRegistryValuesLookLikeAWS(t *testing.T) {
 		{"AWS::ECS::Service", map[string]any{"ServiceName": "web"}, `^arn:aws:ecs:us-east-1:123456789012:service/default/web$`, nil},
 		{"AWS::ECS::TaskDefinition", map[string]any{"ContainerDefinitions": []any{map[string]any{"Name": "app", "Image": "nginx"}}},
 			`^arn:aws:ecs:us-east-1:123456789012:task-definition/demo-Thing-[A-Z0-9]+:1$`, nil},
+		{"AWS::Lambda::Url", map[string]any{"TargetFunctionArn": "arn:aws:lambda:us-east-1:123456789012:function:api", "AuthType": "NONE"},
+			`^arn:aws:lambda:us-east-1:123456789012:function:api$`, map[string]string{"FunctionUrl": `^https://[a-z0-9]{32}\.lambda-url\.us-east-1\.on\.aws/$`}},
+		{"AWS::Lambda::Url", map[string]any{"TargetFunctionArn": "api", "Qualifier": "live", "AuthType": "NONE"}, `^arn:aws:lambda:us-east-1:123456789012:function:api:live$`, nil},
+		{"AWS::ApiGatewayV2::Api", map[string]any{"ProtocolType": "HTTP"}, `^[a-z0-9]{10}$`, map[string]string{"ApiEndpoint": `^https://[a-z0-9]{10}\.execute-api\.us-east-1\.amazonaws\.com$`}},
+		{"AWS::ApiGatewayV2::Api", map[string]any{"ProtocolType": "WEBSOCKET"}, `^[a-z0-9]{10}$`, map[string]string{"ApiEndpoint": `^wss://`}},
+		{"AWS::ApiGatewayV2::Stage", map[string]any{"ApiId": "a1b2c3d4e5", "StageName": "prod"}, `^prod$`, nil},
+		{"AWS::ApiGateway::DomainName", map[string]any{"DomainName": "api.example.com"}, `^api\.example\.com$`, map[string]string{
+			"DistributionDomainName": `^d[a-z0-9]{13}\.cloudfront\.net$`, "DistributionHostedZoneId": `^Z2FDTNDATAQYW2$`,
+			"RegionalDomainName": `^d-[a-z0-9]{10}\.execute-api\.us-east-1\.amazonaws\.com$`, "DomainNameArn": `^arn:aws:apigateway:us-east-1::/domainnames/api\.example\.com$`}},
+		{"AWS::AppSync::DataSource", map[string]any{"ApiId": "abcdefghijklmnopqrstuvwxyz", "Name": "orders", "Type": "NONE"},
+			`^arn:aws:appsync:us-east-1:123456789012:apis/abcdefghijklmnopqrstuvwxyz/datasources/orders$`, nil},
+		{"AWS::AppSync::Resolver", map[string]any{"ApiId": "abcdefghijklmnopqrstuvwxyz", "TypeName": "Query", "FieldName": "order"},
+			`^arn:aws:appsync:us-east-1:123456789012:apis/abcdefghijklmnopqrstuvwxyz/types/Query/resolvers/order$`, nil},
+		{"AWS::AppSync::ApiKey", map[string]any{"ApiId": "abcdefghijklmnopqrstuvwxyz"}, `^da2-[a-z0-9]{26}$`, map[string]string{
+			"ApiKey": `^da2-[a-z0-9]{26}$`, "Arn": `^arn:aws:appsync:us-east-1:123456789012:apis/abcdefghijklmnopqrstuvwxyz/apikeys/da2-[a-z0-9]{26}$`}},
+		{"AWS::Events::ApiDestination", map[string]any{"ConnectionArn": "arn:aws:events:us-east-1:123456789012:connection/c/1", "InvocationEndpoint": "https://example.com", "HttpMethod": "POST"},
+			`^demo-Thing-`, map[string]string{"Arn": `^arn:aws:events:us-east-1:123456789012:api-destination/demo-Thing-[A-Z0-9]+/[0-9a-f-]{36}$`,
+				"ArnForPolicy": `^arn:aws:events:us-east-1:123456789012:api-destination/demo-Thing-[A-Z0-9]+$`}},
+		{"AWS::Redshift::Cluster", map[string]any{"NodeType": "ra3.xlplus", "MasterUsername": "admin", "MasterUserPassword": "Secret-Passw0rd", "DBName": "dev", "ClusterType": "single-node"},
+			`^demo-thing-[a-z0-9]+$`, map[string]string{"Endpoint.Address": `^demo-thing-[a-z0-9]+\.[a-z0-9]{12}\.us-east-1\.redshift\.amazonaws\.com$`, "Endpoint.Port": `^5439$`}},
+		{"AWS::DocDB::DBCluster", nil, `^demo-thing-[a-z0-9]+$`, map[string]string{
+			"Endpoint": `^demo-thing-[a-z0-9]+\.cluster-[a-z0-9]{12}\.us-east-1\.docdb\.amazonaws\.com$`, "ClusterResourceId": `^cluster-[A-Z0-9]{26}$`}},
+		{"AWS::MemoryDB::Cluster", map[string]any{"ClusterName": "sessions", "NodeType": "db.t4g.small", "ACLName": "open-access"}, `^sessions$`, map[string]string{
+			"ClusterEndpoint.Address": `^clustercfg\.sessions\.[a-z0-9]{6}\.memorydb\.us-east-1\.amazonaws\.com$`, "ClusterEndpoint.Port": `^6379$`}},
+		{"AWS::ElastiCache::CacheCluster", map[string]any{"CacheNodeType": "cache.t3.micro", "NumCacheNodes": "1", "Engine": "redis"}, `^demo-thing-[a-z0-9]+$`, map[string]string{
+			"RedisEndpoint.Address": `^demo-thing-[a-z0-9]+\.[a-z0-9]{6}\.0001\.use1\.cache\.amazonaws\.com$`, "RedisEndpoint.Port": `^6379$`}},
+		{"AWS::ElastiCache::ServerlessCache", map[string]any{"ServerlessCacheName": "sessions", "Engine": "valkey"}, `^sessions$`, map[string]string{
+			"Endpoint.Address": `^sessions-[a-z0-9]{6}\.serverless\.use1\.cache\.amazonaws\.com$`, "ReaderEndpoint.Port": `^6380$`}},
+		{"AWS::Elasticsearch::Domain", nil, `^demo-thing-[a-z0-9]+$`, map[string]string{
+			"DomainEndpoint": `^search-demo-thing-[a-z0-9]+-[a-z0-9]{26}\.us-east-1\.es\.amazonaws\.com$`, "Arn": `^arn:aws:es:us-east-1:123456789012:domain/demo-thing-`}},
+		{"AWS::Transfer::Server", nil, `^arn:aws:transfer:us-east-1:123456789012:server/s-[0-9a-f]{17}$`, map[string]string{"ServerId": `^s-[0-9a-f]{17}$`, "State": `^ONLINE$`}},
+		{"AWS::IoT::Certificate", map[string]any{"Status": "ACTIVE"}, `^[0-9a-f]{64}$`, map[string]string{"Arn": `^arn:aws:iot:us-east-1:123456789012:cert/[0-9a-f]{64}$`}},
+		{"AWS::EKS::FargateProfile", map[string]any{"ClusterName": "prod", "PodExecutionRoleArn": "arn:aws:iam::123456789012:role/pods", "Selectors": []any{map[string]any{"Namespace": "default"}}},
+			`^demo-Thing-[A-Z0-9]+$`, map[string]string{"Arn": `^arn:aws:eks:us-east-1:123456789012:fargateprofile/prod/demo-Thing-[A-Z0-9]+/[0-9a-f-]{36}$`}},
+		{"AWS::IAM::AccessKey", map[string]any{"UserName": "ci"}, `^AKIA[A-Z0-9]{16}$`, map[string]string{"SecretAccessKey": `^[A-Za-z0-9]{40}$`}},
 		{"AWS::DynamoDB::Table", map[string]any{"KeySchema": []any{map[string]any{"AttributeName": "id", "KeyType": "HASH"}},
 			"AttributeDefinitions": []any{map[string]any{"AttributeName": "id", "AttributeType": "S"}}, "BillingMode": "PAY_PER_REQUEST",
 			"StreamSpecification": map[string]any{"StreamViewType": "NEW_IMAGE"}}, `^demo-Thing-`, map[string]string{
