@@ -133,8 +133,6 @@ var ownIDs = map[string]string{
 var ownARNs = map[string]string{
 	"AWS::ElasticLoadBalancingV2::LoadBalancer": "arn:{$Partition}:elasticloadbalancing:{$Region}:{$AccountId}:loadbalancer/app/{$id}/{$hex:16}",
 	"AWS::ElasticLoadBalancingV2::TargetGroup":  "arn:{$Partition}:elasticloadbalancing:{$Region}:{$AccountId}:targetgroup/{$id}/{$hex:16}",
-	"AWS::ElasticLoadBalancingV2::Listener":     "arn:{$Partition}:elasticloadbalancing:{$Region}:{$AccountId}:listener/app/{$StackName}/{$hex:16}/{$hex:16}",
-	"AWS::ElasticLoadBalancingV2::ListenerRule": "arn:{$Partition}:elasticloadbalancing:{$Region}:{$AccountId}:listener-rule/app/{$StackName}/{$hex:16}/{$hex:16}/{$hex:16}",
 	"AWS::ECS::CapacityProvider":                "arn:{$Partition}:ecs:{$Region}:{$AccountId}:capacity-provider/{$id}",
 	"AWS::CertificateManager::Certificate":      "arn:{$Partition}:acm:{$Region}:{$AccountId}:certificate/{$uuid}",
 	"AWS::Cognito::UserPool":                    "arn:{$Partition}:cognito-idp:{$Region}:{$AccountId}:userpool/{$id}",

@@ -146,6 +146,17 @@ func TestRegistryValuesLookLikeAWS(t *testing.T) {
 		{"AWS::EKS::FargateProfile", map[string]any{"ClusterName": "prod", "PodExecutionRoleArn": "arn:aws:iam::123456789012:role/pods", "Selectors": []any{map[string]any{"Namespace": "default"}}},
 			`^demo-Thing-[A-Z0-9]+$`, map[string]string{"Arn": `^arn:aws:eks:us-east-1:123456789012:fargateprofile/prod/demo-Thing-[A-Z0-9]+/[0-9a-f-]{36}$`}},
 		{"AWS::IAM::AccessKey", map[string]any{"UserName": "ci"}, `^AKIA[A-Z0-9]{16}$`, map[string]string{"SecretAccessKey": `^[A-Za-z0-9]{40}$`}},
+		{"AWS::ElasticLoadBalancingV2::LoadBalancer", map[string]any{"Type": "network", "Scheme": "internal"},
+			`^arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/demo-Thing-[A-Z0-9]{12}/[0-9a-f]{16}$`, map[string]string{
+				"DNSName": `^demo-Thing-[A-Z0-9]{12}-[0-9a-f]{16}\.elb\.us-east-1\.amazonaws\.com$`, "CanonicalHostedZoneID": `^Z26RNL4JYFTOTI$`}},
+		{"AWS::ElasticLoadBalancingV2::LoadBalancer", map[string]any{"Scheme": "internal"}, `:loadbalancer/app/`, map[string]string{
+			"DNSName": `^internal-demo-Thing-[A-Z0-9]{12}-\d{10}\.us-east-1\.elb\.amazonaws\.com$`}},
+		{"AWS::ElasticLoadBalancingV2::Listener", map[string]any{"LoadBalancerArn": "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/web/0123456789abcdef",
+			"DefaultActions": []any{map[string]any{"Type": "fixed-response"}}},
+			`^arn:aws:elasticloadbalancing:us-east-1:123456789012:listener/app/web/0123456789abcdef/[0-9a-f]{16}$`, nil},
+		{"AWS::ElasticLoadBalancingV2::ListenerRule", map[string]any{"ListenerArn": "arn:aws:elasticloadbalancing:us-east-1:123456789012:listener/app/web/0123456789abcdef/fedcba9876543210",
+			"Priority": "1", "Actions": []any{map[string]any{"Type": "fixed-response"}}, "Conditions": []any{map[string]any{"Field": "path-pattern"}}},
+			`^arn:aws:elasticloadbalancing:us-east-1:123456789012:listener-rule/app/web/0123456789abcdef/fedcba9876543210/[0-9a-f]{16}$`, nil},
 		{"AWS::DynamoDB::Table", map[string]any{"KeySchema": []any{map[string]any{"AttributeName": "id", "KeyType": "HASH"}},
 			"AttributeDefinitions": []any{map[string]any{"AttributeName": "id", "AttributeType": "S"}}, "BillingMode": "PAY_PER_REQUEST",
 			"StreamSpecification": map[string]any{"StreamViewType": "NEW_IMAGE"}}, `^demo-Thing-`, map[string]string{

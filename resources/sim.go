@@ -42,7 +42,9 @@ import (
 // endpoints share them); {$seq:Group} counts up per group
 // ({$seq:FunctionName}: Lambda versions). {Prop!tail} is a Lambda
 // function's name, whether Prop holds the name or its ARN; {Prop!name} what
-// follows an ARN's last "/" (an ECS cluster's name from its ARN).
+// follows an ARN's last "/" (an ECS cluster's name from its ARN);
+// {Prop!after:TEXT} what follows TEXT in it (a load balancer's
+// app/NAME/ID, after loadbalancer/ in its ARN).
 //
 // attributes are Fn::GetAtt names the type answers besides its read-only
 // properties; attributePrefixes, names that start so (a nested stack's
@@ -469,7 +471,14 @@ func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
 			s = s[strings.LastIndexByte(s, '/')+1:]
 		}
 	default:
-		return "", fmt.Errorf("placeholder {%s}: unknown filter %q (dash, lower, tail, name)", p, ph.filter)
+		after, ok := strings.CutPrefix(ph.filter, "after:")
+		if !ok || after == "" {
+			return "", fmt.Errorf("placeholder {%s}: unknown filter %q (dash, lower, tail, name, after:TEXT)", p, ph.filter)
+		}
+		// what follows TEXT (a load balancer's app/NAME/ID in its ARN)
+		if _, rest, found := strings.Cut(s, after); found {
+			s = rest
+		}
 	}
 	return s, nil
 }
