@@ -35,7 +35,11 @@ import (
 // "-", {Prop!lower} lower-cased); {$Region}, {$AccountId}, {$Partition},
 // {$URLSuffix}, {$StackName}, {$LogicalId}, {$Now} are the request's
 // ({$Now:label} without the zone, as a DynamoDB stream's label;
-// {$RegionCode} the region's short form, use1 for us-east-1); {$uuid},
+// {$RegionCode} the region's short form, use1 for us-east-1;
+// {$EC2InternalDomain} and {$EC2PublicDomain} the domains of EC2's private
+// and public DNS names, ec2.internal and compute-1.amazonaws.com in
+// us-east-1, REGION.compute.internal and REGION.compute.amazonaws.com
+// elsewhere); {$uuid},
 // {$hex:N}, {$HEX:N}, {$upper:N}, {$lower:N}, {$mixed:N}, {$digits:N}, {$octet} (1 to
 // 254) are generated from the request's key; {$account:N} is N characters
 // that are the same for every resource of the account in the region (RDS
@@ -392,6 +396,16 @@ func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
 			return e.region, nil
 		case "RegionCode":
 			return regionCode(e.region), nil
+		case "EC2InternalDomain": // an instance's private DNS names
+			if e.region == "us-east-1" {
+				return "ec2.internal", nil
+			}
+			return e.region + ".compute.internal", nil
+		case "EC2PublicDomain": // and its public ones
+			if e.region == "us-east-1" {
+				return "compute-1." + e.urlSuffix(), nil
+			}
+			return e.region + ".compute." + e.urlSuffix(), nil
 		case "AccountId":
 			return e.account, nil
 		case "Partition":

@@ -19,7 +19,7 @@ func TestTemplatesGolden(t *testing.T) {
 		"{$hex}", "{$hex:0}", "{$hex:257}", "{$hex:x}", "{$nope:4}", "{$nope}", "{$seq}", "{$seq:Name}",
 		"a{Name", "{Name}b{c", "x}{Name}{", "{}", "{{Name}}", "{Name}{Missing}{$nope}",
 		"{Arn!name}", "{Name!name}", "{Missing|arn:aws:ecs:us-east-1:123456789012:cluster/prod!name}",
-		"{$Now:label}", "{$RegionCode}", "{Arn!after:function:}", "{Arn!after:nope}", "{Arn!after:}", "{$HEX:8}", "{$account:6}/{$account:6}", "{$account}",
+		"{$Now:label}", "{$RegionCode}", "{$EC2InternalDomain} {$EC2PublicDomain}", "{Arn!after:function:}", "{Arn!after:nope}", "{Arn!after:}", "{$HEX:8}", "{$account:6}/{$account:6}", "{$account}",
 	}
 	req := &Request{StackID: testStack, LogicalResourceIdentifier: "Thing", ClientRequestToken: "t1", Region: "eu-west-1"}
 	var b strings.Builder
@@ -37,6 +37,9 @@ func TestTemplatesGolden(t *testing.T) {
 	a, _ := newEnv(req, 5, Epoch, model).expandString("{$account:12}", "/properties/P")
 	if b, _ := other.expandString("{$account:12}", "/properties/Q"); a != b {
 		t.Errorf("{$account:12} of two resources of one account: %s and %s", a, b)
+	}
+	if d, _ := newEnv(&Request{StackID: testStack, LogicalResourceIdentifier: "Thing", Region: "us-east-1"}, 5, Epoch, model).expandString("{$EC2InternalDomain} {$EC2PublicDomain}", "/properties/P"); d != "ec2.internal compute-1.amazonaws.com" {
+		t.Errorf("us-east-1's EC2 domains: %s", d)
 	}
 	other.account = "210987654321"
 	if b, _ := other.expandString("{$account:12}", "/properties/P"); a == b {
