@@ -30,25 +30,26 @@ import (
 // only when the model has that pointer ("/properties/P=V": only when its
 // value there is the scalar V, in any case). defaults fill
 // properties the template left out (the contract wants them in the model).
-// Strings in values and defaults are templates: {Prop} or {Prop/Sub} is the
-// model's value there ({Prop|fallback} when absent, {Prop!dash} with "." made
-// "-", {Prop!lower} lower-cased); {$Region}, {$AccountId}, {$Partition},
-// {$URLSuffix}, {$StackName}, {$LogicalId}, {$Now} are the request's
-// ({$Now:label} without the zone, as a DynamoDB stream's label;
-// {$RegionCode} the region's short form, use1 for us-east-1;
-// {$EC2InternalDomain} and {$EC2PublicDomain} the domains of EC2's private
-// and public DNS names, ec2.internal and compute-1.amazonaws.com in
-// us-east-1, REGION.compute.internal and REGION.compute.amazonaws.com
-// elsewhere); {$uuid},
-// {$hex:N}, {$HEX:N}, {$upper:N}, {$lower:N}, {$mixed:N}, {$digits:N}, {$octet} (1 to
-// 254) are generated from the request's key; {$account:N} is N characters
-// that are the same for every resource of the account in the region (RDS
-// endpoints share them); {$seq:Group} counts up per group
-// ({$seq:FunctionName}: Lambda versions). {Prop!tail} is a Lambda
-// function's name, whether Prop holds the name or its ARN; {Prop!name} what
-// follows an ARN's last "/" (an ECS cluster's name from its ARN);
-// {Prop!after:TEXT} what follows TEXT in it (a load balancer's
-// app/NAME/ID, after loadbalancer/ in its ARN).
+// Strings in values and defaults are templates:
+//
+//   - {Prop} or {Prop/Sub} is the model's value there ({Prop|fallback} when
+//     absent); filters: {Prop!dash} with "." made "-", {Prop!lower}
+//     lower-cased, {Prop!tail} a Lambda function's name whether Prop holds
+//     the name or its ARN, {Prop!name} what follows an ARN's last "/" (an
+//     ECS cluster's name from its ARN), {Prop!after:TEXT} what follows TEXT
+//     (a load balancer's app/NAME/ID, after loadbalancer/ in its ARN);
+//   - {$Region}, {$AccountId}, {$Partition}, {$URLSuffix}, {$StackName},
+//     {$LogicalId}, {$Now} are the request's; {$Now:label} is without the
+//     zone (a DynamoDB stream's label), {$RegionCode} the region's short
+//     form (use1), {$EC2InternalDomain} and {$EC2PublicDomain} the domains
+//     of EC2's DNS names (ec2.internal and compute-1.amazonaws.com in
+//     us-east-1, REGION.compute.internal and REGION.compute.amazonaws.com
+//     elsewhere);
+//   - {$uuid}, {$hex:N}, {$HEX:N}, {$upper:N}, {$lower:N}, {$mixed:N},
+//     {$digits:N}, {$octet} (1 to 254) are generated from the request's key;
+//     {$account:N} is N characters that are the same for every resource of
+//     the account in the region (RDS endpoints share them); {$seq:Group}
+//     counts up per group ({$seq:FunctionName}: Lambda versions).
 //
 // attributes are Fn::GetAtt names the type answers besides its read-only
 // properties; attributePrefixes, names that start so (a nested stack's
