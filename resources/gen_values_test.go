@@ -125,7 +125,7 @@ func TestRegistryValuesLookLikeAWS(t *testing.T) {
 		{"AWS::AppSync::Resolver", map[string]any{"ApiId": "abcdefghijklmnopqrstuvwxyz", "TypeName": "Query", "FieldName": "order"},
 			`^arn:aws:appsync:us-east-1:123456789012:apis/abcdefghijklmnopqrstuvwxyz/types/Query/resolvers/order$`, nil},
 		{"AWS::AppSync::ApiKey", map[string]any{"ApiId": "abcdefghijklmnopqrstuvwxyz"}, `^da2-[a-z0-9]{26}$`, map[string]string{
-			"ApiKey": `^da2-[a-z0-9]{26}$`, "Arn": `^arn:aws:appsync:us-east-1:123456789012:apis/abcdefghijklmnopqrstuvwxyz/apikeys/da2-[a-z0-9]{26}$`}},
+			"ApiKey": `^da2-[a-z0-9]{26}$`, "Arn": `^arn:aws:appsync:us-east-1:123456789012:apis/abcdefghijklmnopqrstuvwxyz/apikey/da2-[a-z0-9]{26}$`}},
 		{"AWS::Events::ApiDestination", map[string]any{"ConnectionArn": "arn:aws:events:us-east-1:123456789012:connection/c/1", "InvocationEndpoint": "https://example.com", "HttpMethod": "POST"},
 			`^demo-Thing-`, map[string]string{"Arn": `^arn:aws:events:us-east-1:123456789012:api-destination/demo-Thing-[A-Z0-9]+/[0-9a-f-]{36}$`,
 				"ArnForPolicy": `^arn:aws:events:us-east-1:123456789012:api-destination/demo-Thing-[A-Z0-9]+$`}},
