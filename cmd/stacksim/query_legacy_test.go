@@ -80,3 +80,20 @@ print(json.dumps([jmespath.search(e, doc) for e in json.loads(sys.argv[2])]))`
 		}
 	}
 }
+
+// legacyLiterals never panics, changes nothing but literals that are not
+// JSON, and leaves what it wrote alone when given it again.
+func FuzzLegacyLiterals(f *testing.F) {
+	for _, s := range []string{"a[?b==`x`]", "a[?b==`\"x\"`]", "'`x`'", "\"`\".a", "`a\\`b`", "`", "``", "a[?b==` 1`]", "`x\"y`"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, expr string) {
+		out := legacyLiterals(expr)
+		if !strings.Contains(expr, "`") && out != expr {
+			t.Fatalf("%q has no literal and became %q", expr, out)
+		}
+		if again := legacyLiterals(out); again != out {
+			t.Fatalf("%q -> %q -> %q", expr, out, again)
+		}
+	})
+}
