@@ -157,6 +157,33 @@ func TestRegistryValuesLookLikeAWS(t *testing.T) {
 		{"AWS::ElasticLoadBalancingV2::ListenerRule", map[string]any{"ListenerArn": "arn:aws:elasticloadbalancing:us-east-1:123456789012:listener/app/web/0123456789abcdef/fedcba9876543210",
 			"Priority": "1", "Actions": []any{map[string]any{"Type": "fixed-response"}}, "Conditions": []any{map[string]any{"Field": "path-pattern"}}},
 			`^arn:aws:elasticloadbalancing:us-east-1:123456789012:listener-rule/app/web/0123456789abcdef/fedcba9876543210/[0-9a-f]{16}$`, nil},
+		{"AWS::CloudFront::CloudFrontOriginAccessIdentity", map[string]any{"CloudFrontOriginAccessIdentityConfig": map[string]any{"Comment": "site"}}, `^E[A-Z0-9]{13}$`,
+			map[string]string{"S3CanonicalUserId": `^[0-9a-f]{96}$`}},
+		{"AWS::Lambda::CodeSigningConfig", map[string]any{"AllowedPublishers": map[string]any{"SigningProfileVersionArns": []any{"arn:aws:signer:us-east-1:123456789012:/signing-profiles/p/1"}}},
+			`^arn:aws:lambda:us-east-1:123456789012:code-signing-config:csc-[0-9a-f]{17}$`, map[string]string{"CodeSigningConfigId": `^csc-[0-9a-f]{17}$`}},
+		{"AWS::RDS::GlobalCluster", nil, `^demo-thing-[a-z0-9]+$`, map[string]string{"GlobalEndpoint.Address": `^demo-thing-[a-z0-9]+\.global-[a-z0-9]{12}\.global\.rds\.amazonaws\.com$`}},
+		{"AWS::RDS::DBProxy", map[string]any{"DBProxyName": "app", "EngineFamily": "MYSQL", "RoleArn": "arn:aws:iam::123456789012:role/p", "VpcSubnetIds": []any{"subnet-0123456789abcdef0", "subnet-0123456789abcdef1"}},
+			`^app$`, map[string]string{"DBProxyArn": `^arn:aws:rds:us-east-1:123456789012:db-proxy:prx-[0-9a-f]{17}$`, "Endpoint": `^app\.proxy-[a-z0-9]{12}\.us-east-1\.rds\.amazonaws\.com$`}},
+		{"AWS::GlobalAccelerator::Accelerator", map[string]any{"Name": "edge"}, `^arn:aws:globalaccelerator::123456789012:accelerator/[0-9a-f-]{36}$`, map[string]string{
+			"DnsName": `^a[0-9a-f]{16}\.awsglobalaccelerator\.com$`, "Ipv4Addresses": `^\[\d+\.\d+\.\d+\.\d+ \d+\.\d+\.\d+\.\d+\]$`}},
+		{"AWS::SES::EmailIdentity", map[string]any{"EmailIdentity": "example.com"}, `^example\.com$`, map[string]string{
+			"DkimDNSTokenName1": `^[a-z0-9]{32}\._domainkey\.example\.com$`, "DkimDNSTokenValue1": `^[a-z0-9]{32}\.dkim\.amazonses\.com$`}},
+		{"AWS::Amplify::App", map[string]any{"Name": "shop"}, `^arn:aws:amplify:us-east-1:123456789012:apps/d[a-z0-9]{13}$`, map[string]string{
+			"DefaultDomain": `^d[a-z0-9]{13}\.amplifyapp\.com$`, "AppName": `^shop$`}},
+		{"AWS::Amplify::Branch", map[string]any{"AppId": "d1a2b3c4d5e6f7", "BranchName": "main"}, `^arn:aws:amplify:us-east-1:123456789012:apps/d1a2b3c4d5e6f7/branches/main$`, nil},
+		{"AWS::CodeArtifact::Repository", map[string]any{"RepositoryName": "npm", "DomainName": "corp"}, `^arn:aws:codeartifact:us-east-1:123456789012:repository/corp/npm$`,
+			map[string]string{"DomainOwner": `^123456789012$`}},
+		{"AWS::StepFunctions::StateMachineVersion", map[string]any{"StateMachineArn": "arn:aws:states:us-east-1:123456789012:stateMachine:flow"}, `^arn:aws:states:us-east-1:123456789012:stateMachine:flow:1$`, nil},
+		{"AWS::ACMPCA::CertificateAuthority", map[string]any{"Type": "ROOT", "KeyAlgorithm": "RSA_2048", "SigningAlgorithm": "SHA256WITHRSA", "Subject": map[string]any{"CommonName": "corp"}},
+			`^arn:aws:acm-pca:us-east-1:123456789012:certificate-authority/[0-9a-f-]{36}$`, map[string]string{"CertificateSigningRequest": `^-----BEGIN CERTIFICATE REQUEST-----`}},
+		{"AWS::FSx::FileSystem", map[string]any{"FileSystemType": "LUSTRE", "SubnetIds": []any{"subnet-0123456789abcdef0"}}, `^fs-[0-9a-f]{17}$`, map[string]string{
+			"DNSName": `^fs-[0-9a-f]{17}\.fsx\.us-east-1\.amazonaws\.com$`, "ResourceARN": `^arn:aws:fsx:us-east-1:123456789012:file-system/fs-[0-9a-f]{17}$`}},
+		{"AWS::Route53Resolver::ResolverEndpoint", map[string]any{"Direction": "OUTBOUND", "IpAddresses": []any{map[string]any{"SubnetId": "subnet-0123456789abcdef0"}, map[string]any{"SubnetId": "subnet-0123456789abcdef1"}}, "SecurityGroupIds": []any{"sg-0123456789abcdef0"}},
+			`^rslvr-out-[0-9a-f]{17}$`, nil},
+		{"AWS::CloudFront::Function", map[string]any{"Name": "rewrite", "AutoPublish": "true", "FunctionConfig": map[string]any{"Comment": "c", "Runtime": "cloudfront-js-2.0"}, "FunctionCode": "function handler(e) { return e.request }"},
+			`^arn:aws:cloudfront::123456789012:function/`, map[string]string{"Stage": `^LIVE$`}},
+		{"AWS::NetworkFirewall::Firewall", map[string]any{"FirewallName": "edge", "FirewallPolicyArn": "arn:aws:network-firewall:us-east-1:123456789012:firewall-policy/p"},
+			`:firewall/`, map[string]string{"EndpointIds": `^\[us-east-1a:vpce-[0-9a-f]{17} us-east-1b:vpce-[0-9a-f]{17}\]$`}},
 		{"AWS::DynamoDB::Table", map[string]any{"KeySchema": []any{map[string]any{"AttributeName": "id", "KeyType": "HASH"}},
 			"AttributeDefinitions": []any{map[string]any{"AttributeName": "id", "AttributeType": "S"}}, "BillingMode": "PAY_PER_REQUEST",
 			"StreamSpecification": map[string]any{"StreamViewType": "NEW_IMAGE"}}, `^demo-Thing-`, map[string]string{

@@ -37,7 +37,8 @@ import (
 //     lower-cased, {Prop!tail} a Lambda function's name whether Prop holds
 //     the name or its ARN, {Prop!name} what follows an ARN's last "/" (an
 //     ECS cluster's name from its ARN), {Prop!after:TEXT} what follows TEXT
-//     (a load balancer's app/NAME/ID, after loadbalancer/ in its ARN);
+//     (a load balancer's app/NAME/ID, after loadbalancer/ in its ARN) and
+//     {Prop!before:TEXT} what precedes it;
 //   - {$Region}, {$AccountId}, {$Partition}, {$URLSuffix}, {$StackName},
 //     {$LogicalId}, {$Now} are the request's; {$Now:label} is without the
 //     zone (a DynamoDB stream's label), {$RegionCode} the region's short
@@ -486,13 +487,16 @@ func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
 			s = s[strings.LastIndexByte(s, '/')+1:]
 		}
 	default:
-		after, ok := strings.CutPrefix(ph.filter, "after:")
-		if !ok || after == "" {
-			return "", fmt.Errorf("placeholder {%s}: unknown filter %q (dash, lower, tail, name, after:TEXT)", p, ph.filter)
-		}
-		// what follows TEXT (a load balancer's app/NAME/ID in its ARN)
-		if _, rest, found := strings.Cut(s, after); found {
-			s = rest
+		if after, ok := strings.CutPrefix(ph.filter, "after:"); ok && after != "" {
+			// what follows TEXT (a load balancer's app/NAME/ID in its ARN)
+			if _, rest, found := strings.Cut(s, after); found {
+				s = rest
+			}
+		} else if before, ok := strings.CutPrefix(ph.filter, "before:"); ok && before != "" {
+			// what precedes TEXT (a DKIM token in its record's value)
+			s, _, _ = strings.Cut(s, before)
+		} else {
+			return "", fmt.Errorf("placeholder {%s}: unknown filter %q (dash, lower, tail, name, after:TEXT, before:TEXT)", p, ph.filter)
 		}
 	}
 	return s, nil
