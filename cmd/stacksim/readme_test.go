@@ -124,3 +124,45 @@ func TestREADME(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEMainJob checks the event log README's "Set up and run" shows
+// for the main job against what the job prints: every line of the excerpt,
+// in order.
+func TestREADMEMainJob(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const job = "fixtures/update-rollback-failed/scenario.yaml"
+	text := string(readme)
+	if !strings.Contains(text, "go run ./cmd/stacksim run "+job) {
+		t.Fatalf("README.md no longer names %s as the main job; update this test", job)
+	}
+	_, after, ok := strings.Cut(text, "The event log (excerpt;")
+	if !ok {
+		t.Fatal(`README.md has no "The event log (excerpt;" paragraph`)
+	}
+	_, block, _ := strings.Cut(after, "```\n")
+	block, _, _ = strings.Cut(block, "```")
+	excerpt := strings.Split(strings.TrimRight(block, "\n"), "\n")
+	if len(excerpt) < 10 {
+		t.Fatalf("the README's excerpt has %d lines; the parser lost it", len(excerpt))
+	}
+	t.Chdir(root)
+	stdout, stderr, code := runCLI(t, "run", job)
+	if code != exitOK {
+		t.Fatalf("stacksim run %s: exit %d\n%s%s", job, code, stdout, stderr)
+	}
+	rest := stdout + stderr // the verdict ("ok   ...") is on stderr, last
+	for _, l := range excerpt {
+		i := strings.Index(rest, l+"\n")
+		if i < 0 {
+			t.Fatalf("README.md shows\n  %s\nwhich stacksim run %s does not print (in that order); it printed:\n%s", l, job, stdout)
+		}
+		rest = rest[i+len(l)+1:]
+	}
+}
