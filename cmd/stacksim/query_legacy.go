@@ -22,12 +22,12 @@ func legacyLiterals(expr string) string {
 		c := expr[i]
 		switch c {
 		case '\'', '"':
-			end := closing(expr, i)
+			end, _ := closing(expr, i)
 			b.WriteString(expr[i:end])
 			i = end
 		case '`':
-			end := closing(expr, i)
-			if end > len(expr) || expr[end-1] != '`' || end-i < 2 {
+			end, ok := closing(expr, i)
+			if !ok {
 				b.WriteString(expr[i:]) // unterminated: the compiler says so
 				i = len(expr)
 				continue
@@ -55,16 +55,16 @@ func legacyLiterals(expr string) string {
 
 // closing is the index just past the delimiter that closes the token
 // opened at expr[i] (a backslash escapes the character after it), or
-// len(expr) when none does.
-func closing(expr string, i int) int {
+// len(expr) and false when none does.
+func closing(expr string, i int) (int, bool) {
 	d := expr[i]
 	for j := i + 1; j < len(expr); j++ {
 		switch expr[j] {
 		case '\\':
 			j++
 		case d:
-			return j + 1
+			return j + 1, true
 		}
 	}
-	return len(expr)
+	return len(expr), false
 }
