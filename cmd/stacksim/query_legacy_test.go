@@ -22,6 +22,7 @@ func TestLegacyLiterals(t *testing.T) {
 		{"a[?b==`x\\`y`]", "a[?b==`\"x\\`y\"`]"},                 // an escaped backtick stays one
 		{"a[?b==`x\"y`]", "a[?b==`x\"y`]"},                       // no JSON string either: left for the compiler's error
 		{"a[?b==`x", "a[?b==`x"},                                 // unterminated
+		{"a[?b==`x\\`", "a[?b==`x\\`"},                           // so is one whose last backtick is escaped
 	} {
 		if got := legacyLiterals(c.in); got != c.want {
 			t.Errorf("legacyLiterals(%q) = %q, want %q", c.in, got, c.want)
