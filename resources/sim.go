@@ -45,7 +45,9 @@ import (
 //     form (use1), {$EC2InternalDomain} and {$EC2PublicDomain} the domains
 //     of EC2's DNS names (ec2.internal and compute-1.amazonaws.com in
 //     us-east-1, REGION.compute.internal and REGION.compute.amazonaws.com
-//     elsewhere);
+//     elsewhere), {$HostedZone:elb} and {$HostedZone:nlb} the Route 53
+//     zone of the region's application (and classic) and network load
+//     balancers;
 //   - {$uuid}, {$hex:N}, {$HEX:N}, {$upper:N}, {$lower:N}, {$mixed:N},
 //     {$digits:N}, {$octet} (1 to 254) are generated from the request's key;
 //     {$account:N} is N characters that are the same for every resource of
@@ -408,6 +410,11 @@ func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
 				return "compute-1." + e.urlSuffix(), nil
 			}
 			return e.region + ".compute." + e.urlSuffix(), nil
+		case "HostedZone": // a load balancer's Route 53 zone in the region
+			if z, ok := hostedZone(ph.arg, e.region); ok {
+				return z, nil
+			}
+			return "", fmt.Errorf("placeholder {%s}: unknown kind %q (elb: application and classic load balancers, nlb: network ones)", p, ph.arg)
 		case "AccountId":
 			return e.account, nil
 		case "Partition":
