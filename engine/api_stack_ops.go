@@ -173,7 +173,7 @@ func (e *Engine) prepareCreate(tx *txn, st *store.StackRecord, sub submission, p
 			return nil, nil, templateError(err)
 		}
 	}
-	st.TemplateBody, st.ProcessedTemplateBody, st.TemplateFile = sub.Original, sub.Processed, sub.File
+	st.TemplateBody, st.ProcessedTemplateBody, st.TemplateFile = e.internBody(sub.Original), e.internBody(sub.Processed), sub.File
 	st.Parameters = boundParams(b)
 	st.ResourceOrder = resourceOrder(b, nil)
 	if t := b.Template(); t != nil {
@@ -378,7 +378,7 @@ func (e *Engine) prepareUpdate(tx *txn, st *store.StackRecord, u updateRequest, 
 	c.PreviousParameters, c.PreviousTemplateFile = st.Parameters, st.TemplateFile
 	c.PreviousSettings = &store.StackSettings{Tags: st.Tags, NotificationARNs: st.NotificationARNs, RollbackConfiguration: st.RollbackConfiguration}
 	c.RollbackConfiguration = mergeRollbackConfiguration(st.RollbackConfiguration, u.RollbackConfiguration)
-	c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile = sub.Original, sub.Processed, sub.File
+	c.TemplateBody, c.ProcessedTemplateBody, c.TemplateFile = e.internBody(sub.Original), e.internBody(sub.Processed), sub.File
 	c.Parameters = boundParams(b)
 	c.Capabilities = u.Caps
 	c.Tags = tags

@@ -222,6 +222,9 @@ type Engine struct {
 	// and the violations of the handler call in progress.
 	parsed map[[32]byte]*template.Template
 	bounds map[[32]byte]boundTemplate
+	// bodies holds one copy of each template body lately stored
+	// (internBody).
+	bodies map[[32]byte]string
 	// boundByIdentity finds a stack's binding without hashing its body.
 	boundByIdentity map[bindIdentity]boundTemplate
 	plans           map[*plan.Plan]*planIndex
@@ -268,6 +271,7 @@ func newEngine(opts Options, st *store.Store) (*Engine, error) {
 		st:              st,
 		handlers:        map[TaskKind]taskHandler{},
 		parsed:          map[[32]byte]*template.Template{},
+		bodies:          map[[32]byte]string{},
 		bounds:          map[[32]byte]boundTemplate{},
 		boundByIdentity: map[bindIdentity]boundTemplate{},
 		plans:           map[*plan.Plan]*planIndex{},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,6 +43,7 @@ var benchSchemaDoc = `{"typeName": "Bench::Sim::Thing", "description": "a simula
 // as large templates do. Version v > 0 renames (replaces) a tenth of them.
 type bigStack struct {
 	resources []*template.Resource
+	ids       []string
 	deps      map[string][]string
 	props     map[string]map[string]any
 }
@@ -72,12 +74,14 @@ func newBigStack(n, v, set int) *bigStack {
 			}
 		}
 		s.resources = append(s.resources, &template.Resource{LogicalID: id, Type: benchType})
+		s.ids = append(s.ids, id)
 		s.props[id] = props
 	}
 	return s
 }
 
 func (s *bigStack) Resources() []*template.Resource                    { return s.resources }
+func (s *bigStack) LogicalIDs() []string                               { return slices.Clip(s.ids) }
 func (s *bigStack) Enabled(id string) bool                             { _, ok := s.props[id]; return ok }
 func (s *bigStack) DependsOn(id string) []string                       { return s.deps[id] }
 func (s *bigStack) DeletionPolicy(string) string                       { return "Delete" }

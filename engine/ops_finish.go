@@ -51,11 +51,10 @@ func (r *run) tidyResources() error {
 	if err != nil {
 		return internalf("stack %s: binding its template: %w", r.st.StackName, err)
 	}
-	keep := map[string]bool{}
-	var order []string
-	for _, res := range b.Resources() {
-		keep[res.LogicalID] = true
-		order = append(order, res.LogicalID)
+	order := b.LogicalIDs()
+	keep := make(map[string]bool, len(order))
+	for _, id := range order {
+		keep[id] = true
 	}
 	for _, rec := range r.tx.ResourcesOf(r.st.Num) {
 		if keep[rec.LogicalResourceId] {
@@ -258,17 +257,20 @@ func (e *Engine) descriptionOf(st *store.StackRecord) string {
 
 // resourceOrder merges the order of a template with what the stack has:
 // the template's resources first, then the others in their old order.
+// The template's own order is the binding's slice, shared by every stack
+// bound to it (a session that creates stacks of one template over and
+// over holds it once).
 func resourceOrder(b boundTemplate, old []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, res := range b.Resources() {
-		seen[res.LogicalID] = true
-		out = append(out, res.LogicalID)
+	ids := b.LogicalIDs()
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		seen[id] = true
 	}
+	out := ids
 	for _, id := range old {
 		if !seen[id] {
 			seen[id] = true
-			out = append(out, id)
+			out = append(out, id) // copies: ids has no room past its length
 		}
 	}
 	return out

@@ -31,6 +31,9 @@ type boundTemplate interface {
 	ExportName(name string, r template.Resolver) (any, bool, error)
 	Capabilities() template.Requirement
 	Resolve(n *template.Node, r template.Resolver) (any, error)
+	// LogicalIDs are the resources' logical ids in template order, a
+	// slice the binding may share with every caller: not to be changed.
+	LogicalIDs() []string
 }
 
 var _ boundTemplate = (*template.Bound)(nil)
@@ -58,6 +61,32 @@ type bindRequest struct {
 
 // maxBoundCache bounds the cache of bound templates.
 const maxBoundCache = 64
+
+// internBody returns body, or an equal string the engine holds already.
+// A stack's record keeps its template body, and a deleted stack's record
+// stays (DescribeStacks and GetTemplate answer for it by its ARN), so a
+// long session — serve, driven by a test suite that creates stacks from a
+// few templates over and over — would hold a copy per stack; with this,
+// one per template. The strings are the same, so nothing a caller reads
+// changes.
+func (e *Engine) internBody(body string) string {
+	if len(body) < minInterned {
+		return body
+	}
+	key := sha256.Sum256(unsafe.Slice(unsafe.StringData(body), len(body)))
+	if s, ok := e.bodies[key]; ok {
+		return s
+	}
+	if len(e.bodies) >= maxBoundCache {
+		clear(e.bodies)
+	}
+	e.bodies[key] = body
+	return body
+}
+
+// minInterned is the shortest body internBody shares: below it, a copy
+// costs less than the map's entry.
+const minInterned = 256
 
 // parseTemplate parses a body (cached by its hash).
 func (e *Engine) parseTemplate(file, body string) (*template.Template, error) {

@@ -77,6 +77,7 @@ type Bound struct {
 	conds      map[string]bool
 
 	enabled     []*Resource
+	logicalIDs  []string // of enabled, in order; shared, never changed
 	enabledSet  map[string]bool
 	outputs     []*Output
 	deps        map[string][]string
@@ -268,6 +269,16 @@ func (b *Bound) selectEnabled(c *collector) {
 			b.enabledSet[r.LogicalID] = true
 		}
 	}
+	if len(b.enabled) == len(t.logicalIDs) {
+		// every resource exists (no condition took one away): the
+		// template's slice, which every binding of it shares
+		b.logicalIDs = t.logicalIDs
+	} else {
+		b.logicalIDs = make([]string, len(b.enabled))
+		for i, r := range b.enabled {
+			b.logicalIDs[i] = r.LogicalID
+		}
+	}
 	b.deps = make(map[string][]string, len(b.enabled))
 	for _, r := range b.enabled {
 		var deps []string
@@ -374,6 +385,12 @@ func (b *Bound) Condition(name string) bool { return b.conds[name] }
 // Resources returns the resources that exist in this binding, in template
 // order.
 func (b *Bound) Resources() []*Resource { return append([]*Resource(nil), b.enabled...) }
+
+// LogicalIDs returns the logical ids of the resources that exist in this
+// binding, in template order. The slice is the binding's own, shared by
+// every caller (a stack's record keeps it): it must not be changed; it
+// has no room past its length, so an append copies it.
+func (b *Bound) LogicalIDs() []string { return b.logicalIDs }
 
 // Enabled tells whether a resource exists in this binding.
 func (b *Bound) Enabled(logicalID string) bool { return b.enabledSet[logicalID] }

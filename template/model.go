@@ -25,6 +25,7 @@ type Template struct {
 	Root *Node
 
 	resources  map[string]*Resource
+	logicalIDs []string // of Resources, in order: shared, never changed
 	parameters map[string]*Parameter
 	conditions map[string]*Condition
 	mappings   map[string]*Mapping

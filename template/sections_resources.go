@@ -2,6 +2,7 @@ package template
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -158,7 +159,9 @@ func (b *builder) resources(sec *Node) {
 		r.UpdatePolicy = b.objectAttr(update, "UpdatePolicy", f.Key)
 		b.t.Resources = append(b.t.Resources, r)
 		b.t.resources[r.LogicalID] = r
+		b.t.logicalIDs = append(b.t.logicalIDs, r.LogicalID)
 	}
+	b.t.logicalIDs = slices.Clip(b.t.logicalIDs)
 }
 
 // policy reads DeletionPolicy or UpdateReplacePolicy. Under
