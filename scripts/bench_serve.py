@@ -10,7 +10,9 @@ bytes).
   - the server's resident memory with 10,000 resources (20 stacks of 500).
 
 stacksim runs with the contract checker on (--contract report) and its state
-file saved after every change. Every server listens on 127.0.0.1 only.
+file saved after every change; the create/delete timings are also taken of
+a second stacksim serve with --in-memory (no state file, as moto keeps its
+account). Every server listens on 127.0.0.1 only.
 
   python3 scripts/bench_serve.py [--runs 5] [--duration 30] [--bin bin/stacksim]
 """
@@ -139,31 +141,39 @@ def main():
     tmp = tempfile.mkdtemp(prefix="bench-serve-")
     procs = []
     try:
-        sport, mport = free_port(), free_port()
+        sport, mport, memport = free_port(), free_port(), free_port()
         stacksim = subprocess.Popen([args.bin, "serve", "--addr", "127.0.0.1:%d" % sport, "--state", os.path.join(tmp, "state.json"),
                                      "--contract", "report"], stderr=subprocess.DEVNULL)
         procs.append(stacksim)
+        inmem = subprocess.Popen([args.bin, "serve", "--addr", "127.0.0.1:%d" % memport, "--in-memory",
+                                  "--contract", "report"], stderr=subprocess.DEVNULL)
+        procs.append(inmem)
         moto = subprocess.Popen(["moto_server", "-H", "127.0.0.1", "-p", str(mport)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         procs.append(moto)
         wait_listening(sport, stacksim, "stacksim serve")
+        wait_listening(memport, inmem, "stacksim serve --in-memory")
         wait_listening(mport, moto, "moto_server")
-        targets = {"stacksim": "http://127.0.0.1:%d" % sport, "moto": "http://127.0.0.1:%d" % mport}
-        clients = {k: client(v) for k, v in targets.items()}
-        for k, c in clients.items():  # warm both up (imports, first-call costs)
+        timed = {"stacksim": "http://127.0.0.1:%d" % sport, "in-memory": "http://127.0.0.1:%d" % memport,
+                 "moto": "http://127.0.0.1:%d" % mport}
+        targets = {k: timed[k] for k in ("stacksim", "moto")}
+        clients = {k: client(v) for k, v in timed.items()}
+        for k, c in clients.items():  # warm them up (imports, first-call costs)
             c.list_stacks()
         print("template: %d resources, %d bytes; %d alternating runs" % (500, len(TEMPLATE), args.runs))
-        times = {k: ([], []) for k in targets}
+        times = {k: ([], []) for k in timed}
+        names = list(timed)
         for i in range(args.runs):
-            order = list(targets) if i % 2 == 0 else list(reversed(list(targets)))
+            order = names[i % len(names):] + names[:i % len(names)]
             for k in order:
                 c, d = create_delete(clients[k], "bench%d" % i)
                 times[k][0].append(c)
                 times[k][1].append(d)
         med = {k: (statistics.median(v[0]), statistics.median(v[1])) for k, v in times.items()}
         print("%-10s %12s %12s" % ("", "create (s)", "delete (s)"))
-        for k in targets:
+        for k in timed:
             print("%-10s %12.3f %12.3f   runs: create %s" % (k, med[k][0], med[k][1], " ".join("%.3f" % x for x in times[k][0])))
-        print("ratio moto/stacksim: create %.1fx, delete %.1fx" % (med["moto"][0] / med["stacksim"][0], med["moto"][1] / med["stacksim"][1]))
+        print("ratio moto/stacksim: create %.1fx, delete %.1fx (state file saved before each answer)" % (med["moto"][0] / med["stacksim"][0], med["moto"][1] / med["stacksim"][1]))
+        print("ratio moto/stacksim --in-memory: create %.1fx, delete %.1fx (no state file, as moto)" % (med["moto"][0] / med["in-memory"][0], med["moto"][1] / med["in-memory"][1]))
 
         if not args.skip_load:
             for k, c in clients.items():

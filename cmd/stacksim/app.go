@@ -23,8 +23,10 @@ type app struct {
 	// sets another.
 	getenv func(string) string
 
-	logLevel      string
-	statePath     string
+	logLevel  string
+	statePath string
+	// inMemory is serve --in-memory: the account has no state file.
+	inMemory      bool
 	output        string
 	schemas       string
 	permissive    bool

@@ -28,7 +28,7 @@ func serveHolder(addr string) string { return "stacksim serve on " + addr }
 
 func (a *app) serveCommand() *cobra.Command {
 	var addr, pace, faultsFile string
-	var hold bool
+	var hold, inMemory bool
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the CloudFormation API on loopback, for the AWS CLI, the SDKs and CDK",
@@ -42,6 +42,9 @@ starts an operation returns when it has run to rest, so waiters succeed on
 their first poll), realtime (virtual time follows the wall clock) or xN (N
 times faster). Every call that changes the state is saved before it is
 answered. SIGINT or SIGTERM stops the server, saving the state.
+--in-memory keeps the account in memory instead, as moto does: no state
+file is read or written, calls that change it answer sooner, and it is
+gone when the server stops.
 
 The same address serves a web page (open http://ADDR/ in a browser): the
 stacks, and for each its path through the state machine, its resources and
@@ -51,7 +54,8 @@ starts held: operations wait at their start until stepped or released).`,
 		Example: `  stacksim serve &
   AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_DEFAULT_REGION=us-east-1 \
     aws --endpoint-url http://127.0.0.1:4599 cloudformation describe-stacks
-  stacksim serve --pace x10 --faults faults.yaml`,
+  stacksim serve --pace x10 --faults faults.yaml
+  stacksim serve --in-memory --addr 127.0.0.1:0`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			longLived()
@@ -63,6 +67,10 @@ starts held: operations wait at their start until stepped or released).`,
 			if err != nil {
 				return badInput(err)
 			}
+			if inMemory && cmd.Flags().Changed("state") {
+				return badInput(fmt.Errorf("--in-memory and --state %s: an account in memory has no state file; give one of them", a.statePath))
+			}
+			a.inMemory = inMemory
 			return a.serve(cmd.Context(), addr, api.Options{Pace: p, Faults: fs, Logger: a.log, Hold: hold})
 		},
 	}
@@ -71,6 +79,7 @@ starts held: operations wait at their start until stepped or released).`,
 	f.StringVar(&pace, "pace", "instant", "how virtual time moves: instant, realtime or xN (N times the wall clock)")
 	f.BoolVar(&hold, "hold", false, "start with the event loop held: operations wait at their start until the web view steps them or releases the loop")
 	f.StringVar(&faultsFile, "faults", "", "a faults file (docs/faults.md) whose faults are injected into every operation a call starts")
+	f.BoolVar(&inMemory, "in-memory", false, "keep the account in memory only: no state file is read or written, and the account is gone when the server stops")
 	return cmd
 }
 
@@ -89,11 +98,19 @@ func (a *app) serve(ctx context.Context, addr string, opts api.Options) error {
 	// It serves S3's object calls too: a TemplateURL of its own address
 	// names an object of --s3-dir (CDK writes them so).
 	a.s3Endpoints = serveOrigins(ln.Addr())
-	s, err := a.openWrite()
+	open := a.openWrite
+	if a.inMemory {
+		open = a.openMemory
+	}
+	s, err := open()
 	if err != nil {
 		return err
 	}
 	defer s.close()
+	where := "state " + s.path
+	if s.path == "" {
+		where = "in memory: nothing is saved"
+	}
 
 	srv := api.New(s.e, opts)
 	view := webview.New(s.e, srv, webview.Options{Logger: a.log})
@@ -105,7 +122,7 @@ func (a *app) serve(ctx context.Context, addr string, opts api.Options) error {
 	go func() { srv.Start(ctx); close(driverDone) }()
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
-	fmt.Fprintf(a.stderr, "stacksim: serving CloudFormation on http://%s (state %s, pace %s); stop with Ctrl-C\n", bound, s.path, opts.Pace)
+	fmt.Fprintf(a.stderr, "stacksim: serving CloudFormation on http://%s (%s, pace %s); stop with Ctrl-C\n", bound, where, opts.Pace)
 	fmt.Fprintf(a.stderr, "stacksim: the web view is at http://%s/\n", bound)
 	if a.notifications != "" {
 		fmt.Fprintf(a.stderr, "stacksim: the messages to the stacks' SNS topics (NotificationARNs) are appended to %s\n", a.notifications)
@@ -125,6 +142,13 @@ func (a *app) serve(ctx context.Context, addr string, opts api.Options) error {
 	// Every call that changed the state was saved when it was answered;
 	// this saves what the loop did since (the paced modes). A server that
 	// was never asked to change anything leaves no state file behind.
+	if s.path == "" {
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		fmt.Fprintf(a.stderr, "stacksim: stopped; the account was in memory (--in-memory) and is gone\n")
+		return nil
+	}
 	if _, statErr := os.Stat(s.path); statErr == nil {
 		if serr := srv.Save(); serr != nil {
 			return fmt.Errorf("saving the state on shutdown: %w", serr)

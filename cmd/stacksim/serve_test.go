@@ -187,8 +187,49 @@ func TestServeSignalAndLock(t *testing.T) {
 	}
 }
 
+// serve --in-memory answers as serve does and writes nothing: no state
+// file, no directory for one; what it held is gone when it stops, and
+// another command meanwhile is not told of any server.
+func TestServeInMemory(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	s := startServe(t, bin, dir, "--in-memory")
+	if !strings.Contains(s.stderr.String(), "(in memory: nothing is saved, pace instant)") {
+		t.Fatalf("stderr:\n%s", s.stderr)
+	}
+	c := sdkClient(s.url)
+	if _, err := c.CreateStack(context.Background(), &cfn.CreateStackInput{StackName: aws.String("app"), TemplateBody: aws.String(serveTemplate)}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.DescribeStacks(context.Background(), &cfn.DescribeStacksInput{StackName: aws.String("app")})
+	if err != nil || len(out.Stacks) != 1 || out.Stacks[0].StackStatus != "CREATE_COMPLETE" {
+		t.Fatalf("describe-stacks: %v %v", out, err)
+	}
+	p := &proc{t: t, bin: bin, dir: dir}
+	if out, _ := p.run(exitOK, "list-stacks"); strings.Contains(out, `"app"`) {
+		t.Fatalf("the CLI sees the in-memory account: %s", out)
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d after SIGTERM:\n%s", code, s.stderr)
+	}
+	if !strings.Contains(s.stderr.String(), "stopped; the account was in memory (--in-memory) and is gone") {
+		t.Fatalf("stderr:\n%s", s.stderr)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 0 {
+		t.Fatalf("serve --in-memory left %v in its directory", entries)
+	}
+}
+
 func TestServeFlags(t *testing.T) {
-	for _, args := range [][]string{{"serve", "--pace", "fast"}, {"serve", "--addr", "nonsense"}, {"serve", "--faults", "nope.yaml"}} {
+	for _, args := range [][]string{{"serve", "--pace", "fast"}, {"serve", "--addr", "nonsense"}, {"serve", "--faults", "nope.yaml"},
+		{"serve", "--in-memory", "--state", "x.db"}} {
 		_, stderr, code := runCLI(t, args...)
 		if code != exitBadInput || !strings.HasPrefix(stderr, "stacksim: ") {
 			t.Errorf("stacksim %s: exit %d\n%s", strings.Join(args, " "), code, stderr)

@@ -197,6 +197,28 @@ func (a *app) openWrite() (*session, error) {
 	return s, nil
 }
 
+// openMemory opens an account held in memory only, for serve --in-memory:
+// no state file is read, locked or written, and the account is gone when
+// the process ends. It takes the engine options every command takes.
+func (a *app) openMemory() (*session, error) {
+	opts, err := a.engineOptions()
+	if err != nil {
+		return nil, err
+	}
+	pubs, err := a.openPublications()
+	if err != nil {
+		return nil, err
+	}
+	e, err := engine.New(opts)
+	if err != nil {
+		_ = pubs.close()
+		return nil, badInput(err)
+	}
+	s := &session{e: e, stderr: a.stderr, pubs: pubs}
+	pubs.subscribe(e)
+	return s, nil
+}
+
 // lockHint is the advice of a *StateLockedError, in the CLI's words; an
 // advice of the engine's own (a lock that can outlive its process) is
 // kept before it.
