@@ -494,6 +494,9 @@ func (g *generic) fillCreate(e *env) error {
 		return err
 	}
 	g.generateMissing(e)
+	if d := derivations[g.schema.TypeName]; d != nil {
+		d(e, false)
+	}
 	return nil
 }
 
@@ -611,6 +614,9 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	}
 	if err := g.applyValues(&e, true); err != nil {
 		return nil, err
+	}
+	if d := derivations[g.schema.TypeName]; d != nil {
+		d(&e, true)
 	}
 	if newID, ok := PrimaryIdentifierOf(g.schema, desired); !ok || newID != id {
 		return nil, fmt.Errorf("simulate %s update: the primary identifier changed from %q", g.schema.TypeName, id)

@@ -75,10 +75,18 @@ var nlbHostedZones = map[string]string{
 	"us-west-2":      "Z18D5FSROUN65G",
 }
 
+// vpceHostedZones are the zones of interface VPC endpoints' public DNS
+// names (vpce-....vpce.amazonaws.com): us-east-1's is the one alias
+// records name there; other regions get one of AWS's shape.
+var vpceHostedZones = map[string]string{
+	"us-east-1": "Z7HUB22UULQXV",
+}
+
 // hostedZoneKinds are the tables of {$HostedZone:KIND}.
 var hostedZoneKinds = map[string]map[string]string{
-	"elb": elbHostedZones, // application and classic load balancers
-	"nlb": nlbHostedZones, // network load balancers
+	"elb":  elbHostedZones,  // application and classic load balancers
+	"nlb":  nlbHostedZones,  // network load balancers
+	"vpce": vpceHostedZones, // interface VPC endpoints
 }
 
 // hostedZone is the hosted zone of kind in region, and false for a kind

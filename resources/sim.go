@@ -414,7 +414,7 @@ func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
 			if z, ok := hostedZone(ph.arg, e.region); ok {
 				return z, nil
 			}
-			return "", fmt.Errorf("placeholder {%s}: unknown kind %q (elb: application and classic load balancers, nlb: network ones)", p, ph.arg)
+			return "", fmt.Errorf("placeholder {%s}: unknown kind %q (elb: application and classic load balancers, nlb: network ones, vpce: interface VPC endpoints)", p, ph.arg)
 		case "AccountId":
 			return e.account, nil
 		case "Partition":

@@ -20,6 +20,7 @@ func TestTemplatesGolden(t *testing.T) {
 		"a{Name", "{Name}b{c", "x}{Name}{", "{}", "{{Name}}", "{Name}{Missing}{$nope}",
 		"{Arn!name}", "{Name!name}", "{Missing|arn:aws:ecs:us-east-1:123456789012:cluster/prod!name}",
 		"{$Now:label}", "{$RegionCode}", "{$EC2InternalDomain} {$EC2PublicDomain}", "{Arn!after:function:}", "{Arn!after:nope}", "{Arn!after:}", "{Arn!before::function}", "{Arn!before:}", "{$HEX:8}", "{$account:6}/{$account:6}", "{$account}",
+		"{$HostedZone:elb} {$HostedZone:nlb} {$HostedZone:vpce}", "{$HostedZone:alb}", "{$HostedZone}",
 	}
 	req := &Request{StackID: testStack, LogicalResourceIdentifier: "Thing", ClientRequestToken: "t1", Region: "eu-west-1"}
 	var b strings.Builder
