@@ -194,9 +194,6 @@ func TestServeInMemory(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	s := startServe(t, bin, dir, "--in-memory")
-	if !strings.Contains(s.stderr.String(), "(in memory: nothing is saved, pace instant)") {
-		t.Fatalf("stderr:\n%s", s.stderr)
-	}
 	c := sdkClient(s.url)
 	if _, err := c.CreateStack(context.Background(), &cfn.CreateStackInput{StackName: aws.String("app"), TemplateBody: aws.String(serveTemplate)}); err != nil {
 		t.Fatal(err)
@@ -215,8 +212,11 @@ func TestServeInMemory(t *testing.T) {
 	if code := s.wait(); code != 0 {
 		t.Fatalf("exit %d after SIGTERM:\n%s", code, s.stderr)
 	}
-	if !strings.Contains(s.stderr.String(), "stopped; the account was in memory (--in-memory) and is gone") {
-		t.Fatalf("stderr:\n%s", s.stderr)
+	// stderr is read once the process ended (its reader wrote it until then)
+	for _, want := range []string{"(in memory: nothing is saved, pace instant)", "stopped; the account was in memory (--in-memory) and is gone"} {
+		if !strings.Contains(s.stderr.String(), want) {
+			t.Fatalf("stderr lacks %q:\n%s", want, s.stderr)
+		}
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
