@@ -78,6 +78,14 @@ func (l liveResolver) GetAtt(id, attribute string) (any, error) {
 	if isNestedStack(rec.ResourceType) {
 		return l.nestedAttribute(rec, attribute)
 	}
+	if resources.ReadsLive(p, attribute) {
+		// another resource changes it after this one's own operations
+		// (a VPCCidrBlock, its VPC's Ipv6CidrBlocks): the object as it
+		// is now
+		if o := l.tx.Object(rec.ResourceType, rec.PhysicalResourceId); o != nil {
+			return p.GetAtt(o.Model, attribute)
+		}
+	}
 	return p.GetAtt(rec.Model, attribute)
 }
 

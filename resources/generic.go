@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -280,6 +281,11 @@ func (g *generic) GetAtt(model map[string]any, attribute string) (any, error) {
 	return getAttFromModel(g.schema, model, attribute)
 }
 
+// ReadsLive implements LiveAttributer: the simulation's liveAttributes.
+func (g *generic) ReadsLive(attribute string) bool {
+	return g.sim != nil && slices.Contains(g.sim.Live, attribute)
+}
+
 // dynamicValue is the value of an attribute answered by prefix: a string
 // generated from the attribute's last name (VpcId → vpc-..., a name...),
 // keyed by the seed, the resource's physical id and the attribute, in the
@@ -440,6 +446,9 @@ func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, err
 		// model is the Cloud's from now on: read, never changed
 		obj = &Object{Type: g.schema.TypeName, ID: id, Model: model, StackID: req.StackID, LogicalID: req.LogicalResourceIdentifier, RequestToken: req.ClientRequestToken}
 		if out, err = g.put(obj); err != nil {
+			return nil, err
+		}
+		if err := runEffect(g.cloud, obj, true); err != nil {
 			return nil, err
 		}
 	}
@@ -641,7 +650,7 @@ func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, err
 		if remaining > 0 {
 			return g.step(nil, id, remaining, nil), nil
 		}
-		if _, err := g.cloud.Delete(g.schema.TypeName, id); err != nil {
+		if err := g.remove(id); err != nil {
 			return nil, err
 		}
 		return Success(nil), nil
@@ -660,10 +669,27 @@ func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, err
 	if ev := g.step(obj, id, g.seconds[2], nil); ev != nil {
 		return ev, nil
 	}
-	if _, err := g.cloud.Delete(g.schema.TypeName, id); err != nil {
+	if err := g.remove(id); err != nil {
 		return nil, err
 	}
 	return Success(nil), nil
+}
+
+// remove deletes an object from the Cloud, with what its removal does to
+// others (effects).
+func (g *generic) remove(id string) error {
+	if effects[g.schema.TypeName] == nil {
+		_, err := g.cloud.Delete(g.schema.TypeName, id)
+		return err
+	}
+	obj, err := g.cloud.Get(g.schema.TypeName, id)
+	if err != nil || obj == nil {
+		return err
+	}
+	if _, err := g.cloud.Delete(g.schema.TypeName, id); err != nil {
+		return err
+	}
+	return runEffect(g.cloud, obj, false)
 }
 
 func (g *generic) List(ctx context.Context, req *Request) (*ProgressEvent, error) {

@@ -56,7 +56,10 @@ import (
 //
 // attributes are Fn::GetAtt names the type answers besides its read-only
 // properties; attributePrefixes, names that start so (a nested stack's
-// Outputs.NAME), answered with a value generated from the rest of the name.
+// Outputs.NAME), answered with a value generated from the rest of the name;
+// liveAttributes, attributes that other resources change after this one's
+// own operations (effects.go), which Fn::GetAtt answers from the object
+// as it is now.
 type simulation struct {
 	Name        *nameSpec      `json:"name,omitempty"`
 	Values      []valueSpec    `json:"values,omitempty"`
@@ -64,6 +67,7 @@ type simulation struct {
 	Ref         string         `json:"ref,omitempty"`
 	Attributes  []string       `json:"attributes,omitempty"`
 	AttrPrefix  []string       `json:"attributePrefixes,omitempty"`
+	Live        []string       `json:"liveAttributes,omitempty"`
 	Durations   map[string]int `json:"durations,omitempty"`
 	PollSeconds int            `json:"pollSeconds,omitempty"`
 }
@@ -110,6 +114,11 @@ func (s *simulation) check(sch *Schema) error {
 	for a := range s.Durations {
 		if _, err := ParseAction(a); err != nil {
 			return fmt.Errorf("durations: %w", err)
+		}
+	}
+	for _, a := range s.Live {
+		if sch != nil && !sch.HasAttribute(a) {
+			return fmt.Errorf("liveAttributes: %s is not an attribute of %s", a, sch.TypeName)
 		}
 	}
 	return nil

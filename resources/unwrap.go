@@ -44,3 +44,28 @@ func TimeoutMessage(p Provider, a Action) string {
 	}
 	return "Resource timed out waiting for completion"
 }
+
+// LiveAttributer is implemented by providers some of whose attributes
+// other resources change after the resource's own operations (a VPC's
+// Ipv6CidrBlocks, which a VPCCidrBlock adds to): Fn::GetAtt of those is
+// answered from the object as the Cloud holds it now.
+type LiveAttributer interface {
+	ReadsLive(attribute string) bool
+}
+
+// ReadsLive reports whether Fn::GetAtt of attribute of p's resources must
+// read the object as it is now rather than the model its last operation
+// returned.
+func ReadsLive(p Provider, attribute string) bool {
+	for p != nil {
+		if l, ok := p.(LiveAttributer); ok {
+			return l.ReadsLive(attribute)
+		}
+		u, ok := p.(unwrapper)
+		if !ok {
+			return false
+		}
+		p = u.Unwrap()
+	}
+	return false
+}
