@@ -9,7 +9,8 @@ import (
 // Effects. Some resources change another resource of the account when
 // they are made or removed, as AWS's services do: a VPCCidrBlock
 // associates a block with its VPC, and the VPC's Ipv6CidrBlocks and
-// CidrBlockAssociations then list it. An effect runs in the same handler
+// CidrBlockAssociations then list it; a SubnetCidrBlock adds its block to
+// its subnet's Ipv6CidrBlocks. An effect runs in the same handler
 // call as the create or the delete that causes it, through the same Cloud,
 // so it belongs to that step (a rolled-back step takes it back). The
 // attributes an effect changes are read live (the VPC's simulation lists
@@ -18,7 +19,8 @@ import (
 // templates make the subnet that reads VPC.Ipv6CidrBlocks DependsOn the
 // VPCCidrBlock.
 var effects = map[string]func(c Cloud, obj *Object, made bool) error{
-	"AWS::EC2::VPCCidrBlock": vpcCidrBlockEffect,
+	"AWS::EC2::VPCCidrBlock":    vpcCidrBlockEffect,
+	"AWS::EC2::SubnetCidrBlock": subnetCidrBlockEffect,
 }
 
 // runEffect runs the effect of obj's type, if it has one.
@@ -47,12 +49,34 @@ func vpcCidrBlockEffect(c Cloud, obj *Object, made bool) error {
 	if v6 == "" && LooseEqual(obj.Model["AmazonProvidedIpv6CidrBlock"], true) {
 		v6 = amazonIPv6Block(assoc)
 	}
-	model := copyValue(vpc.Model).(map[string]any) // the Cloud's: never changed in place
-	model["CidrBlockAssociations"] = listEdit(model["CidrBlockAssociations"], assoc, made)
-	if v6 != "" {
-		model["Ipv6CidrBlocks"] = listEdit(model["Ipv6CidrBlocks"], v6, made)
+	return edited(c, vpc, func(m map[string]any) {
+		m["CidrBlockAssociations"] = listEdit(m["CidrBlockAssociations"], assoc, made)
+		if v6 != "" {
+			m["Ipv6CidrBlocks"] = listEdit(m["Ipv6CidrBlocks"], v6, made)
+		}
+	})
+}
+
+// subnetCidrBlockEffect adds the IPv6 block of a SubnetCidrBlock to its
+// subnet's Ipv6CidrBlocks, and takes it away when it goes.
+func subnetCidrBlockEffect(c Cloud, obj *Object, made bool) error {
+	subnetID, _ := obj.Model["SubnetId"].(string)
+	v6, _ := obj.Model["Ipv6CidrBlock"].(string)
+	subnet, err := c.Get("AWS::EC2::Subnet", subnetID)
+	if err != nil || subnet == nil || v6 == "" {
+		return err
 	}
-	next := *vpc
+	return edited(c, subnet, func(m map[string]any) {
+		m["Ipv6CidrBlocks"] = listEdit(m["Ipv6CidrBlocks"], v6, made)
+	})
+}
+
+// edited puts obj back with its model changed by edit (on a copy: the
+// Cloud's models are never changed in place).
+func edited(c Cloud, obj *Object, edit func(map[string]any)) error {
+	model := copyValue(obj.Model).(map[string]any)
+	edit(model)
+	next := *obj
 	next.Model = model
 	next.answer, next.answerOf, next.answerSchema = nil, nil, nil
 	return c.Put(&next)

@@ -62,3 +62,38 @@ func TestVPCCidrBlockChangesItsVPC(t *testing.T) {
 		t.Errorf("the VPC after its blocks went: %v, want it as before: %v", after.Model, beforeModel)
 	}
 }
+
+// A SubnetCidrBlock adds its block to its subnet's Ipv6CidrBlocks (read
+// live), and takes it away when it goes.
+func TestSubnetCidrBlockChangesItsSubnet(t *testing.T) {
+	cloud := NewMemCloud()
+	reg := NewRegistry(RegistryOptions{Seed: 3, Cloud: cloud})
+	defer reg.Close()
+	subnets, _ := reg.Provider("AWS::EC2::Subnet")
+	blocks, _ := reg.Provider("AWS::EC2::SubnetCidrBlock")
+	sub := drive(t, subnets, newReq(ActionCreate, "Subnet", "t1", StringifyModel(map[string]any{"VpcId": "vpc-0123456789abcdef0", "CidrBlock": "10.0.0.0/24"})))
+	if sub.Status != StatusSuccess {
+		t.Fatalf("subnet: %v", sub)
+	}
+	id := sub.ResourceModel["SubnetId"].(string)
+	blocksOf := func() any {
+		o, _ := cloud.Get("AWS::EC2::Subnet", id)
+		return o.Model["Ipv6CidrBlocks"]
+	}
+	b := drive(t, blocks, newReq(ActionCreate, "Block", "t2", StringifyModel(map[string]any{"SubnetId": id, "Ipv6CidrBlock": "2600:1f18:abc:de00::/64"})))
+	if b.Status != StatusSuccess {
+		t.Fatalf("block: %v", b)
+	}
+	if got := blocksOf(); !reflect.DeepEqual(got, []any{"2600:1f18:abc:de00::/64"}) {
+		t.Errorf("Ipv6CidrBlocks = %v, want the block", got)
+	}
+	if !ReadsLive(subnets, "Ipv6CidrBlocks") {
+		t.Error("a subnet's Ipv6CidrBlocks are not read live")
+	}
+	if ev := drive(t, blocks, newReq(ActionDelete, "Block", "t3", b.ResourceModel)); ev.Status != StatusSuccess {
+		t.Fatalf("delete: %v", ev)
+	}
+	if got := blocksOf(); !reflect.DeepEqual(got, []any{}) {
+		t.Errorf("Ipv6CidrBlocks after the block went = %v, want none", got)
+	}
+}
