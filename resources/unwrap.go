@@ -13,17 +13,25 @@ type NoEchoer interface {
 // IsNoEcho reports whether a model's attributes must be masked in outputs
 // and events (a custom resource's response with NoEcho: true).
 func IsNoEcho(p Provider, model map[string]any) bool {
+	n, ok := implementation[NoEchoer](p)
+	return ok && n.NoEcho(model)
+}
+
+// implementation is the first of p and the providers it wraps, outside in,
+// that implements T.
+func implementation[T any](p Provider) (T, bool) {
 	for p != nil {
-		if n, ok := p.(NoEchoer); ok {
-			return n.NoEcho(model)
+		if t, ok := p.(T); ok {
+			return t, true
 		}
 		u, ok := p.(unwrapper)
 		if !ok {
-			return false
+			break
 		}
 		p = u.Unwrap()
 	}
-	return false
+	var none T
+	return none, false
 }
 
 // TimeoutMessage is the reason the engine gives when an action of p times
@@ -57,15 +65,6 @@ type LiveAttributer interface {
 // read the object as it is now rather than the model its last operation
 // returned.
 func ReadsLive(p Provider, attribute string) bool {
-	for p != nil {
-		if l, ok := p.(LiveAttributer); ok {
-			return l.ReadsLive(attribute)
-		}
-		u, ok := p.(unwrapper)
-		if !ok {
-			return false
-		}
-		p = u.Unwrap()
-	}
-	return false
+	l, ok := implementation[LiveAttributer](p)
+	return ok && l.ReadsLive(attribute)
 }
