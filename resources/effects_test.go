@@ -1,6 +1,7 @@
 package resources
 
 import (
+	"fmt"
 	"net/netip"
 	"reflect"
 	"testing"
@@ -95,5 +96,72 @@ func TestSubnetCidrBlockChangesItsSubnet(t *testing.T) {
 	}
 	if got := blocksOf(); !reflect.DeepEqual(got, []any{}) {
 		t.Errorf("Ipv6CidrBlocks after the block went = %v, want none", got)
+	}
+}
+
+// A listener, or a listener's rule, that forwards to a target group puts
+// its load balancer in the group's LoadBalancerArns (read live), once;
+// the load balancer leaves the list when nothing of it forwards to the
+// group any more: a listener deleted, or updated to forward elsewhere.
+func TestListenersPutTheirLoadBalancerInTargetGroups(t *testing.T) {
+	cloud := NewMemCloud()
+	reg := NewRegistry(RegistryOptions{Seed: 3, Cloud: cloud})
+	defer reg.Close()
+	provider := func(typ string) Provider {
+		p, err := reg.Provider(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	groups, listeners, rules := provider(targetGroupType), provider(listenerType), provider(listenerRuleType)
+	n := 0
+	create := func(p Provider, props map[string]any) map[string]any {
+		t.Helper()
+		n++
+		ev := drive(t, p, newReq(ActionCreate, fmt.Sprintf("R%d", n), fmt.Sprintf("t%d", n), StringifyModel(props)))
+		if ev.Status != StatusSuccess {
+			t.Fatalf("create: %v", ev)
+		}
+		return ev.ResourceModel
+	}
+	tg1 := create(groups, map[string]any{"Port": "80", "Protocol": "HTTP", "VpcId": "vpc-0123456789abcdef0"})["TargetGroupArn"].(string)
+	tg2 := create(groups, map[string]any{"Port": "81", "Protocol": "HTTP", "VpcId": "vpc-0123456789abcdef0"})["TargetGroupArn"].(string)
+	lbs := func(tg string) []any {
+		t.Helper()
+		o, _ := cloud.Get(targetGroupType, tg)
+		return o.Model["LoadBalancerArns"].([]any)
+	}
+	const lb = "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/web/0123456789abcdef"
+	forward := func(tg string) []any { return []any{map[string]any{"Type": "forward", "TargetGroupArn": tg}} }
+	l1 := create(listeners, map[string]any{"LoadBalancerArn": lb, "Port": "80", "Protocol": "HTTP", "DefaultActions": forward(tg1)})
+	l2 := create(listeners, map[string]any{"LoadBalancerArn": lb, "Port": "8080", "Protocol": "HTTP", "DefaultActions": forward(tg1)})
+	create(rules, map[string]any{"ListenerArn": l1["ListenerArn"], "Priority": "1", "Conditions": []any{map[string]any{"Field": "path-pattern", "Values": []any{"/api/*"}}},
+		"Actions": []any{map[string]any{"Type": "forward", "ForwardConfig": map[string]any{"TargetGroups": []any{map[string]any{"TargetGroupArn": tg2}}}}}})
+	if got := lbs(tg1); !reflect.DeepEqual(got, []any{lb}) {
+		t.Errorf("group 1: %v, want its load balancer once", got)
+	}
+	if got := lbs(tg2); !reflect.DeepEqual(got, []any{lb}) {
+		t.Errorf("group 2 (a rule's ForwardConfig): %v, want the load balancer", got)
+	}
+	if !ReadsLive(groups, "LoadBalancerArns") {
+		t.Error("a target group's LoadBalancerArns are not read live")
+	}
+	if ev := drive(t, listeners, newReq(ActionDelete, "X", "d1", l2)); ev.Status != StatusSuccess {
+		t.Fatal(ev)
+	}
+	if got := lbs(tg1); !reflect.DeepEqual(got, []any{lb}) {
+		t.Errorf("group 1 after one of two listeners went: %v, want the load balancer still", got)
+	}
+	up := newReq(ActionUpdate, "R3", "u1", StringifyModel(map[string]any{"ListenerArn": l1["ListenerArn"], "LoadBalancerArn": lb, "Port": "80", "Protocol": "HTTP", "DefaultActions": forward(tg2)}))
+	up.PhysicalResourceID = l1["ListenerArn"].(string)
+	if ev := drive(t, listeners, up); ev.Status != StatusSuccess {
+		t.Fatalf("update: %v", ev)
+	}
+	if got := lbs(tg1); len(got) != 0 {
+		t.Errorf("group 1 once no listener forwards to it: %v, want none", got)
+	}
+	if got := lbs(tg2); !reflect.DeepEqual(got, []any{lb}) {
+		t.Errorf("group 2: %v, want the load balancer once", got)
 	}
 }

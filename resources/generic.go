@@ -637,6 +637,15 @@ func (g *generic) Update(ctx context.Context, req *Request) (*ProgressEvent, err
 	if err != nil {
 		return nil, err
 	}
+	if effects[g.schema.TypeName] != nil {
+		// what the old object did to others, undone; the new one's, done
+		if err := runEffect(g.cloud, obj, false); err != nil {
+			return nil, err
+		}
+		if err := runEffect(g.cloud, &next, true); err != nil {
+			return nil, err
+		}
+	}
 	if ev := g.step(&next, id, g.seconds[1], out); ev != nil {
 		return ev, nil
 	}

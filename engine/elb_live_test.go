@@ -1,0 +1,77 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// A target group's LoadBalancerArns list the load balancer once a
+// listener forwards to it, which templates read (an alarm's LoadBalancer
+// dimension) from a resource that DependsOn the listener. It creates with
+// the contract checker strict, and deletes.
+func TestTargetGroupLoadBalancerArnsTemplate(t *testing.T) {
+	body := `Resources:
+  LB:
+    Type: AWS::ElasticLoadBalancingV2::LoadBalancer
+    Properties:
+      Subnets: [subnet-0123456789abcdef0, subnet-0123456789abcdef1]
+  TG:
+    Type: AWS::ElasticLoadBalancingV2::TargetGroup
+    Properties:
+      Port: 80
+      Protocol: HTTP
+      VpcId: vpc-0123456789abcdef0
+  Listener:
+    Type: AWS::ElasticLoadBalancingV2::Listener
+    Properties:
+      LoadBalancerArn: !Ref LB
+      Port: 80
+      Protocol: HTTP
+      DefaultActions:
+        - Type: forward
+          TargetGroupArn: !Ref TG
+  Alarm:
+    Type: AWS::CloudWatch::Alarm
+    DependsOn: Listener
+    Properties:
+      MetricName: UnHealthyHostCount
+      Namespace: AWS/ApplicationELB
+      Statistic: Maximum
+      Period: 60
+      EvaluationPeriods: 1
+      Threshold: 1
+      ComparisonOperator: GreaterThanOrEqualToThreshold
+      Dimensions:
+        - Name: LoadBalancer
+          Value: !Select [1, !Split ["loadbalancer/", !Select [0, !GetAtt TG.LoadBalancerArns]]]
+        - Name: TargetGroup
+          Value: !GetAtt TG.TargetGroupFullName
+Outputs:
+  L:
+    Value: !Join [",", !GetAtt TG.LoadBalancerArns]
+  F:
+    Value: !GetAtt TG.TargetGroupFullName
+`
+	e := newTestEngine(t, Options{Contract: ContractStrict})
+	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "web", TemplateBody: body}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := e.WaitForStack(ctx(), "web")
+	if err != nil || st.StackStatus != "CREATE_COMPLETE" {
+		t.Fatalf("create: %s (%s) %v", st.StackStatus, st.StackStatusReason, err)
+	}
+	for _, o := range st.Outputs {
+		if o.OutputKey == "L" && !strings.Contains(o.OutputValue, ":loadbalancer/app/web-LB-") {
+			t.Errorf("LoadBalancerArns = %q, want the stack's load balancer", o.OutputValue)
+		}
+	}
+	if _, err := e.DeleteStack(ctx(), DeleteStackInput{StackName: "web"}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := e.WaitForStack(ctx(), st.StackId); err != nil || st.StackStatus != "DELETE_COMPLETE" {
+		t.Fatalf("delete: %v %v", st.StackStatus, err)
+	}
+	if err := e.CheckInvariants(ctx()); err != nil {
+		t.Fatal(err)
+	}
+}
