@@ -38,14 +38,7 @@ Outputs:
 	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "net", TemplateBody: dual}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := e.WaitForStack(ctx(), "net")
-	if err != nil || st.StackStatus != "CREATE_COMPLETE" {
-		t.Fatalf("create: %s (%s) %v", st.StackStatus, st.StackStatusReason, err)
-	}
-	out := map[string]string{}
-	for _, o := range st.Outputs {
-		out[o.OutputKey] = o.OutputValue
-	}
+	out := restingOutputs(t, e, "net", "CREATE_COMPLETE")
 	vpcBlock, subnetBlock := out["VpcBlock"], out["SubnetBlock"]
 	if !strings.HasSuffix(vpcBlock, "::/56") || !strings.HasSuffix(subnetBlock, "::/64") || !strings.HasPrefix(subnetBlock, strings.TrimSuffix(vpcBlock, "00::/56")) {
 		t.Fatalf("the VPC's block %q and the subnet's %q: want a /56 and a /64 cut from it", vpcBlock, subnetBlock)

@@ -56,19 +56,13 @@ Outputs:
 	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "web", TemplateBody: body}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := e.WaitForStack(ctx(), "web")
-	if err != nil || st.StackStatus != "CREATE_COMPLETE" {
-		t.Fatalf("create: %s (%s) %v", st.StackStatus, st.StackStatusReason, err)
-	}
-	for _, o := range st.Outputs {
-		if o.OutputKey == "L" && !strings.Contains(o.OutputValue, ":loadbalancer/app/web-LB-") {
-			t.Errorf("LoadBalancerArns = %q, want the stack's load balancer", o.OutputValue)
-		}
+	if l := restingOutputs(t, e, "web", "CREATE_COMPLETE")["L"]; !strings.Contains(l, ":loadbalancer/app/web-LB-") {
+		t.Errorf("LoadBalancerArns = %q, want the stack's load balancer", l)
 	}
 	if _, err := e.DeleteStack(ctx(), DeleteStackInput{StackName: "web"}); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := e.WaitForStack(ctx(), st.StackId); err != nil || st.StackStatus != "DELETE_COMPLETE" {
+	if st, err := e.WaitForStack(ctx(), "web"); err != nil || st.StackStatus != "DELETE_COMPLETE" {
 		t.Fatalf("delete: %v %v", st.StackStatus, err)
 	}
 	if err := e.CheckInvariants(ctx()); err != nil {

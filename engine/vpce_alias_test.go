@@ -39,18 +39,7 @@ Outputs:
 `
 	}
 	e := newTestEngine(t, Options{Contract: ContractStrict, Region: "eu-west-1"})
-	outputs := func(want string) map[string]string {
-		t.Helper()
-		st, err := e.WaitForStack(ctx(), "api")
-		if err != nil || st.StackStatus != want {
-			t.Fatalf("stack: %s (%s), %v; want %s", st.StackStatus, st.StackStatusReason, err, want)
-		}
-		out := map[string]string{}
-		for _, o := range st.Outputs {
-			out[o.OutputKey] = o.OutputValue
-		}
-		return out
-	}
+	outputs := func(want string) map[string]string { t.Helper(); return restingOutputs(t, e, "api", want) }
 	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "api", TemplateBody: body("subnet-0123456789abcdef0, subnet-0123456789abcdef1")}); err != nil {
 		t.Fatal(err)
 	}
@@ -77,4 +66,19 @@ Outputs:
 	if err := e.CheckInvariants(ctx()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// restingOutputs runs a stack to rest, fails the test unless it is then
+// in status want, and returns its outputs by key.
+func restingOutputs(t *testing.T, e *Engine, stack, want string) map[string]string {
+	t.Helper()
+	st, err := e.WaitForStack(ctx(), stack)
+	if err != nil || st.StackStatus != want {
+		t.Fatalf("stack %s: %s (%s), %v; want %s", stack, st.StackStatus, st.StackStatusReason, err, want)
+	}
+	out := map[string]string{}
+	for _, o := range st.Outputs {
+		out[o.OutputKey] = o.OutputValue
+	}
+	return out
 }
