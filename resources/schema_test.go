@@ -166,6 +166,8 @@ func TestParseSchemaErrors(t *testing.T) {
 		{`{"typeName": "A::B::C", "primaryIdentifier": ["/properties/Id"], "handlers": {"create": {"timeoutInMinutes": "x"}}}`, "timeoutInMinutes"},
 		{`{"typeName": "A::B::C", "primaryIdentifier": ["/properties/Id"], "x-stacksim": {"values": [{"path": "/properties/Id", "value": "x", "when": "Scope=REGIONAL"}]}}`,
 			`x.json: x-stacksim: value /properties/Id: its condition "Scope=REGIONAL" must start with /properties/`},
+		{`{"typeName": "A::B::C", "properties": {"Id": {"type": "string"}}, "primaryIdentifier": ["/properties/Id"], "readOnlyProperties": ["/properties/Id"], "x-stacksim": {"liveAttributes": ["Blocks"]}}`,
+			`x.json: x-stacksim: liveAttributes: Blocks is not an attribute of A::B::C`},
 	}
 	for _, c := range cases {
 		if _, err := ParseSchema("x.json", []byte(c.doc)); err == nil || !strings.Contains(err.Error(), c.want) {
