@@ -1,21 +1,9 @@
 package resources
 
 import (
-	"crypto/sha256"
 	"slices"
 	"strings"
 )
-
-// Derivations compute read-only values that the overlay language cannot
-// say, from the model a create or an update settled: one function per
-// type, run after the overlay's values and the generated ones, on create
-// and on update (update set; the model holds the object's read-only values
-// then). They answer the same for the same model (what they make up is
-// drawn from the resource's identifier), so an update that changes nothing
-// they read changes nothing they write.
-var derivations = map[string]func(e *env, update bool){
-	"AWS::EC2::VPCEndpoint": deriveVPCEndpoint,
-}
 
 // deriveVPCEndpoint gives a VPC endpoint AWS's DnsEntries,
 // NetworkInterfaceIds and CreationTimestamp (Fri Sep 28 23:34:36 UTC 2018). An interface endpoint has a
@@ -96,18 +84,4 @@ func vpceServiceDNS(service, region string) (short, private string) {
 		private = "*." + short
 	}
 	return short, private
-}
-
-// drawn is n characters of alphabet made from a resource's identifier and
-// a purpose: the same for the same resource, on every run.
-func drawn(id, purpose, alphabet string, n int) string {
-	sum := sha256.Sum256([]byte(purpose + "\x00" + id))
-	out := make([]byte, n)
-	for i := range out {
-		if i > 0 && i%len(sum) == 0 {
-			sum = sha256.Sum256(sum[:])
-		}
-		out[i] = alphabet[int(sum[i%len(sum)])%len(alphabet)]
-	}
-	return string(out)
 }
