@@ -62,9 +62,7 @@ Outputs:
 	if _, err := e.DeleteStack(ctx(), DeleteStackInput{StackName: "web"}); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := e.WaitForStack(ctx(), "web"); err != nil || st.StackStatus != "DELETE_COMPLETE" {
-		t.Fatalf("delete: %v %v", st.StackStatus, err)
-	}
+	restingOutputs(t, e, "web", "DELETE_COMPLETE")
 	if err := e.CheckInvariants(ctx()); err != nil {
 		t.Fatal(err)
 	}

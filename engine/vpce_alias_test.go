@@ -60,9 +60,7 @@ Outputs:
 	if _, err := e.DeleteStack(ctx(), DeleteStackInput{StackName: "api"}); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := e.WaitForStack(ctx(), "api"); err != nil || st.StackStatus != "DELETE_COMPLETE" {
-		t.Fatalf("delete: %v %v", st.StackStatus, err)
-	}
+	restingOutputs(t, e, "api", "DELETE_COMPLETE")
 	if err := e.CheckInvariants(ctx()); err != nil {
 		t.Fatal(err)
 	}

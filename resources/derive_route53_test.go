@@ -15,22 +15,8 @@ import (
 func TestHostedZoneNameServers(t *testing.T) {
 	reg := NewRegistry(RegistryOptions{Seed: 3})
 	defer reg.Close()
-	p, err := reg.Provider("AWS::Route53::HostedZone")
-	if err != nil {
-		t.Fatal(err)
-	}
-	servers := func(m map[string]any) []string {
-		t.Helper()
-		v, err := p.GetAtt(m, "NameServers")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, x := range v.([]any) {
-			out = append(out, x.(string))
-		}
-		return out
-	}
+	p := registryProvider(t, reg, "AWS::Route53::HostedZone")
+	servers := func(m map[string]any) []string { t.Helper(); return attrStrings(t, p, m, "NameServers") }
 	ev := drive(t, p, newReq(ActionCreate, "Zone", "t1", StringifyModel(map[string]any{"Name": "sub.example.com"})))
 	if ev.Status != StatusSuccess {
 		t.Fatalf("create: %v", ev)

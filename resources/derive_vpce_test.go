@@ -14,10 +14,7 @@ import (
 func TestVPCEndpointDNSEntries(t *testing.T) {
 	reg := NewRegistry(RegistryOptions{Seed: 3})
 	defer reg.Close()
-	p, err := reg.Provider("AWS::EC2::VPCEndpoint")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := registryProvider(t, reg, "AWS::EC2::VPCEndpoint")
 	create := func(logical string, props map[string]any) map[string]any {
 		t.Helper()
 		ev := drive(t, p, newReq(ActionCreate, logical, "create-"+logical, StringifyModel(props)))
@@ -26,18 +23,7 @@ func TestVPCEndpointDNSEntries(t *testing.T) {
 		}
 		return ev.ResourceModel
 	}
-	strs := func(m map[string]any, attr string) []string {
-		t.Helper()
-		v, err := p.GetAtt(m, attr)
-		if err != nil {
-			t.Fatalf("GetAtt %s: %v", attr, err)
-		}
-		var out []string
-		for _, x := range v.([]any) {
-			out = append(out, x.(string))
-		}
-		return out
-	}
+	strs := func(m map[string]any, attr string) []string { t.Helper(); return attrStrings(t, p, m, attr) }
 	props := map[string]any{"VpcId": "vpc-0123456789abcdef0", "ServiceName": "com.amazonaws.us-east-1.ecr.dkr", "VpcEndpointType": "Interface",
 		"SubnetIds": []any{"subnet-0123456789abcdef0", "subnet-0123456789abcdef1"}, "PrivateDnsEnabled": true}
 	m := create("Endpoint", props)

@@ -16,14 +16,7 @@ func TestVPCCidrBlockChangesItsVPC(t *testing.T) {
 	cloud := NewMemCloud()
 	reg := NewRegistry(RegistryOptions{Seed: 3, Cloud: cloud})
 	defer reg.Close()
-	vpcs, err := reg.Provider("AWS::EC2::VPC")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks, err := reg.Provider("AWS::EC2::VPCCidrBlock")
-	if err != nil {
-		t.Fatal(err)
-	}
+	vpcs, blocks := registryProvider(t, reg, "AWS::EC2::VPC"), registryProvider(t, reg, "AWS::EC2::VPCCidrBlock")
 	vpc := drive(t, vpcs, newReq(ActionCreate, "VPC", "t1", StringifyModel(map[string]any{"CidrBlock": "10.0.0.0/16"})))
 	if vpc.Status != StatusSuccess {
 		t.Fatalf("vpc: %v", vpc)
@@ -70,8 +63,7 @@ func TestSubnetCidrBlockChangesItsSubnet(t *testing.T) {
 	cloud := NewMemCloud()
 	reg := NewRegistry(RegistryOptions{Seed: 3, Cloud: cloud})
 	defer reg.Close()
-	subnets, _ := reg.Provider("AWS::EC2::Subnet")
-	blocks, _ := reg.Provider("AWS::EC2::SubnetCidrBlock")
+	subnets, blocks := registryProvider(t, reg, "AWS::EC2::Subnet"), registryProvider(t, reg, "AWS::EC2::SubnetCidrBlock")
 	sub := drive(t, subnets, newReq(ActionCreate, "Subnet", "t1", StringifyModel(map[string]any{"VpcId": "vpc-0123456789abcdef0", "CidrBlock": "10.0.0.0/24"})))
 	if sub.Status != StatusSuccess {
 		t.Fatalf("subnet: %v", sub)
@@ -107,14 +99,7 @@ func TestListenersPutTheirLoadBalancerInTargetGroups(t *testing.T) {
 	cloud := NewMemCloud()
 	reg := NewRegistry(RegistryOptions{Seed: 3, Cloud: cloud})
 	defer reg.Close()
-	provider := func(typ string) Provider {
-		p, err := reg.Provider(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	groups, listeners, rules := provider(targetGroupType), provider(listenerType), provider(listenerRuleType)
+	groups, listeners, rules := registryProvider(t, reg, targetGroupType), registryProvider(t, reg, listenerType), registryProvider(t, reg, listenerRuleType)
 	n := 0
 	create := func(p Provider, props map[string]any) map[string]any {
 		t.Helper()

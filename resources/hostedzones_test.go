@@ -26,10 +26,7 @@ func TestLoadBalancerHostedZonesByRegion(t *testing.T) {
 		t.Run(c.region+"/"+c.typ+"/"+c.want, func(t *testing.T) {
 			reg := NewRegistry(RegistryOptions{Seed: 3})
 			defer reg.Close()
-			p, err := reg.Provider(c.typ)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := registryProvider(t, reg, c.typ)
 			req := newReq(ActionCreate, "Balancer", "t1", StringifyModel(c.props))
 			req.Region = c.region
 			ev := drive(t, p, req)

@@ -72,3 +72,36 @@ func drive(t testing.TB, p Handler, req *Request) *ProgressEvent {
 	}
 	return res.Last()
 }
+
+// registryProvider is the provider of typ in reg, failing the test when
+// reg has none.
+func registryProvider(t testing.TB, reg *Registry, typ string) Provider {
+	t.Helper()
+	p, err := reg.Provider(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// attrStrings is Fn::GetAtt of a list-of-strings attribute.
+func attrStrings(t testing.TB, p Provider, model map[string]any, attr string) []string {
+	t.Helper()
+	v, err := p.GetAtt(model, attr)
+	if err != nil {
+		t.Fatalf("GetAtt %s: %v", attr, err)
+	}
+	list, ok := v.([]any)
+	if !ok {
+		t.Fatalf("GetAtt %s = %v, want a list", attr, v)
+	}
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		s, ok := x.(string)
+		if !ok {
+			t.Fatalf("GetAtt %s = %v, want strings", attr, v)
+		}
+		out = append(out, s)
+	}
+	return out
+}
