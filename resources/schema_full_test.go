@@ -134,6 +134,30 @@ func v6Texts(k jsonschema.ErrorKind, aws bool) []string {
 			return []string{fmt.Sprintf("expected maxLength: %d, actual: %d", t.Want, t.Got)}
 		case *kind.MinLength:
 			return []string{fmt.Sprintf("expected minLength: %d, actual: %d", t.Want, t.Got)}
+		case *kind.Const:
+			return []string{"failed validation constraint for keyword [const]"}
+		case *kind.Minimum:
+			return []string{"failed validation constraint for keyword [minimum]"}
+		case *kind.Maximum:
+			return []string{"failed validation constraint for keyword [maximum]"}
+		case *kind.ExclusiveMinimum:
+			return []string{"failed validation constraint for keyword [exclusiveMinimum]"}
+		case *kind.ExclusiveMaximum:
+			return []string{"failed validation constraint for keyword [exclusiveMaximum]"}
+		case *kind.MultipleOf:
+			return []string{"failed validation constraint for keyword [multipleOf]"}
+		case *kind.MaxItems:
+			return []string{fmt.Sprintf("expected maximum item count: %d, found: %d", t.Want, t.Got)}
+		case *kind.MinItems:
+			return []string{fmt.Sprintf("expected minimum item count: %d, found: %d", t.Want, t.Got)}
+		case *kind.UniqueItems:
+			return []string{"array items are not unique"}
+		case *kind.Contains:
+			return []string{"expected at least one array item to match 'contains' schema"}
+		case *kind.MaxProperties:
+			return []string{fmt.Sprintf("maximum size: [%d], found: [%d]", t.Want, t.Got)}
+		case *kind.MinProperties:
+			return []string{fmt.Sprintf("minimum size: [%d], found: [%d]", t.Want, t.Got)}
 		}
 	}
 	return []string{k.LocalizedString(englishPrinter)}

@@ -264,10 +264,16 @@ func (s *Schema) validate(v *validator, model map[string]any, aws bool) error {
 	return &ValidationError{TypeName: s.TypeName, Problems: problems}
 }
 
-// problemTexts words a violation as everit does: one problem per missing
-// or extraneous key ("#: required key [Name] not found", "#: required key
-// [Type] not found"), JSON types by their Java names (JSONObject,
-// JSONArray).
+// problemTexts words a violation as CloudFormation's validator does (the
+// everit validator behind the registry's resource-schema library, whose
+// ValidatorTest spells every message): one problem per missing or
+// extraneous key ("#: required key [Name] not found"), JSON types by their
+// Java names (JSONObject, JSONArray), counts and lengths as everit words
+// them, and the keywords whose message would show the value scrubbed to
+// "failed validation constraint for keyword [KEYWORD]" (multipleOf,
+// minimum, maximum, exclusiveMinimum, exclusiveMaximum, pattern, enum,
+// const: recorded from AWS for pattern, "#/SourceArn: failed validation
+// constraint for keyword [pattern]").
 func problemTexts(f violation) []string {
 	switch f.kind {
 	case vAdditionalProperties:
@@ -282,21 +288,26 @@ func problemTexts(f violation) []string {
 			out = append(out, fmt.Sprintf("required key [%s] not found", p))
 		}
 		return out
-	case vPattern:
-		// CloudFormation does not quote the value: recorded from AWS,
-		// "#/SourceArn: failed validation constraint for keyword
-		// [pattern]", "#/Role: failed validation constraint for keyword
-		// [pattern]".
-		return []string{"failed validation constraint for keyword [pattern]"}
-	case vEnum:
-		// UNVERIFIED: worded as the pattern's.
-		return []string{"failed validation constraint for keyword [enum]"}
+	case vPattern, vEnum, vConst, vMinimum, vMaximum, vExclusiveMinimum, vExclusiveMaximum, vMultipleOf:
+		return []string{fmt.Sprintf("failed validation constraint for keyword [%s]", scrubbedKeyword[f.kind])}
 	case vMaxLength:
 		// Recorded: "#/SamplingRule/RuleName: expected maxLength: 32,
 		// actual: 33".
 		return []string{fmt.Sprintf("expected maxLength: %d, actual: %d", f.want, f.got)}
 	case vMinLength:
 		return []string{fmt.Sprintf("expected minLength: %d, actual: %d", f.want, f.got)}
+	case vMaxItems:
+		return []string{fmt.Sprintf("expected maximum item count: %d, found: %d", f.want, f.got)}
+	case vMinItems:
+		return []string{fmt.Sprintf("expected minimum item count: %d, found: %d", f.want, f.got)}
+	case vUniqueItems:
+		return []string{"array items are not unique"}
+	case vContains:
+		return []string{"expected at least one array item to match 'contains' schema"}
+	case vMaxProperties:
+		return []string{fmt.Sprintf("maximum size: [%d], found: [%d]", f.want, f.got)}
+	case vMinProperties:
+		return []string{fmt.Sprintf("minimum size: [%d], found: [%d]", f.want, f.got)}
 	case vType:
 		want := make([]string, len(f.wantTypes))
 		for i, w := range f.wantTypes {
@@ -305,6 +316,13 @@ func problemTexts(f violation) []string {
 		return []string{fmt.Sprintf("expected type: %s, found: %s", strings.Join(want, " or "), everitType(f.gotType))}
 	}
 	return []string{f.text()}
+}
+
+// scrubbedKeyword names the keywords whose messages CloudFormation scrubs
+// of the value.
+var scrubbedKeyword = map[violationKind]string{
+	vPattern: "pattern", vEnum: "enum", vConst: "const", vMinimum: "minimum", vMaximum: "maximum",
+	vExclusiveMinimum: "exclusiveMinimum", vExclusiveMaximum: "exclusiveMaximum", vMultipleOf: "multipleOf",
 }
 
 // contractText words a violation for the contract checker: the keys

@@ -1,0 +1,70 @@
+package resources
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// CloudFormation words a template's properties that fail their schema as
+// its validator does: the messages below are those of the registry's
+// resource-schema library (its ValidatorTest), which scrubs the value out
+// of the keywords that would show it.
+func TestValidationMessagesEveryKeyword(t *testing.T) {
+	const schema = `{
+	  "typeName": "Test::Words::Thing",
+	  "additionalProperties": false,
+	  "required": ["Name"],
+	  "primaryIdentifier": ["/properties/Name"],
+	  "properties": {
+	    "Name": {"type": "string", "minLength": 3, "maxLength": 8, "pattern": "^[a-z]+$"},
+	    "Tier": {"type": "string", "enum": ["Standard", "Advanced"]},
+	    "Kind": {"type": "string", "const": "fixed"},
+	    "Count": {"type": "integer", "minimum": 1, "maximum": 10, "multipleOf": 2},
+	    "Ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+	    "Items": {"type": "array", "minItems": 2, "maxItems": 3, "uniqueItems": true, "items": {"type": "integer"}},
+	    "Must": {"type": "array", "contains": {"const": 7}},
+	    "Map": {"type": "object", "minProperties": 2, "maxProperties": 3},
+	    "Flag": {"type": "boolean"},
+	    "Obj": {"type": "object"}
+	  }
+	}`
+	s, err := ParseSchema("test", []byte(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		model map[string]any
+		want  []string
+	}{
+		{"required", map[string]any{}, []string{"#: required key [Name] not found"}},
+		{"extraneous", map[string]any{"Name": "abc", "Zed": 1, "Alpha": 2}, []string{"#: extraneous key [Alpha] is not permitted", "#: extraneous key [Zed] is not permitted"}},
+		{"maxLength and pattern", map[string]any{"Name": "TooLongName"}, []string{"#/Name: expected maxLength: 8, actual: 11", "#/Name: failed validation constraint for keyword [pattern]"}},
+		{"minLength", map[string]any{"Name": "ab"}, []string{"#/Name: expected minLength: 3, actual: 2"}},
+		{"enum", map[string]any{"Name": "abc", "Tier": "Gold"}, []string{"#/Tier: failed validation constraint for keyword [enum]"}},
+		{"const", map[string]any{"Name": "abc", "Kind": "other"}, []string{"#/Kind: failed validation constraint for keyword [const]"}},
+		{"minimum and multipleOf", map[string]any{"Name": "abc", "Count": 0.0}, []string{"#/Count: failed validation constraint for keyword [minimum]"}},
+		{"maximum", map[string]any{"Name": "abc", "Count": 5000001.0}, []string{"#/Count: failed validation constraint for keyword [maximum]", "#/Count: failed validation constraint for keyword [multipleOf]"}},
+		{"exclusiveMinimum", map[string]any{"Name": "abc", "Ratio": 0.0}, []string{"#/Ratio: failed validation constraint for keyword [exclusiveMinimum]"}},
+		{"exclusiveMaximum", map[string]any{"Name": "abc", "Ratio": 1.0}, []string{"#/Ratio: failed validation constraint for keyword [exclusiveMaximum]"}},
+		{"maxItems and uniqueItems", map[string]any{"Name": "abc", "Items": []any{1.0, 1.0, 2.0, 3.0}}, []string{"#/Items: array items are not unique", "#/Items: expected maximum item count: 3, found: 4"}},
+		{"minItems", map[string]any{"Name": "abc", "Items": []any{1.0}}, []string{"#/Items: expected minimum item count: 2, found: 1"}},
+		{"contains", map[string]any{"Name": "abc", "Must": []any{}}, []string{"#/Must: expected at least one array item to match 'contains' schema"}},
+		{"minProperties", map[string]any{"Name": "abc", "Map": map[string]any{"a": "1"}}, []string{"#/Map: minimum size: [2], found: [1]"}},
+		{"maxProperties", map[string]any{"Name": "abc", "Map": map[string]any{"a": "1", "b": "2", "c": "3", "d": "4"}}, []string{"#/Map: maximum size: [3], found: [4]"}},
+		{"type", map[string]any{"Name": "abc", "Obj": "x"}, []string{"#/Obj: expected type: JSONObject, found: String"}},
+		{"type of a list", map[string]any{"Name": "abc", "Items": "x"}, []string{"#/Items: expected type: JSONArray, found: String"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := s.ValidateInput(tc.model)
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("ValidateInput = %v, want a *ValidationError", err)
+			}
+			if got, want := strings.Join(ve.Problems, "\n"), strings.Join(tc.want, "\n"); got != want {
+				t.Errorf("problems:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
