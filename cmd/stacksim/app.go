@@ -25,6 +25,10 @@ type app struct {
 
 	logLevel  string
 	statePath string
+	// configPath is --config: the settings file (config.go); fromConfig
+	// is where it set each flag it set (FILE:LINE:COL).
+	configPath string
+	fromConfig map[string]string
 	// inMemory is serve --in-memory: the account has no state file.
 	inMemory      bool
 	output        string
@@ -100,7 +104,7 @@ func (a *app) execute(args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil && ee.err.Error() != "" {
-			fmt.Fprintf(a.stderr, "stacksim: %v\n", ee.err)
+			fmt.Fprintf(a.stderr, "stacksim: %s\n", a.placeConfigError(ee.err.Error()))
 		}
 		return ee.code
 	}
@@ -135,6 +139,9 @@ replays a whole scenario in one process.`,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			a.commandPath = cmd.CommandPath()
+			if err := a.applyConfig(cmd); err != nil {
+				return err
+			}
 			if err := a.checkAWSCLIFlags(cmd); err != nil {
 				return err
 			}
@@ -146,6 +153,7 @@ replays a whole scenario in one process.`,
 	}
 	f := root.PersistentFlags()
 	f.StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
+	f.StringVar(&a.configPath, "config", "", "a settings file of account-wide flags (service-token, s3-dir, ssm-parameter, contract...), which the command line overrides (default $STACKSIM_CONFIG, else .stacksim/config.yaml when it exists)")
 	f.StringVar(&a.statePath, "state", defaultStatePath, "the state file: the simulated account (created on first write)")
 	f.StringVar(&a.output, "output", outputJSON, "output format: json, table, text, yaml or yaml-stream")
 	f.StringVar(&a.schemas, "schemas", "", "a directory of resource schemas (registry format): types found there are simulated from their schema (every AWS registry type is known without it)")
