@@ -161,3 +161,31 @@ func TestApplyConfigData(t *testing.T) {
 		t.Errorf("s3-dir %q (want given: the command line wins), tokens %q (want one, from a scalar)", *dir, *tokens)
 	}
 }
+
+// FuzzApplyConfigData: no settings file panics the reader, and one it
+// accepts sets only flags it may set.
+func FuzzApplyConfigData(f *testing.F) {
+	for _, seed := range []string{"s3-dir: ./s3\n", "service-token: [a=exec:x]\n", "contract: [\n", "- a\n", "quiet: true\nstack-limit: 3\n", "{a: {b: c}}", "&a x: *a\n"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		fs.StringArray("service-token", nil, "")
+		fs.String("s3-dir", "", "")
+		fs.Bool("quiet", false, "")
+		fs.Int("stack-limit", 0, "")
+		fs.String("query", "", "")
+		set, err := applyConfigData("c.yaml", data, fs)
+		if err != nil {
+			return
+		}
+		for name := range set {
+			if !configFlags[name] {
+				t.Fatalf("set %s, which a settings file may not set", name)
+			}
+		}
+		if fs.Changed("query") {
+			t.Fatal("set --query")
+		}
+	})
+}
