@@ -149,13 +149,20 @@ func (a *app) serve(ctx context.Context, addr string, opts api.Options) error {
 		fmt.Fprintf(a.stderr, "stacksim: stopped; the account was in memory (--in-memory) and is gone\n")
 		return nil
 	}
-	if _, statErr := os.Stat(s.path); statErr == nil {
+	_, statErr := os.Stat(s.path)
+	if statErr == nil {
 		if serr := srv.Save(); serr != nil {
 			return fmt.Errorf("saving the state on shutdown: %w", serr)
 		}
 	}
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
+	}
+	if statErr != nil {
+		// No call changed anything: the state file is made by the first
+		// change, as the CLI makes it.
+		fmt.Fprintf(a.stderr, "stacksim: stopped; nothing changed, so no state file was made (%s)\n", s.path)
+		return nil
 	}
 	fmt.Fprintf(a.stderr, "stacksim: stopped; state saved to %s\n", s.path)
 	return nil

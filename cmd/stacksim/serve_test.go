@@ -187,6 +187,29 @@ func TestServeSignalAndLock(t *testing.T) {
 	}
 }
 
+// A server that no call changed makes no state file, and says so when it
+// stops (it said "state saved to" a file that was not there).
+func TestServeStopUnchanged(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	s := startServe(t, bin, dir)
+	if _, err := sdkClient(s.url).DescribeStacks(context.Background(), &cfn.DescribeStacksInput{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit %d after SIGTERM:\n%s", code, s.stderr)
+	}
+	if !strings.Contains(s.stderr.String(), "stopped; nothing changed, so no state file was made ("+defaultStatePath+")") {
+		t.Errorf("stderr:\n%s", s.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, defaultStatePath)); !os.IsNotExist(err) {
+		t.Errorf("a server no call changed left a state file (%v)", err)
+	}
+}
+
 // serve --in-memory answers as serve does and writes nothing: no state
 // file, no directory for one; what it held is gone when it stops, and
 // another command meanwhile is not told of any server.
