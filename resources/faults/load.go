@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
+	"github.com/stacksim/stacksim/internal/nearest"
 	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/internal/yamlkeys"
 	"github.com/stacksim/stacksim/resources"
@@ -363,14 +363,8 @@ func (l loader) times(v *yaml.Node) (int, error) {
 
 // suggest proposes the closest known key to a misspelt one.
 func suggest(got string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		if d := levenshtein.ComputeDistance(strings.ToLower(got), strings.ToLower(k)); d < bestD {
-			best, bestD = k, d
-		}
+	if best := nearest.Name(got, known); best != "" {
+		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return ""
 }
