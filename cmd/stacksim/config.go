@@ -8,10 +8,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/stacksim/stacksim/internal/nearest"
+	"github.com/stacksim/stacksim/internal/yamlkeys"
 )
 
 // The settings file: the account-wide flags that every command of a
@@ -103,6 +105,9 @@ func applyConfigData(path string, data []byte, flags *pflag.FlagSet) (map[string
 	if root.Kind != yaml.MappingNode {
 		return nil, configError(path, root, "a settings file is a mapping of flag names to values (s3-dir: ./s3)")
 	}
+	if dups := yamlkeys.Duplicates(root); len(dups) > 0 {
+		return nil, configError(path, dups[0].Again, dups[0].Message())
+	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, val := root.Content[i], root.Content[i+1]
 		name := key.Value
@@ -167,16 +172,12 @@ func configError(path string, n *yaml.Node, msg string) error {
 // unknownSetting names what a settings file may hold, and the nearest.
 func unknownSetting(name string) string {
 	names := make([]string, 0, len(configFlags))
-	best, bestD := "", 3
 	for n := range configFlags {
 		names = append(names, n)
-		if d := levenshtein.ComputeDistance(name, n); d < bestD {
-			best, bestD = n, d
-		}
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("%q is not a setting", name)
-	if best != "" {
+	if best := nearest.Name(name, names); best != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", best)
 	}
 	return msg + "; a settings file may set: " + strings.Join(names, ", ")
