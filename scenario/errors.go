@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/agnivade/levenshtein"
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/stacksim/stacksim/internal/readfile"
 )

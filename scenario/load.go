@@ -12,10 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/internal/readfile"
+	"github.com/stacksim/stacksim/internal/yamlerr"
 	"github.com/stacksim/stacksim/internal/yamlkeys"
 	"github.com/stacksim/stacksim/paramstore"
 	"github.com/stacksim/stacksim/resources"
@@ -86,17 +87,12 @@ func readError(err error) error {
 	return err
 }
 
-// yamlError positions a YAML syntax error ("yaml: line 3: ...").
+// yamlError places a YAML syntax error at its line and column.
 func yamlError(path string, err error) error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if num, tail, ok := strings.Cut(rest, ": "); ok {
-			if line, err := strconv.Atoi(num); err == nil {
-				return &Error{File: path, Line: line, Col: 1, Msg: "YAML: " + tail}
-			}
-		}
+	if s, ok := yamlerr.Of(err); ok {
+		return &Error{File: path, Line: s.Line, Col: s.Col, Msg: "YAML: " + s.Detail()}
 	}
-	return &Error{File: path, Msg: "YAML: " + msg}
+	return &Error{File: path, Msg: "YAML: " + yamlerr.Message(err)}
 }
 
 type loader struct {

@@ -12,7 +12,7 @@ func TestLoadErrors(t *testing.T) {
 		want       []string
 	}{
 		{"empty", "", []string{"s.yaml: the file is empty"}},
-		{"yaml", "name: x\nsteps: [\n", []string{"s.yaml:2:1: YAML:"}},
+		{"yaml", "name: x\nsteps: [\n", []string{"s.yaml:3:1: YAML: did not find expected node content"}},
 		{"no name", "steps:\n  - note: hi\n", []string{"s.yaml:1:1: the scenario has no name"}},
 		{"unknown top key", "name: x\nstep:\n  - note: hi\n", []string{`s.yaml:2:1: unknown key "step"`, `(did you mean "steps"?)`}},
 		{"unknown operation", "name: x\nsteps:\n  - UpdateStak: {StackName: a}\n", []string{`s.yaml:3:5: unknown key "UpdateStak" in a step`, `did you mean "UpdateStack"?`}},

@@ -68,7 +68,7 @@
 //     sequences, plain, quoted and block scalars, flow collections,
 //     comments, a leading ---, short-form tags and the standard scalar
 //     tags. It builds the same tree, with the same positions, as the
-//     go.yaml.in/yaml/v3 path (parse_yaml.go), which it falls back to on
+//     go.yaml.in/yaml/v4 path (parse_yaml.go), which it falls back to on
 //     anything else or anything it is not certain of: anchors, aliases and
 //     merge keys, complex keys, directives and several documents, tabs,
 //     carriage returns and special characters, empty values, duplicate or

@@ -102,7 +102,15 @@ func TestSyntaxErrors(t *testing.T) {
 		{"json control character", "{\"Resources\": \"a\x01b\"}",
 			"t:1:17: Template format error: JSON not well-formed. (line 1, column 17) (control character in a string)"},
 		{"yaml", "Resources:\n  A:\n    Type: [x\n",
-			"t:2:3: Template format error: YAML not well-formed. (line 2, column 3) (did not find expected ',' or ']')"},
+			"t:4:1: Template format error: YAML not well-formed. (line 4, column 1) (did not find expected ',' or ']' (while parsing a flow sequence at line 3, column 11))"},
+		// As recorded against AWS: a key without its colon is reported on
+		// the next line, at the ':' PyYAML stops on (its problem mark).
+		{"yaml missing colon", "Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n    Properties\n      BucketName: x\n",
+			"t:5:17: Template format error: YAML not well-formed. (line 5, column 17) (mapping values are not allowed in this context)"},
+		{"yaml bad indentation", "Resources:\n  A:\n    Type: x\n   Properties: {}\n",
+			"t:4:4: Template format error: YAML not well-formed. (line 4, column 4) (did not find expected key (while parsing a block mapping at line 2, column 3))"},
+		{"yaml tab", "Resources:\n\tA: {Type: x}\n",
+			"t:2:1: Template format error: YAML not well-formed. (line 2, column 1) (found character that cannot start any token)"},
 		{"yaml duplicate", "Resources:\n  A:\n    Type: x\n    Type: y\n",
 			"t:4:5: Template format error: YAML not well-formed. (line 4, column 5) (mapping key \"Type\" already defined)"},
 		{"yaml two documents", "Resources: {}\n---\nResources: {}\n",

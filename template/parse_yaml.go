@@ -5,15 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
+
+	"github.com/stacksim/stacksim/internal/yamlerr"
 )
 
-// yamlConv turns a go.yaml.in/yaml/v3 node tree into the template's own
+// yamlConv turns a go.yaml.in/yaml/v4 node tree into the template's own
 // nodes: short-form tags become their long form, aliases are expanded into
 // copies, merge keys (<<) are applied, and plain scalars are typed by the
 // rules in scalars.go.
@@ -82,8 +82,6 @@ func (c *yamlConv) contentPos(y *yaml.Node) Pos {
 	return Pos{y.Line, col}
 }
 
-var yamlLineRE = regexp.MustCompile(`line (\d+): (.*)$`)
-
 // parseYAML reads a YAML body: on the fast path (yfast.go) when it takes
 // the body, with the YAML library otherwise.
 func parseYAML(file string, src []byte) (*Node, *Error) {
@@ -93,7 +91,7 @@ func parseYAML(file string, src []byte) (*Node, *Error) {
 	return parseYAMLLibrary(file, src)
 }
 
-// parseYAMLLibrary reads a YAML body with go.yaml.in/yaml/v3 and converts
+// parseYAMLLibrary reads a YAML body with go.yaml.in/yaml/v4 and converts
 // its node tree.
 func parseYAMLLibrary(file string, src []byte) (root *Node, err *Error) {
 	var doc yaml.Node
@@ -129,16 +127,14 @@ func parseYAMLLibrary(file string, src []byte) (root *Node, err *Error) {
 	return root, nil
 }
 
-// yamlSyntaxError turns the library's error ("yaml: line 5: did not find
-// expected key") into AWS's message at that line.
+// yamlSyntaxError turns the library's error into AWS's message at the
+// problem's line and column, which are PyYAML's (what CloudFormation
+// reports); the detail names the construct it was found in.
 func yamlSyntaxError(file string, src []byte, err error) *Error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line := 0
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
+	if s, ok := yamlerr.Of(err); ok {
+		return yamlError(file, src, s.Line, s.Col, s.Detail())
 	}
-	return yamlError(file, src, line, 0, msg)
+	return yamlError(file, src, 0, 0, yamlerr.Message(err))
 }
 
 // yamlError builds "Template format error: YAML not well-formed." at a line;

@@ -36,8 +36,12 @@ func (p *yfast) blockScalar(ind int) string {
 	if increment == 0 && p.off > 0 && src[p.off-1] == '0' {
 		p.bail() // an indentation indicator of 0
 	}
+	header := p.off
 	p.skipSpaces()
 	if p.peek() == '#' {
+		if p.off == header {
+			p.bail() // a comment must follow a blank: "|#x" is refused
+		}
 		for p.off < len(src) && src[p.off] != '\n' {
 			p.off++
 		}
@@ -81,6 +85,12 @@ func (p *yfast) blockScalar(ind int) string {
 			p.off++
 		}
 		sb = append(sb, src[start:p.off]...)
+		if p.off == len(src) {
+			// The last line has no line break: the YAML library and PyYAML
+			// read what follows it differently ("0\n \n" or "0\n " for
+			// "|\n 0\n  "); the library's reading is kept.
+			p.bail()
+		}
 		if p.off < len(src) {
 			leadingBreak = true
 			p.off++

@@ -6,7 +6,7 @@ import (
 )
 
 // The scalars of the fast path. Each follows the YAML library's scanner
-// (go.yaml.in/yaml/v3, scannerc.go) step by step, for the characters the
+// (go.yaml.in/yaml/v4, internal/libyaml/scanner.go) step by step, for the characters the
 // fast path lets through (no tabs, no line breaks other than '\n'), so that
 // folding, escapes and chomping give the same values. Values are copied
 // into the arena's text blocks; only folded or escaped values are built in

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	yaml "go.yaml.in/yaml/v3"
+	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/stacksim/stacksim/internal/readfile"
 )
@@ -205,7 +205,7 @@ func setFromInput(fs *pflag.FlagSet, f *pflag.Flag, v any) error {
 	return set(string(b))
 }
 
-// normalizeYAML makes what yaml.v3 decodes (map[string]any, and for some
+// normalizeYAML makes what the YAML library decodes (map[string]any, and for some
 // keys map[any]any) JSON-encodable.
 func normalizeYAML(v any) any {
 	switch t := v.(type) {

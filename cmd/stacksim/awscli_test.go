@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	yaml "go.yaml.in/yaml/v3"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // A script written for the AWS CLI — deploy, wait, describe-stacks with

@@ -10,9 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	yaml "go.yaml.in/yaml/v3"
+	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/stacksim/stacksim/internal/nearest"
+	"github.com/stacksim/stacksim/internal/yamlerr"
 	"github.com/stacksim/stacksim/internal/yamlkeys"
 )
 
@@ -95,7 +96,10 @@ func (a *app) placeConfigError(msg string) string {
 func applyConfigData(path string, data []byte, flags *pflag.FlagSet) (map[string]string, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+		if s, ok := yamlerr.Of(err); ok {
+			return nil, fmt.Errorf("%s:%d:%d: not valid YAML: %s", path, s.Line, s.Col, s.Detail())
+		}
+		return nil, fmt.Errorf("%s: not valid YAML: %s", path, yamlerr.Message(err))
 	}
 	set := map[string]string{}
 	if len(doc.Content) == 0 {

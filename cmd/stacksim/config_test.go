@@ -92,7 +92,7 @@ func TestConfigRefusals(t *testing.T) {
 		{"checked later, still placed", "contract: bogus\n", `settings.yaml:1:11: --contract "bogus": want off, report or strict`},
 		{"a key twice", "s3-dir: ./a\ncontract: report\ns3-dir: ./b\n", `settings.yaml:3:1: mapping key "s3-dir" already defined at line 1, column 1; keep one`},
 		{"not a mapping", "- contract\n", "settings.yaml:1:1: a settings file is a mapping of flag names to values"},
-		{"not YAML", "contract: [\n", "settings.yaml: line 1: did not find expected node content"},
+		{"not YAML", "contract: [\n", "settings.yaml:2:1: not valid YAML: did not find expected node content"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := write(tc.text)

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v3"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // ---- yaml and yaml-stream: as the AWS CLI (version 2) prints them ----

@@ -10,6 +10,6 @@
 // alone; aliases are not followed (what they name is checked where it is
 // written).
 //
-// It is a leaf: it knows YAML's node tree (go.yaml.in/yaml/v3) and no file
+// It is a leaf: it knows YAML's node tree (go.yaml.in/yaml/v4) and no file
 // format of stacksim's.
 package yamlkeys

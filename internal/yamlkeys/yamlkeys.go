@@ -3,7 +3,7 @@ package yamlkeys
 import (
 	"fmt"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // Duplicate is a key written a second time in one mapping.

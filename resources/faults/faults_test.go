@@ -305,7 +305,7 @@ func TestLoadErrors(t *testing.T) {
 		{"faults:\n  - panic: x\n    noResponse: true\n", `faults.yaml:3:5: a fault has one effect; this one has "panic" and "noResponse"`},
 		{"falts: []\n", `faults.yaml:1:1: unknown top-level key "falts"`},
 		{"faults:\n  - match: {logicalId: \"[\"}\n    panic: x\n", "faults.yaml:2:24: logicalId \"[\" is not a valid glob"},
-		{"faults: [\n", "faults.yaml:1:1: not valid YAML"},
+		{"faults: [\n", "faults.yaml:2:1: not valid YAML: did not find expected node content"},
 		{"faults:\n  - fail: {code: Throttling, mesage: x}\n", `unknown key "mesage" in fail; expected one of after, code, message, service (did you mean "message"?)`},
 		{"faults:\n  - fail: Throttling\n    times: sometimes\n", `faults.yaml:3:12: times must be a whole number ≥ 1, "once" or "always"`},
 		// A key written twice is refused, not last-wins.

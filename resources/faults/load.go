@@ -9,9 +9,10 @@ import (
 
 	"github.com/stacksim/stacksim/internal/nearest"
 	"github.com/stacksim/stacksim/internal/readfile"
+	"github.com/stacksim/stacksim/internal/yamlerr"
 	"github.com/stacksim/stacksim/internal/yamlkeys"
 	"github.com/stacksim/stacksim/resources"
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // Error is a problem in a fault file: where, what, and how to fix it.
@@ -94,22 +95,10 @@ func Load(name string, data []byte) (*Injector, error) {
 }
 
 func yamlError(name string, err error) error {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	var line int
-	if strings.HasPrefix(msg, "line ") {
-		rest := strings.TrimPrefix(msg, "line ")
-		if i := strings.Index(rest, ":"); i > 0 {
-			if n, err := strconv.Atoi(rest[:i]); err == nil {
-				line = n
-				msg = strings.TrimSpace(rest[i+1:])
-			}
-		}
+	if s, ok := yamlerr.Of(err); ok {
+		return &Error{File: name, Line: s.Line, Col: s.Col, Msg: "not valid YAML: " + s.Detail()}
 	}
-	if line > 0 {
-		return &Error{File: name, Line: line, Col: 1, Msg: "not valid YAML: " + msg}
-	}
-	return &Error{File: name, Msg: "not valid YAML: " + msg}
+	return &Error{File: name, Msg: "not valid YAML: " + yamlerr.Message(err)}
 }
 
 type loader struct{ file string }
