@@ -53,7 +53,7 @@ func Load(path string, data []byte) (*Scenario, error) {
 	l := &loader{errs: errs{file: path}, dir: filepath.Dir(path)}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, yamlError(path, err)
+		return nil, yamlError(path, data, err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, &Error{File: path, Msg: "the file is empty; a scenario has a name and steps (see docs/scenarios.md)"}
@@ -88,11 +88,11 @@ func readError(err error) error {
 }
 
 // yamlError places a YAML syntax error at its line and column.
-func yamlError(path string, err error) error {
-	if s, ok := yamlerr.Of(err); ok {
+func yamlError(path string, data []byte, err error) error {
+	if s, ok := yamlerr.Of(err, data); ok {
 		return &Error{File: path, Line: s.Line, Col: s.Col, Msg: "YAML: " + s.Detail()}
 	}
-	return &Error{File: path, Msg: "YAML: " + yamlerr.Message(err)}
+	return &Error{File: path, Msg: "YAML: " + yamlerr.Message(err, data)}
 }
 
 type loader struct {

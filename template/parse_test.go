@@ -109,6 +109,8 @@ func TestSyntaxErrors(t *testing.T) {
 			"t:5:17: Template format error: YAML not well-formed. (line 5, column 17) (mapping values are not allowed in this context)"},
 		{"yaml bad indentation", "Resources:\n  A:\n    Type: x\n   Properties: {}\n",
 			"t:4:4: Template format error: YAML not well-formed. (line 4, column 4) (did not find expected key (while parsing a block mapping at line 2, column 3))"},
+		{"yaml end without a line break", "Resources:\n  A:\n    Type: [x",
+			"t:3:13: Template format error: YAML not well-formed. (line 3, column 13) (did not find expected ',' or ']' (while parsing a flow sequence at line 3, column 11))"},
 		{"yaml tab", "Resources:\n\tA: {Type: x}\n",
 			"t:2:1: Template format error: YAML not well-formed. (line 2, column 1) (found character that cannot start any token)"},
 		{"yaml duplicate", "Resources:\n  A:\n    Type: x\n    Type: y\n",

@@ -131,10 +131,10 @@ func parseYAMLLibrary(file string, src []byte) (root *Node, err *Error) {
 // problem's line and column, which are PyYAML's (what CloudFormation
 // reports); the detail names the construct it was found in.
 func yamlSyntaxError(file string, src []byte, err error) *Error {
-	if s, ok := yamlerr.Of(err); ok {
+	if s, ok := yamlerr.Of(err, src); ok {
 		return yamlError(file, src, s.Line, s.Col, s.Detail())
 	}
-	return yamlError(file, src, 0, 0, yamlerr.Message(err))
+	return yamlError(file, src, 0, 0, yamlerr.Message(err, src))
 }
 
 // yamlError builds "Template format error: YAML not well-formed." at a line;

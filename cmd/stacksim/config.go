@@ -96,10 +96,10 @@ func (a *app) placeConfigError(msg string) string {
 func applyConfigData(path string, data []byte, flags *pflag.FlagSet) (map[string]string, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		if s, ok := yamlerr.Of(err); ok {
+		if s, ok := yamlerr.Of(err, data); ok {
 			return nil, fmt.Errorf("%s:%d:%d: not valid YAML: %s", path, s.Line, s.Col, s.Detail())
 		}
-		return nil, fmt.Errorf("%s: not valid YAML: %s", path, yamlerr.Message(err))
+		return nil, fmt.Errorf("%s: not valid YAML: %s", path, yamlerr.Message(err, data))
 	}
 	set := map[string]string{}
 	if len(doc.Content) == 0 {

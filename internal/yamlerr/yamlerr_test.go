@@ -39,6 +39,20 @@ func TestOf(t *testing.T) {
 		{"column in characters", "é: [1\n",
 			Syntax{Line: 2, Col: 1, Problem: "did not find expected ',' or ']'", Context: "while parsing a flow sequence", ContextLine: 1, ContextCol: 4},
 			"did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 4)"},
+		// At the end of a body without a final line break, PyYAML's mark
+		// is after the last character; the library's is on a line after it.
+		{"end without a line break", "[",
+			Syntax{Line: 1, Col: 2, Problem: "did not find expected node content"},
+			"did not find expected node content"},
+		{"end without a line break, in characters", "é: [1",
+			Syntax{Line: 1, Col: 6, Problem: "did not find expected ',' or ']'", Context: "while parsing a flow sequence", ContextLine: 1, ContextCol: 4},
+			"did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 4)"},
+		{"end after blanks", "a:\n  b: [x, \n  ",
+			Syntax{Line: 3, Col: 3, Problem: "did not find expected node content"},
+			"did not find expected node content"},
+		{"end after a comment", "a: [1\r\n# c",
+			Syntax{Line: 2, Col: 4, Problem: "did not find expected ',' or ']'", Context: "while parsing a flow sequence", ContextLine: 1, ContextCol: 4},
+			"did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 4)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,7 +61,7 @@ func TestOf(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			got, ok := Of(err)
+			got, ok := Of(err, []byte(tt.src))
 			if !ok {
 				t.Fatalf("Of(%v) found no syntax error", err)
 			}
@@ -57,7 +71,7 @@ func TestOf(t *testing.T) {
 			if d := got.Detail(); d != tt.detail {
 				t.Errorf("Detail = %q, want %q", d, tt.detail)
 			}
-			if m := Message(err); m != tt.detail {
+			if m := Message(err, []byte(tt.src)); m != tt.detail {
 				t.Errorf("Message = %q, want %q", m, tt.detail)
 			}
 		})
@@ -70,14 +84,14 @@ func TestOfOtherErrors(t *testing.T) {
 	if err == nil {
 		t.Fatal("no type error")
 	}
-	if s, ok := Of(err); ok {
+	if s, ok := Of(err, []byte("a: [1]\n")); ok {
 		t.Errorf("a type error read as a syntax error: %+v", s)
 	}
 	plain := errors.New("yaml: something else")
-	if _, ok := Of(plain); ok {
+	if _, ok := Of(plain, nil); ok {
 		t.Error("a plain error read as a syntax error")
 	}
-	if m := Message(plain); m != "something else" {
+	if m := Message(plain, nil); m != "something else" {
 		t.Errorf("Message = %q", m)
 	}
 }

@@ -52,7 +52,7 @@ func LoadFile(name string) (*Injector, error) {
 func Load(name string, data []byte) (*Injector, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, yamlError(name, err)
+		return nil, yamlError(name, data, err)
 	}
 	l := loader{file: name}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
@@ -94,11 +94,11 @@ func Load(name string, data []byte) (*Injector, error) {
 	return inj, nil
 }
 
-func yamlError(name string, err error) error {
-	if s, ok := yamlerr.Of(err); ok {
+func yamlError(name string, data []byte, err error) error {
+	if s, ok := yamlerr.Of(err, data); ok {
 		return &Error{File: name, Line: s.Line, Col: s.Col, Msg: "not valid YAML: " + s.Detail()}
 	}
-	return &Error{File: name, Msg: "not valid YAML: " + yamlerr.Message(err)}
+	return &Error{File: name, Msg: "not valid YAML: " + yamlerr.Message(err, data)}
 }
 
 type loader struct{ file string }
