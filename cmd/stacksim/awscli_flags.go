@@ -15,6 +15,7 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/stacksim/stacksim/internal/readfile"
+	"github.com/stacksim/stacksim/internal/yamlerr"
 )
 
 // The AWS CLI's global options, so that a script written for `aws
@@ -113,6 +114,9 @@ func (a *app) applyCLIInput(cmd *cobra.Command) error {
 		err = dec.Decode(&input)
 	} else {
 		err = yaml.Unmarshal([]byte(text), &input)
+		if s, ok := yamlerr.Of(err, []byte(text)); ok {
+			return badInput(fmt.Errorf("Error parsing parameter '%s': not valid YAML (line %d, column %d): %s", flag, s.Line, s.Col, s.Detail()))
+		}
 	}
 	if err != nil || input == nil {
 		return badInput(fmt.Errorf("Error parsing parameter '%s': the value is not an object of parameters (%v)", flag, err))

@@ -82,6 +82,8 @@ func TestBadInput(t *testing.T) {
 		{"bad region", []string{"--region", "eu-west-1", "describe-stacks"}, []string{"--region eu-west-1: the state file", "holds an account of region us-east-1"}},
 		{"bad starting token", []string{"describe-stacks", "--starting-token", "nope"}, []string{"--starting-token \"nope\": not a NextToken that stacksim printed"}},
 		{"bad cli input", []string{"describe-stacks", "--cli-input-json", `{"StackNme": "x"}`}, []string{`Unknown parameter in input: "StackNme", must be one of: StackName`}},
+		{"cli input not YAML", []string{"describe-stacks", "--cli-input-yaml", "StackName: [x\n"},
+			[]string{`Error parsing parameter '--cli-input-yaml': not valid YAML (line 2, column 1): did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 12)`}},
 		{"bad contract", []string{"--contract", "loose", "update-stack", "--stack-name", "orders", "--template-body", v2}, []string{`--contract "loose"`}},
 		{"bad service token", []string{"--service-token", "arn:x=ftp://host", "update-stack", "--stack-name", "orders", "--template-body", v2}, []string{`unknown target "ftp://host"`}},
 		{"bad exec quoting", []string{"--service-token", `arn:x=exec:./p "unclosed`, "update-stack", "--stack-name", "orders", "--template-body", v2}, []string{"close every quote"}},
