@@ -54,6 +54,9 @@ func parseStructList(flag, apiName string, values []string, fields []structField
 		}
 		trimmed := strings.TrimSpace(v)
 		if strings.HasPrefix(trimmed, "[") || strings.HasPrefix(trimmed, "{") {
+			if err := checkJSONArg("--"+flag, v); err != nil {
+				return nil, err
+			}
 			var list []map[string]any
 			dec := json.NewDecoder(strings.NewReader(trimmed))
 			if strings.HasPrefix(trimmed, "{") {
@@ -219,6 +222,9 @@ func parseStringList(flag string, values []string) ([]string, error) {
 			return nil, err
 		}
 		if t := strings.TrimSpace(v); strings.HasPrefix(t, "[") {
+			if err := checkJSONArg("--"+flag, v); err != nil {
+				return nil, err
+			}
 			var list []string
 			if err := json.Unmarshal([]byte(t), &list); err != nil {
 				return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, readfile.Excerpt(t))
@@ -245,6 +251,9 @@ func parseResourcesToImport(value string) ([]engine.ResourceToImport, error) {
 		return nil, fmt.Errorf("Error parsing parameter '--%s': give a JSON list, for example "+
 			`'[{"ResourceType":"AWS::S3::Bucket","LogicalResourceId":"Bucket","ResourceIdentifier":{"BucketName":"my-bucket"}}]'`+
 			" or file://resources.json (stacksim does not read the shorthand syntax here)", flag)
+	}
+	if err := checkJSONArg("--"+flag, v); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(strings.NewReader(t))
 	dec.DisallowUnknownFields()

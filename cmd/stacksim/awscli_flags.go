@@ -109,6 +109,9 @@ func (a *app) applyCLIInput(cmd *cobra.Command) error {
 	var input map[string]any
 	var err error
 	if flag == "--cli-input-json" {
+		if err := checkJSONArg("cli-input-json", text); err != nil {
+			return badInput(err)
+		}
 		dec := json.NewDecoder(strings.NewReader(text))
 		dec.UseNumber()
 		err = dec.Decode(&input)

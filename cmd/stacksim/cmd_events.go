@@ -82,6 +82,9 @@ update-stack and rollback-stack print the one they began.`,
 func parseEventFilter(s string) (*engine.EventFilter, error) {
 	var vals map[string]any
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
+		if err := checkJSONArg("--filters", s); err != nil {
+			return nil, err
+		}
 		if err := json.Unmarshal([]byte(t), &vals); err != nil {
 			return nil, fmt.Errorf("Error parsing parameter '--filters': Invalid JSON: %v\nJSON received: %s", err, s)
 		}

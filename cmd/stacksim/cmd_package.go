@@ -129,6 +129,9 @@ func parseMetadata(args []string) (map[string]string, error) {
 	for _, arg := range args {
 		s := strings.TrimSpace(arg)
 		if strings.HasPrefix(s, "{") {
+			if err := checkJSONArg("--metadata", arg); err != nil {
+				return nil, badInput(err)
+			}
 			var m map[string]string
 			if err := json.Unmarshal([]byte(s), &m); err != nil {
 				return nil, badInput(fmt.Errorf("Error parsing parameter '--metadata': Invalid JSON: %v\nJSON received: %s", err, s))

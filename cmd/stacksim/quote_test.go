@@ -28,7 +28,8 @@ func TestErrorsCapWhatTheyQuote(t *testing.T) {
 		want string // in the message, before the cut
 	}{
 		{"JSON of --parameters", create("--parameters", "file://"+write("params.json", `[{"ParameterKey": "`+big+`",}]`)),
-			"Invalid JSON: invalid character '}' looking for beginning of object key string\nJSON received: [{\"ParameterKey\": \"xxx"},
+			// Python's json.loads' words and place, as the AWS CLI prints them.
+			"Invalid JSON: Expecting property name enclosed in double quotes: line 1 column 300022 (char 300021)\nJSON received: [{\"ParameterKey\": \"xxx"},
 		{"JSON of a list flag", create("--capabilities", "file://"+write("caps.json", `["`+big)),
 			"Error parsing parameter '--capabilities': Invalid JSON"},
 		{"shorthand of --parameters", create("--parameters", "ParameterKey=P,ParameterValue=["+big),

@@ -42,6 +42,9 @@ func parseRollbackConfiguration(raw string) (*engine.RollbackConfiguration, erro
 	}
 	var vals map[string]any
 	if t := strings.TrimSpace(v); strings.HasPrefix(t, "{") {
+		if err := checkJSONArg("--"+flag, v); err != nil {
+			return nil, err
+		}
 		dec := json.NewDecoder(strings.NewReader(t))
 		dec.UseNumber()
 		if err := dec.Decode(&vals); err != nil {
