@@ -130,14 +130,6 @@ func (a *app) validateTransformed(ctx context.Context, name string, text []byte,
 	})
 }
 
-// maskIf shows a NoEcho value as ****.
-func maskIf(noEcho bool, v string) string {
-	if noEcho {
-		return "****"
-	}
-	return v
-}
-
 // readTemplateBody reads --template-body as the AWS CLI does: file://PATH
 // loads the file, anything else is the template itself. It returns the
 // name errors carry and the body.
@@ -201,13 +193,23 @@ func engineValidated(out *engine.ValidateTemplateOutput) object {
 // object is ValidateTemplate's output: Parameters (ParameterKey,
 // DefaultValue, NoEcho, Description), Description, Capabilities,
 // CapabilitiesReason and DeclaredTransforms, in the order of the API's
-// shape; a NoEcho default shows as ****.
+// shape, as the engine answers it to serve's clients:
+//
+//   - Capabilities only when the template needs one: AWS's answer to a
+//     template that needs none has no Capabilities (a ValidateTemplate
+//     recorded against AWS in 2024, in LocalStack's snapshot tests; the
+//     AWS CLI's older example shows "Capabilities": []).
+//   - A NoEcho parameter's default as the template writes it: AWS masks
+//     NoEcho values in the calls that describe a stack or its events,
+//     and the default is the template's own text, which GetTemplate
+//     returns as written (UNVERIFIED: no answer of AWS's to a NoEcho
+//     default was found recorded).
 func (v validated) object() object {
 	params := make([]any, 0, len(v.params))
 	for _, p := range v.params {
 		po := object{{"ParameterKey", p.key}}
 		if p.hasDefault {
-			po = append(po, member{"DefaultValue", maskIf(p.noEcho, p.defaultValue)})
+			po = append(po, member{"DefaultValue", p.defaultValue})
 		}
 		po = append(po, member{"NoEcho", p.noEcho})
 		if p.description != "" {
@@ -219,7 +221,9 @@ func (v validated) object() object {
 	if v.description != "" {
 		resp = append(resp, member{"Description", v.description})
 	}
-	resp = append(resp, member{"Capabilities", stringsToAny(append([]string{}, v.capabilities...))})
+	if len(v.capabilities) > 0 {
+		resp = append(resp, member{"Capabilities", stringsToAny(v.capabilities)})
+	}
 	if v.reason != "" {
 		resp = append(resp, member{"CapabilitiesReason", v.reason})
 	}

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/template"
 )
 
 func TestValidateTemplateGolden(t *testing.T) {
@@ -26,7 +30,7 @@ func TestValidateTemplateLiteralBody(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	want := "{\n    \"Parameters\": [],\n    \"Capabilities\": []\n}\n"
+	want := "{\n    \"Parameters\": []\n}\n" // no Capabilities when none is needed, as AWS answers
 	if out != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
@@ -77,5 +81,44 @@ func TestValidateTemplateBodyTooLarge(t *testing.T) {
 	_, errOut, code := runCLI(t, "validate-template", "--template-body", "file://"+path)
 	if code != exitBadInput || !strings.Contains(errOut, "Member must have length less than or equal to 51200") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestValidateTemplateLocalMatchesEngine: validate-template answers a
+// template without transforms itself, without an engine; its answer must
+// be the engine's, which serve gives its clients, byte for byte.
+func TestValidateTemplateLocalMatchesEngine(t *testing.T) {
+	bodies := map[string]string{
+		"no parameters": "Resources:\n  T:\n    Type: AWS::SNS::Topic\n",
+		"noecho default": "Description: secrets\nParameters:\n  Secret:\n    Type: String\n    NoEcho: true\n    Default: hunter2\n    Description: a secret\n" +
+			"  Env:\n    Type: String\nResources:\n  T:\n    Type: AWS::SNS::Topic\n",
+		"capabilities": "Resources:\n  R:\n    Type: AWS::IAM::Role\n    Properties:\n      AssumeRolePolicyDocument: {}\n      RoleName: x\n",
+	}
+	e, err := engine.New(engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for name, body := range bodies {
+		t.Run(name, func(t *testing.T) {
+			tmpl, err := template.Parse("t.yaml", []byte(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := e.ValidateTemplate(context.Background(), engine.ValidateTemplateInput{TemplateBody: body})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var local, viaEngine strings.Builder
+			if err := render(&local, outputJSON, "ValidateTemplate", validateResponse(tmpl)); err != nil {
+				t.Fatal(err)
+			}
+			if err := render(&viaEngine, outputJSON, "ValidateTemplate", engineValidated(out)); err != nil {
+				t.Fatal(err)
+			}
+			if local.String() != viaEngine.String() {
+				t.Errorf("validate-template answers\n%s\nthe engine (and serve) answer\n%s", local.String(), viaEngine.String())
+			}
+		})
 	}
 }
