@@ -11,7 +11,7 @@ SOAK_PROCS  ?= 1
 SOAK_PERSISTED ?= 400
 SOAK_FLUSHED ?= 400
 
-.PHONY: help build test vet examples fmt-check bench bench-scale bench-serve bench-session bench-webview soak docs docs-check corpus corpus-create fixtures registry clean
+.PHONY: help build test vet lint examples fmt-check bench bench-scale bench-serve bench-session bench-webview soak docs docs-check corpus corpus-create fixtures registry clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -28,6 +28,11 @@ test: vet examples ## go vet, then every test with the race detector, then the r
 
 examples: ## build the TypeScript handler example (npm ci + tsc; skipped without node)
 	bash scripts/build_handler_examples.sh
+
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+lint: ## staticcheck every package (its default checks but ST1005: see staticcheck.conf), pinned, fetched through the Go module proxy
+	$(GO) run $(STATICCHECK) $(PKGS)
 
 fmt-check: ## fail when gofmt would change a file
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

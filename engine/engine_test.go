@@ -135,7 +135,8 @@ func TestConcurrentUse(t *testing.T) {
 func TestGuardPanicMessage(t *testing.T) {
 	err := guard(func() error {
 		var m map[string]int
-		m["x"] = 1 // panics
+		//lint:ignore SA5000 the assignment panics on purpose
+		m["x"] = 1
 		return nil
 	})
 	var ie *InternalError

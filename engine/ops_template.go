@@ -273,14 +273,6 @@ func (e *Engine) currentTemplate(st *store.StackRecord) (boundTemplate, error) {
 		Stack: st, stored: true, params: st.Parameters, SSM: storedSSM(st.Parameters)})
 }
 
-// previousTemplate binds the template the stack had before its last
-// operation (what an update rollback returns to).
-func (e *Engine) previousTemplate(st *store.StackRecord) (boundTemplate, error) {
-	file, body := runTemplate(st.PreviousTemplateFile, st.PreviousTemplateBody, st.PreviousProcessedTemplateBody)
-	return e.bind(bindRequest{File: file, Body: body,
-		Params: storedParams(st.PreviousParameters), Stack: st, stored: true, params: st.PreviousParameters, SSM: storedSSM(st.PreviousParameters)})
-}
-
 // templateError turns an error of the template package into the API's:
 // a ValidationError with AWS's message (the first fault's), wrapping the
 // positioned errors so that a caller can print FILE:LINE:COL.

@@ -138,13 +138,6 @@ func overlaidDirSchema(s *Schema) (*Schema, error) {
 	return s, nil
 }
 
-// dropPackCache forgets the parsed schemas (benchmarks of a cold start).
-func dropPackCache() {
-	packMu.Lock()
-	defer packMu.Unlock()
-	clear(packSchemas)
-}
-
 // UnrecognizedTypeError is a type that is neither in the registry nor
 // registered (no handler, no --schemas file) while permissive types are off.
 type UnrecognizedTypeError struct{ TypeName string }

@@ -62,7 +62,9 @@ func TestRegistryResolutionOrder(t *testing.T) {
 	}
 	// permissive, logged once
 	for i := 0; i < 2; i++ {
-		p, _ = reg.Provider("Acme::Widget::Gadget")
+		if p, _ = reg.Provider("Acme::Widget::Gadget"); p == nil {
+			t.Fatal("Acme::Widget::Gadget: no provider, with permissive types on")
+		}
 	}
 	reg2 := NewRegistry(RegistryOptions{Logger: zap.New(core), PermissiveTypes: true})
 	reg2.Provider("Acme::Widget::Gadget")

@@ -236,9 +236,7 @@ func ParseSchema(source string, data []byte) (*Schema, error) {
 	}
 	s.segs = map[string][]string{}
 	lists := [][]string{s.PrimaryIdentifier, s.CreateOnlyProperties, s.ConditionalCreateOnlyProperties, s.ReadOnlyProperties, s.WriteOnlyProperties, s.DeprecatedProperties}
-	for _, set := range s.AdditionalIdentifiers {
-		lists = append(lists, set)
-	}
+	lists = append(lists, s.AdditionalIdentifiers...)
 	for _, list := range lists {
 		s.addPointers(list)
 	}

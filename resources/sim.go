@@ -395,12 +395,6 @@ func parsePlaceholder(p string) *placeholderSpec {
 	return ph
 }
 
-// placeholder fills one {...} of a template; the n-th placeholder of a
-// value keyed by purpose draws its randomness from purpose#n.
-func (e *env) placeholder(p, purpose string, n int) (string, error) {
-	return e.fill(parsePlaceholder(p), purpose, n)
-}
-
 func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
 	p := ph.raw
 	if ph.dollar {

@@ -284,8 +284,6 @@ func ParseTarget(spec, dir string) (resources.CustomTarget, error) {
 	return nil, fmt.Errorf("unknown target %q: write builtin:NAME (%s), exec:COMMAND ARGS... or an http(s):// URL", readfile.Capped(spec), strings.Join(builtinKinds, ", "))
 }
 
-var stepKeys = []string{"note", "step", "advance", "expect"}
-
 func (l *loader) step(n *yaml.Node, sc *Scenario) *Step {
 	st := &Step{Pos: l.pos(n), line: n.Line}
 	if n.Kind != yaml.MappingNode {

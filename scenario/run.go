@@ -64,7 +64,6 @@ type runner struct {
 	stepEvents []engine.StackEvent
 	before     map[string]map[string]string // stack → logical id → physical id
 	callErr    *engine.APIError
-	failed     bool
 }
 
 // Run replays a scenario on a new engine, in memory. The error is a

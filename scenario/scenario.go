@@ -43,9 +43,6 @@ type Scenario struct {
 	// responders are the built-in targets, whose requests the log shows.
 	responders []*Responder
 	Steps      []*Step
-	// templates are the names and types of every template's resources (the
-	// log's columns).
-	logicalIDs []string
 }
 
 // Step is one entry of the steps list.

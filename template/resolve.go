@@ -254,16 +254,6 @@ func (e *evaluator) getStackOutput(n, arg *Node) (any, error) {
 	return v, nil
 }
 
-// firstUnknownIn returns the first Unknown among values.
-func firstUnknownIn(values ...any) (Unknown, bool) {
-	for _, v := range values {
-		if u, ok := v.(Unknown); ok {
-			return u, true
-		}
-	}
-	return Unknown{}, false
-}
-
 // IsUnsupported tells whether err comes from a feature stacksim does not
 // implement.
 func IsUnsupported(err error) bool { return errors.Is(err, ErrUnsupported) }

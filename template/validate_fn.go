@@ -1,9 +1,5 @@
 package template
 
-import (
-	"strings"
-)
-
 // fctx is where an intrinsic function appears; each section allows its own
 // set of functions.
 type fctx uint8
@@ -137,14 +133,6 @@ func (k *refBlock) keep(refs []Reference) []Reference {
 
 func (w *walker) errorf(n *Node, format string, args ...any) *Error {
 	return w.b.c.at(n, format, args...)
-}
-
-// relPath is the path of n relative to the resource or output.
-func (w *walker) relPath(n *Node) string {
-	if w.base == nil {
-		return n.Path()
-	}
-	return strings.TrimPrefix(n.Path(), w.base.Path())
 }
 
 func (w *walker) addRef(n *Node, ref Reference) {

@@ -135,12 +135,12 @@ func TestApplyConfigData(t *testing.T) {
 		quiet := fs.Bool("quiet", false, "")
 		return fs, tokens, dir, quiet
 	}
-	fs, tokens, dir, quiet := newFlags()
+	fs, _, _, quiet := newFlags()
 	set, err := applyConfigData("c.yaml", []byte("service-token: [a=exec:x, b=exec:y]\ns3-dir: ./s3\nquiet: yes\n"), fs)
 	if err == nil {
 		t.Fatalf("quiet: yes was accepted (a flag's bool is true or false): %v %v", *quiet, set)
 	}
-	fs, tokens, dir, quiet = newFlags()
+	fs, tokens, dir, quiet := newFlags()
 	set, err = applyConfigData("c.yaml", []byte("service-token: [a=exec:x, b=exec:y]\ns3-dir: ./s3\nquiet: true\n"), fs)
 	if err != nil {
 		t.Fatal(err)

@@ -26,10 +26,9 @@ func buildBinary(t *testing.T) string {
 }
 
 type proc struct {
-	t     *testing.T
-	bin   string
-	dir   string // the working directory: the state is .stacksim/state.db in it
-	stdin string
+	t   *testing.T
+	bin string
+	dir string // the working directory: the state is .stacksim/state.db in it
 }
 
 func (p *proc) run(want int, args ...string) (string, string) {

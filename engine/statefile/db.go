@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/stacksim/stacksim/engine/store"
 )
@@ -114,7 +115,7 @@ func boltOpen(path string, readOnly bool, wait time.Duration) (*bolt.DB, error) 
 		return err
 	})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, bolterrors.ErrTimeout) {
 			return nil, &LockedError{Path: path, LockPath: path, Waited: wait}
 		}
 		var se *Error

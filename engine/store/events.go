@@ -220,33 +220,6 @@ func (tx *Txn) Dup(num uint32, at int64, logical, status string) uint16 {
 	return c
 }
 
-// rebuildDups recounts the event-id bookkeeping of every stack from its
-// events at its latest instant (after a load).
-func (s *Store) rebuildDups() {
-	tx := s.Read()
-	s.Dups = map[uint32]*DupState{}
-	tx.Scan(TStacks, IxID, "", func(r Record) bool {
-		st := r.(*StackRecord)
-		var d *DupState
-		tx.EventsBackward(st.Num, 0, func(_ uint64, e *EventRecord) bool {
-			if d == nil {
-				d = &DupState{At: e.Time, N: map[uint64]uint16{}}
-			}
-			if e.Time != d.At {
-				return false
-			}
-			if !e.OfStack {
-				d.N[DupHash(e.Logical, e.Status)]++
-			}
-			return true
-		})
-		if d != nil {
-			s.Dups[st.Num] = d
-		}
-		return true
-	})
-}
-
 // propsText is the JSON of properties, as events show it.
 func propsText(props map[string]any) string {
 	if len(props) == 0 {

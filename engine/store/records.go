@@ -559,9 +559,6 @@ const (
 	StepCancelled StepState = "cancelled"
 )
 
-// finished tells whether the step has ended, one way or another.
-func (s StepState) finished() bool { return s == StepDone || s == StepFailed || s == StepCancelled }
-
 func (s *StepRecord) Table() TableID { return TSteps }
 func (s *StepRecord) Key() string {
 	if s.PK != "" {

@@ -262,16 +262,6 @@ func (s *Store) Flush() error {
 	return nil
 }
 
-// clean reports whether the transaction wrote no row.
-func (tx *Txn) clean() bool {
-	for _, ov := range tx.ov {
-		if len(ov) > 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // Abort undoes everything the transaction changed since its last release.
 func (tx *Txn) Abort() {
 	if !tx.write || tx.done {
@@ -639,14 +629,6 @@ func (tx *Txn) indexKey(t TableID, ix string) func(Record) (string, bool) {
 		}
 	}
 	panic(fmt.Sprintf("store: no index %s.%s", t, ix))
-}
-
-// count returns the number of rows of table t whose primary key starts with
-// prefix.
-func (tx *Txn) count(t TableID, prefix string) int {
-	n := 0
-	tx.Scan(t, IxID, prefix, func(Record) bool { n++; return true })
-	return n
 }
 
 // Loader fills a new store with rows in one memdb transaction: a state

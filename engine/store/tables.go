@@ -230,16 +230,6 @@ func (tx *Txn) PutExport(x *ExportRecord) error {
 // DeleteExport removes an export.
 func (tx *Txn) DeleteExport(name string) { tx.Del(TExports, name) }
 
-// allExports returns every export, by name.
-func (tx *Txn) allExports() []*ExportRecord {
-	var out []*ExportRecord
-	tx.Scan(TExports, IxID, "", func(r Record) bool {
-		out = append(out, r.(*ExportRecord))
-		return true
-	})
-	return out
-}
-
 // ExportsOf returns the exports of a stack, by name.
 func (tx *Txn) ExportsOf(stackID string) []*ExportRecord {
 	var out []*ExportRecord

@@ -105,8 +105,6 @@ type runner struct {
 	checker *contract.Checker
 	cur     *Result
 	token   int
-	// fixtures shared by tests, as cfn test's module-scoped fixtures
-	fixtures map[string]*fixture
 }
 
 // failure ends a test (or a fixture) at a failed assertion.
