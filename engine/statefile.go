@@ -178,15 +178,17 @@ type StateLockHolder = statefile.Holder
 // ImportState writes a state given as JSON (MarshalState's, `stacksim
 // state export`'s, or a state file of format 1) as the state file at path.
 // The JSON is checked in full (format, then every invariant) before
-// anything is written; a file at path is refused unless replace.
-func ImportState(path string, data []byte, replace bool, opts Options) error {
-	st, err := statefile.Decode(path, data)
+// anything is written; a file at path is refused unless replace. source
+// names the JSON in errors: a refusal of its content (a *StateError with
+// Import set) names it, not the state file, which it leaves untouched.
+func ImportState(path, source string, data []byte, replace bool, opts Options) error {
+	st, err := statefile.DecodeExport(source, data)
 	if err != nil {
 		return err
 	}
-	e, err := loadEngine(path, opts, st)
+	e, err := loadEngine(source, opts, st)
 	if err != nil {
-		return err
+		return statefile.AsImportError(err)
 	}
 	defer e.Close()
 	return statefile.Create(path, st, replace, statefile.Options{Lock: opts.StateLock})

@@ -95,7 +95,7 @@ func (a *app) stateImportCommand() *cobra.Command {
 				return badInput(fmt.Errorf("state file %s: cannot make its directory: %w", a.statePath, err))
 			}
 			opts.StateLock = engine.StateLockOptions{Wait: max(a.lockTimeout, 0), Command: a.commandPath}
-			if err := engine.ImportState(a.statePath, data, force, opts); err != nil {
+			if err := engine.ImportState(a.statePath, args[0], data, force, opts); err != nil {
 				var locked *engine.StateLockedError
 				if errors.As(err, &locked) {
 					locked.Hint = a.lockHint(locked.Hint)

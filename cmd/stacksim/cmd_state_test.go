@@ -73,8 +73,23 @@ func TestStateExportImport(t *testing.T) {
 	}
 	fresh := &cli{t: t, state: filepath.Join(tmp, "fresh.db")}
 	_, errOut, code = fresh.run("state", "import", bad)
-	if code != exitBadInput || !strings.Contains(errOut, "is inconsistent") || !strings.Contains(errOut, "stacks/orders: its last event says UPDATE_ROLLBACK_FAILED, its record UPDATE_COMPLETE") {
+	if code != exitBadInput || !strings.Contains(errOut, "state import "+bad+": it is inconsistent") || !strings.Contains(errOut, "stacks/orders: its last event says UPDATE_ROLLBACK_FAILED, its record UPDATE_COMPLETE") ||
+		!strings.Contains(errOut, "the state file was not touched") {
 		t.Errorf("import of an inconsistent state: exit %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(fresh.state); !os.IsNotExist(err) {
+		t.Error("a refused import wrote a state file")
+	}
+	// A truncated export is refused at its end, naming it (not the state
+	// file, which the refusal of a damaged state file would name).
+	truncated := filepath.Join(tmp, "truncated.json")
+	if err := os.WriteFile(truncated, []byte(exported[:len(exported)/2]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = fresh.run("state", "import", truncated)
+	if code != exitBadInput || !strings.HasPrefix(errOut, "stacksim: state import "+truncated+":") || !strings.Contains(errOut, "the file ends in the middle of the state") ||
+		!strings.Contains(errOut, "not a state that 'stacksim state export' wrote") || strings.Contains(errOut, fresh.state) {
+		t.Errorf("import of a truncated export: exit %d\n%s", code, errOut)
 	}
 	if _, err := os.Stat(fresh.state); !os.IsNotExist(err) {
 		t.Error("a refused import wrote a state file")

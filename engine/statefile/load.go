@@ -22,11 +22,18 @@ type Error struct {
 	Problem      string
 	Hint         string
 	Err          error
+	// Import: Path is a file given to `state import` (what `state
+	// export` wrote), not the state file: the state file was not touched.
+	Import bool
 }
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString("state file ")
+	if e.Import {
+		b.WriteString("state import ")
+	} else {
+		b.WriteString("state file ")
+	}
 	b.WriteString(e.Path)
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Column)
@@ -50,6 +57,41 @@ const (
 	hintVersion = "it was written by a different version of stacksim; it was left as it is: use that version, or move the file away to start from an empty world"
 	hintFormat  = "it is not a stacksim state file; it was left as it is: give the path of a state file, or a path where none exists yet"
 )
+
+// Import hints: the file refused is the one given to import, and the
+// state file was not touched.
+var importHints = map[string]string{
+	hintCorrupt: "it is not a state that 'stacksim state export' wrote (truncated or edited); the state file was not touched: export the state again, or mend the file at the place given",
+	hintVersion: "it was exported by a different version of stacksim; the state file was not touched: import it with that version",
+	hintFormat:  "it is not a state that 'stacksim state export' wrote; the state file was not touched: give the file that state export wrote",
+}
+
+// DecodeExport reads a state that `state export` wrote (a file given to
+// `state import`, named name in errors) into a store. Its errors are
+// Decode's, marked Import: they name that file, and say that the state
+// file was not touched.
+func DecodeExport(name string, data []byte) (*store.Store, error) {
+	st, err := Decode(name, data)
+	if err != nil {
+		return nil, AsImportError(err)
+	}
+	return st, nil
+}
+
+// AsImportError marks a refusal of a state's content (*Error) as one of a
+// file given to import; other errors are returned as they are.
+func AsImportError(err error) error {
+	var se *Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	c := *se
+	c.Import = true
+	if h, ok := importHints[c.Hint]; ok {
+		c.Hint = h
+	}
+	return &c
+}
 
 // Decode reads a state file's bytes into a store. path names the file
 // in errors.
