@@ -13,19 +13,17 @@ import (
 // number), shaped as a version 4 UUID. The same seed and the same calls give
 // the same identifiers, byte for byte.
 
-// deriveUUID returns a version-4-shaped UUID derived from seed, n and parts.
+// deriveUUID returns a version-4-shaped UUID derived from seed, n and parts:
+// the SHA-256 of seed and n (big-endian) and of each part followed by a NUL.
 func deriveUUID(seed int64, n uint64, parts ...string) string {
-	h := sha256.New()
-	var b [16]byte
-	binary.BigEndian.PutUint64(b[:8], uint64(seed))
-	binary.BigEndian.PutUint64(b[8:], n)
-	h.Write(b[:])
+	var buf [160]byte
+	b := binary.BigEndian.AppendUint64(buf[:0], uint64(seed))
+	b = binary.BigEndian.AppendUint64(b, n)
 	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
+		b = append(b, p...)
+		b = append(b, 0)
 	}
-	var sum [sha256.Size]byte
-	h.Sum(sum[:0])
+	sum := sha256.Sum256(b)
 	u := sum[:16]
 	u[6] = u[6]&0x0f | 0x40 // version 4
 	u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant

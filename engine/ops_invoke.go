@@ -197,7 +197,8 @@ func (r *run) request(row *store.StepRecord, s *plan.Step, t *Task) *resources.R
 	st := r.st
 	req := &resources.Request{
 		Action:                    stepAction(row),
-		ClientRequestToken:        r.op.ClientRequestToken,
+		ClientRequestToken:        r.requestToken(row),
+		OperationToken:            r.op.ClientRequestToken,
 		DesiredResourceState:      row.Desired,
 		PreviousResourceState:     row.Previous,
 		DesiredResourceTags:       r.stackTags(),
@@ -223,6 +224,26 @@ func (r *run) request(row *store.StepRecord, s *plan.Step, t *Task) *resources.R
 	}
 	req.CallbackContext = t.Callback()
 	return req
+}
+
+// requestToken is the clientRequestToken of the handler requests of the
+// part of a step in flight (its create, its read back, its update, its
+// delete), in the operation's current phase: one token per resource action,
+// the same in its IN_PROGRESS re-invocations and its retries, another for
+// the next part, the rollback or the cleanup. CloudFormation's providers use
+// it as the idempotency token of the service calls they make (AWS's own
+// AWS::EC2::FlowLog handler passes it as CreateFlowLogs' ClientToken), so it
+// cannot be the operation's token, which every resource of the operation
+// would share; and the RequestToken a handler failure's reason quotes is it,
+// as Cloud Control's RequestToken names one resource operation. Derived
+// from the operation's id, the step and the part, never counted: a state
+// reopened in the middle of the part makes the same token.
+func (r *run) requestToken(row *store.StepRecord) string {
+	if phase := r.phase(); row.Token == "" || row.TokenPart != row.Part || row.TokenPhase != phase {
+		row.Token = deriveUUID(r.tx.Store.ID.Seed, uint64(row.Index), "request", r.op.Id, string(phase), row.Part)
+		row.TokenPart, row.TokenPhase = row.Part, phase
+	}
+	return row.Token
 }
 
 // systemTags are the systemTags of a step's requests: made once per step
@@ -334,7 +355,7 @@ func (r *run) partSucceeded(row *store.StepRecord, s *plan.Step, p resources.Pro
 		}
 		if _, err := p.PhysicalID(model); err != nil {
 			return r.partFailed(row, s, fmt.Sprintf("Resource handler returned message: \"the SUCCESS model has no primary identifier: %v\" (RequestToken: %s, HandlerErrorCode: %s)",
-				err, r.op.ClientRequestToken, resources.ErrInternalFailure))
+				err, r.requestToken(row), resources.ErrInternalFailure))
 		}
 		if err := r.initiated(row, s, p, model); err != nil {
 			return err
@@ -428,7 +449,7 @@ func (r *run) handlerFailed(row *store.StepRecord, s *plan.Step, p resources.Pro
 			row.Model = ev.ResourceModel
 		}
 	}
-	return r.partFailed(row, s, r.failureMessage(s, ev))
+	return r.partFailed(row, s, r.failureMessage(row, s, ev))
 }
 
 // failureMessage words a handler's failure as the resource's reason: AWS's
@@ -436,12 +457,12 @@ func (r *run) handlerFailed(row *store.StepRecord, s *plan.Step, p resources.Pro
 // HandlerErrorCode: CODE)` for registry types; a custom resource's own
 // message (Received response status [FAILED] from custom resource...); a
 // raw service error as it is (ProgressEvent.Raw).
-func (r *run) failureMessage(s *plan.Step, ev *resources.ProgressEvent) string {
+func (r *run) failureMessage(row *store.StepRecord, s *plan.Step, ev *resources.ProgressEvent) string {
 	if s.Custom || ev.Raw {
 		return ev.Message
 	}
 	return fmt.Sprintf("Resource handler returned message: %q (RequestToken: %s, HandlerErrorCode: %s)",
-		ev.Message, r.op.ClientRequestToken, ev.ErrorCode)
+		ev.Message, r.requestToken(row), ev.ErrorCode)
 }
 
 // timedOut fails a step whose action ran past its deadline.

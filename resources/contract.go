@@ -111,6 +111,12 @@ type Request struct {
 	StackID                   string            `json:"stackId"`
 	CallbackContext           map[string]any    `json:"callbackContext,omitempty"`
 
+	// OperationToken is the client request token of the stack operation
+	// the request belongs to (the caller's, or the one stacksim made for
+	// it): the same in every request of the operation, where
+	// ClientRequestToken is one resource action's. What the simulated
+	// providers generate for a request is keyed on it (EntropyToken).
+	OperationToken string `json:"-"`
 	// ResourceType is the type name (AWS::S3::Bucket, Custom::Thing).
 	ResourceType string `json:"-"`
 	// PhysicalResourceID is the current physical id on update, delete and
@@ -126,6 +132,19 @@ type Request struct {
 	// resource (Fn::GetAtt R.X, ${R.X}), sorted; the engine fills them for
 	// custom resources, whose simulated responder answers them as Data.
 	Attributes []string `json:"-"`
+}
+
+// EntropyToken is the token what a simulation makes for the request is
+// derived from (generated names and ids, a custom resource's RequestId, an
+// injected fault's request id): the operation's token, so that they are the
+// operation's, as they were before handler requests had tokens of their own;
+// ClientRequestToken when OperationToken is empty (a provider called
+// directly, as a test or the contract suite calls it).
+func (r *Request) EntropyToken() string {
+	if r.OperationToken != "" {
+		return r.OperationToken
+	}
+	return r.ClientRequestToken
 }
 
 // Clone returns a copy of r whose maps can be changed without touching r.

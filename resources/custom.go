@@ -197,7 +197,7 @@ func (p *customProvider) send(ctx context.Context, req *Request, requestType str
 	if token == "" {
 		return Failed(ErrInvalidRequest, "%s", ValidationMessage(req.LogicalResourceIdentifier, []string{"#: required key [ServiceToken] not found"})), nil
 	}
-	key := requestKey(p.hub.seed, req.StackID, req.LogicalResourceIdentifier, req.ClientRequestToken)
+	key := requestKey(p.hub.seed, req.StackID, req.LogicalResourceIdentifier, req.EntropyToken())
 	cr := &CustomRequest{
 		RequestType:        requestType,
 		ServiceToken:       token,
@@ -305,7 +305,7 @@ func (p *customProvider) deliver(ctx context.Context, cr *CustomRequest, key ent
 // requestID is a request's RequestId: unique to the request, derived from
 // what identifies it. In the forward phase a resource gets at most one
 // request of a type per attempt (the key it always had); a rollback or a
-// cleanup may send the same type again with the same client request token
+// cleanup may send the same type again in the same operation
 // (the rollback's Update after the forward one; the Deletes of two physical
 // ids in one cleanup), so there the phase and the physical id are in the
 // key too.

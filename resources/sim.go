@@ -190,7 +190,8 @@ func makeEnv(req *Request, seed int64, now time.Time, model map[string]any) env 
 }
 
 // entropy is the request's key: requestKey(seed, stack id, logical id,
-// client request token), the token marked in a rollback: an operation's
+// the operation's token (Request.EntropyToken)), the token marked in a
+// rollback: an operation's
 // rollback may create again a resource its forward phase created (a
 // replacement the rollback decides at run time, whose old physical resource
 // went back into place), while the forward one still stands, awaiting the
@@ -198,7 +199,7 @@ func makeEnv(req *Request, seed int64, now time.Time, model map[string]any) env 
 // two are different resources, not one named twice.
 func (e *env) entropy() *entropyKey {
 	if !e.keyMade {
-		token := e.req.ClientRequestToken
+		token := e.req.EntropyToken()
 		if e.req.Phase == PhaseRollback {
 			token += "\x00rollback"
 		}

@@ -544,6 +544,13 @@ type StepRecord struct {
 	Sys map[string]string `json:"-"`
 	// PK is the row's key, made once when the step starts (not stored).
 	PK string `json:"-"`
+	// Token is the clientRequestToken of the requests of the part in
+	// flight, made by the first of them for TokenPart in the operation's
+	// phase TokenPhase (not stored: it is derived, so a reopened state
+	// makes the same one).
+	Token      string     `json:"-"`
+	TokenPart  string     `json:"-"`
+	TokenPhase plan.Phase `json:"-"`
 	// Launched: the step waits on its handler (it counts in the
 	// operation's Running).
 	Launched bool `json:",omitempty"`

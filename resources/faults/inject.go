@@ -323,7 +323,7 @@ func (f *Fault) failure(typeName string, req *resources.Request) *resources.Prog
 		status = 400
 	}
 	sum := sha256.Sum256([]byte(strings.Join([]string{f.label(), req.StackID, req.LogicalResourceIdentifier, string(req.Action),
-		req.ClientRequestToken, strconv.Itoa(req.Attempt)}, "\x00")))
+		req.EntropyToken(), strconv.Itoa(req.Attempt)}, "\x00")))
 	id := hex.EncodeToString(sum[:16])
 	id = id[:8] + "-" + id[8:12] + "-" + id[12:16] + "-" + id[16:20] + "-" + id[20:32]
 	ev := resources.Failed(f.Code, "%s (Service: %s; Status Code: %d; Error Code: %s; Request ID: %s; Proxy: null)",
@@ -400,7 +400,7 @@ func newPhysicalID(typeName string, req *resources.Request) string {
 	// The phase is in the hash: a rollback's Update made with the same
 	// client request token as the update it undoes runs later, in another
 	// log stream.
-	sum := sha256.Sum256([]byte(typeName + "|" + req.StackID + "|" + req.LogicalResourceIdentifier + "|" + req.ClientRequestToken + "|" + req.Phase.String()))
+	sum := sha256.Sum256([]byte(typeName + "|" + req.StackID + "|" + req.LogicalResourceIdentifier + "|" + req.EntropyToken() + "|" + req.Phase.String()))
 	day := resources.Epoch.Format("2006/01/02")
 	return day + "/[$LATEST]" + hex.EncodeToString(sum[:16])
 }
