@@ -228,7 +228,7 @@ func (s *Server) callCloudWatch(ctx context.Context, op string, in cwInput) (cwR
 		return nil, &wireError{Status: http.StatusBadRequest, Code: "UnknownOperationException",
 			Message: fmt.Sprintf("stacksim serves CloudWatch's SetAlarmState and DescribeAlarms only (for the alarms of rollback triggers), not %s", op)}
 	}
-	ctx = context.WithoutCancel(ctx)
+	ctx = loopContext()
 	if _, err := s.pacer.catchUp(ctx); err != nil {
 		return nil, toWire(err)
 	}

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,7 +40,7 @@ func (s *Server) serveWaitHandle(w http.ResponseWriter, r *http.Request, id stri
 			`A wait condition signal is a JSON document: {"Status": "SUCCESS", "Reason": "...", "UniqueId": "ID", "Data": "..."} (`+err.Error()+")")
 	}
 	sig.URL = r.URL.String()
-	ctx := context.WithoutCancel(r.Context())
+	ctx := loopContext()
 	if _, err := s.pacer.catchUp(ctx); err != nil {
 		return fail(http.StatusInternalServerError, "InternalError", err.Error())
 	}
