@@ -56,9 +56,9 @@ func WriteText(w io.Writer, rs []Result, opts TextOptions) {
 		}
 		line += fmt.Sprintf("  virtual %s", r.Virtual)
 		if opts.RealTime {
-			line += fmt.Sprintf("  handler %s (%d calls)", r.Real.Round(100*time.Microsecond), r.Calls)
+			line += fmt.Sprintf("  handler %s (%s)", r.Real.Round(100*time.Microsecond), callCount(r.Calls))
 		} else {
-			line += fmt.Sprintf("  (%d calls)", r.Calls)
+			line += fmt.Sprintf("  (%s)", callCount(r.Calls))
 		}
 		fmt.Fprintln(w, line)
 		if r.Reason != "" {
@@ -174,3 +174,11 @@ func WriteJUnit(w io.Writer, typeName string, rs []Result) error {
 }
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
+
+// callCount words a test's number of handler calls: "1 call", "3 calls".
+func callCount(n int) string {
+	if n == 1 {
+		return "1 call"
+	}
+	return fmt.Sprintf("%d calls", n)
+}
