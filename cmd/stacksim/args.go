@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/stacksim/stacksim/engine"
@@ -31,7 +29,7 @@ func paramFile(flag, value string) (string, error) {
 // structField is one member of a structure the CLI reads.
 type structField struct {
 	name     string
-	kind     string // "string" or "bool"
+	kind     string // "string", "bool" or "stringmap" (a map of strings)
 	required bool
 }
 
@@ -44,9 +42,10 @@ var tagFields = []structField{{"Key", "string", true}, {"Value", "string", true}
 
 // parseStructList reads the values of a list-of-structures flag
 // (--parameters, --tags): each value one structure in shorthand, or one
-// value holding a JSON list (or file://PATH holding one).
-func parseStructList(flag, apiName string, values []string, fields []structField) ([]map[string]any, error) {
-	var items []map[string]any
+// value holding a JSON list or one JSON structure (or file://PATH holding
+// either), checked as botocore checks them, in its words.
+func parseStructList(flag, apiName string, values []string, fields []structField) ([]*pyDict, error) {
+	var items []any
 	for _, raw := range values {
 		v, err := paramFile(flag, raw)
 		if err != nil {
@@ -57,21 +56,18 @@ func parseStructList(flag, apiName string, values []string, fields []structField
 			if err := checkJSONArg("--"+flag, v); err != nil {
 				return nil, err
 			}
-			var list []map[string]any
-			dec := json.NewDecoder(strings.NewReader(trimmed))
-			if strings.HasPrefix(trimmed, "{") {
-				var one map[string]any
-				if err := dec.Decode(&one); err != nil {
-					return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, readfile.Excerpt(trimmed))
-				}
-				list = []map[string]any{one}
-			} else if err := dec.Decode(&list); err != nil {
+			val, err := decodePyJSON(trimmed)
+			if err != nil {
 				return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, readfile.Excerpt(trimmed))
 			}
-			items = append(items, list...)
+			if list, ok := val.([]any); ok {
+				items = append(items, list...)
+			} else {
+				items = append(items, val)
+			}
 			continue
 		}
-		m, _, err := parseShorthand(v)
+		m, keys, err := parseShorthand(v)
 		if err != nil {
 			return nil, fmt.Errorf("Error parsing parameter '--%s': %w", flag, err)
 		}
@@ -86,96 +82,74 @@ func parseStructList(flag, apiName string, values []string, fields []structField
 				}
 			}
 		}
-		items = append(items, m)
+		items = append(items, &pyDict{keys: keys, vals: m})
 	}
 	var problems []string
+	out := make([]*pyDict, 0, len(items))
 	for i, item := range items {
-		problems = append(problems, checkStruct(fmt.Sprintf("%s[%d]", apiName, i), item, fields)...)
+		path := fmt.Sprintf("%s[%d]", apiName, i)
+		d, ok := item.(*pyDict)
+		if !ok {
+			problems = append(problems, invalidType(path, item, "<class 'dict'>"))
+			continue
+		}
+		problems = append(problems, checkStruct(path, d, fields)...)
+		out = append(out, d)
 	}
 	if len(problems) > 0 {
 		return nil, errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n"))
 	}
-	return items, nil
+	return out, nil
 }
 
 // checkStruct checks a structure as botocore's parameter validation does,
-// in its words.
-func checkStruct(path string, item map[string]any, fields []structField) []string {
+// in its words and its order: the required members missing, then the
+// unknown members, then the type of each known one, as given.
+func checkStruct(path string, d *pyDict, fields []structField) []string {
 	var problems []string
 	known := map[string]structField{}
 	var names []string
 	for _, f := range fields {
 		known[f.name] = f
 		names = append(names, f.name)
-		if _, ok := item[f.name]; f.required && !ok {
+		if _, ok := d.vals[f.name]; f.required && !ok {
 			problems = append(problems, fmt.Sprintf("Missing required parameter in %s: %q", path, f.name))
 		}
 	}
-	keys := make([]string, 0, len(item))
-	for k := range item {
-		keys = append(keys, k)
+	for _, k := range d.keys {
+		if _, ok := known[k]; !ok {
+			problems = append(problems, fmt.Sprintf("Unknown parameter in %s: %s, must be one of: %s", path, readfile.Quote(k), strings.Join(names, ", ")))
+		}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range d.keys {
 		f, ok := known[k]
 		if !ok {
-			problems = append(problems, fmt.Sprintf("Unknown parameter in %s: %s, must be one of: %s", path, readfile.Quote(k), strings.Join(names, ", ")))
 			continue
 		}
-		v := item[k]
+		v := d.vals[k]
 		switch f.kind {
 		case "string":
 			if _, ok := v.(string); !ok {
-				problems = append(problems, fmt.Sprintf("Invalid type for parameter %s.%s, value: %s, type: %s, valid types: <class 'str'>", path, k, readfile.Excerpt(pyRepr(v)), pyType(v)))
+				problems = append(problems, readfile.Excerpt(invalidType(path+"."+k, v, "<class 'str'>")))
 			}
 		case "bool":
 			if _, ok := v.(bool); !ok {
-				problems = append(problems, fmt.Sprintf("Invalid type for parameter %s.%s, value: %s, type: %s, valid types: <class 'bool'>", path, k, readfile.Excerpt(pyRepr(v)), pyType(v)))
+				problems = append(problems, readfile.Excerpt(invalidType(path+"."+k, v, "<class 'bool'>")))
+			}
+		case "stringmap":
+			m, ok := v.(*pyDict)
+			if !ok {
+				problems = append(problems, readfile.Excerpt(invalidType(path+"."+k, v, "<class 'dict'>")))
+				continue
+			}
+			for _, mk := range m.keys {
+				if _, ok := m.vals[mk].(string); !ok {
+					problems = append(problems, readfile.Excerpt(invalidType(path+"."+k+"."+mk, m.vals[mk], "<class 'str'>")))
+				}
 			}
 		}
 	}
 	return problems
-}
-
-// pyRepr and pyType write a value as botocore's messages do.
-func pyRepr(v any) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	case []any:
-		parts := make([]string, len(t))
-		for i, x := range t {
-			if s, ok := x.(string); ok {
-				parts[i] = "'" + s + "'"
-			} else {
-				parts[i] = pyRepr(x)
-			}
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case bool:
-		return pyStr(t)
-	case nil:
-		return "None"
-	}
-	return fmt.Sprint(v)
-}
-
-func pyType(v any) string {
-	switch v.(type) {
-	case string:
-		return "<class 'str'>"
-	case []any:
-		return "<class 'list'>"
-	case map[string]any:
-		return "<class 'dict'>"
-	case bool:
-		return "<class 'bool'>"
-	case float64, json.Number:
-		return "<class 'float'>"
-	case nil:
-		return "<class 'NoneType'>"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 // parseParameters reads --parameters.
@@ -185,7 +159,8 @@ func parseParameters(values []string) ([]engine.Parameter, error) {
 		return nil, err
 	}
 	var out []engine.Parameter
-	for _, it := range items {
+	for _, d := range items {
+		it := d.vals
 		p := engine.Parameter{}
 		p.ParameterKey, _ = it["ParameterKey"].(string)
 		p.ParameterValue, _ = it["ParameterValue"].(string)
@@ -203,9 +178,9 @@ func parseTags(values []string) ([]engine.Tag, error) {
 		return nil, err
 	}
 	out := make([]engine.Tag, 0, len(items))
-	for _, it := range items {
-		k, _ := it["Key"].(string)
-		v, _ := it["Value"].(string)
+	for _, d := range items {
+		k, _ := d.vals["Key"].(string)
+		v, _ := d.vals["Value"].(string)
 		out = append(out, engine.Tag{Key: k, Value: v})
 	}
 	return out, nil
@@ -213,9 +188,11 @@ func parseTags(values []string) ([]engine.Tag, error) {
 
 // parseStringList reads a list-of-strings flag (--capabilities,
 // --retain-resources, --resources-to-skip): several values, or one JSON
-// list, or file://PATH holding one.
+// list, or file://PATH holding one; an item that is not a string is
+// refused as botocore refuses it, under the API's name of the list.
 func parseStringList(flag string, values []string) ([]string, error) {
 	var out []string
+	var problems []string
 	for _, raw := range values {
 		v, err := paramFile(flag, raw)
 		if err != nil {
@@ -225,16 +202,41 @@ func parseStringList(flag string, values []string) ([]string, error) {
 			if err := checkJSONArg("--"+flag, v); err != nil {
 				return nil, err
 			}
-			var list []string
-			if err := json.Unmarshal([]byte(t), &list); err != nil {
+			val, err := decodePyJSON(t)
+			if err != nil {
 				return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, readfile.Excerpt(t))
 			}
-			out = append(out, list...)
+			for _, item := range val.([]any) {
+				if s, ok := item.(string); ok {
+					out = append(out, s)
+				} else {
+					problems = append(problems, readfile.Excerpt(invalidType(fmt.Sprintf("%s[%d]", listAPIName(flag), len(out)+len(problems)), item, "<class 'str'>")))
+				}
+			}
 			continue
 		}
 		out = append(out, v)
 	}
+	if len(problems) > 0 {
+		return nil, errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n"))
+	}
 	return out, nil
+}
+
+// listAPIName is the API's name of a list flag's member (--notification-arns
+// is NotificationARNs), as botocore's messages name it.
+func listAPIName(flag string) string {
+	switch flag {
+	case "notification-arns":
+		return "NotificationARNs"
+	}
+	var b strings.Builder
+	for _, w := range strings.Split(flag, "-") {
+		if w != "" {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+	}
+	return b.String()
 }
 
 // parseResourcesToImport reads --resources-to-import: a JSON list of
@@ -255,11 +257,35 @@ func parseResourcesToImport(value string) ([]engine.ResourceToImport, error) {
 	if err := checkJSONArg("--"+flag, v); err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(strings.NewReader(t))
-	dec.DisallowUnknownFields()
-	var out []engine.ResourceToImport
-	if err := dec.Decode(&out); err != nil {
+	val, err := decodePyJSON(t)
+	if err != nil {
 		return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, readfile.Excerpt(t))
+	}
+	var problems []string
+	var out []engine.ResourceToImport
+	for i, item := range val.([]any) {
+		path := fmt.Sprintf("ResourcesToImport[%d]", i)
+		d, ok := item.(*pyDict)
+		if !ok {
+			problems = append(problems, readfile.Excerpt(invalidType(path, item, "<class 'dict'>")))
+			continue
+		}
+		if p := checkStruct(path, d, resourceToImportFields); len(p) > 0 {
+			problems = append(problems, p...)
+			continue
+		}
+		r := engine.ResourceToImport{ResourceType: d.vals["ResourceType"].(string), LogicalResourceId: d.vals["LogicalResourceId"].(string),
+			ResourceIdentifier: map[string]string{}}
+		id := d.vals["ResourceIdentifier"].(*pyDict)
+		for _, k := range id.keys {
+			r.ResourceIdentifier[k] = id.vals[k].(string)
+		}
+		out = append(out, r)
+	}
+	if len(problems) > 0 {
+		return nil, errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n"))
 	}
 	return out, nil
 }
+
+var resourceToImportFields = []structField{{"ResourceType", "string", true}, {"LogicalResourceId", "string", true}, {"ResourceIdentifier", "stringmap", true}}

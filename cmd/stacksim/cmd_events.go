@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -80,34 +80,40 @@ update-stack and rollback-stack print the one they began.`,
 // parseEventFilter reads --filters as the AWS CLI does: shorthand
 // (FailedEvents=true) or JSON ({"FailedEvents": true}).
 func parseEventFilter(s string) (*engine.EventFilter, error) {
-	var vals map[string]any
+	var d *pyDict
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
 		if err := checkJSONArg("--filters", s); err != nil {
 			return nil, err
 		}
-		if err := json.Unmarshal([]byte(t), &vals); err != nil {
+		v, err := decodePyJSON(t)
+		if err != nil {
 			return nil, fmt.Errorf("Error parsing parameter '--filters': Invalid JSON: %v\nJSON received: %s", err, s)
 		}
+		d = v.(*pyDict)
 	} else {
-		var err error
-		if vals, _, err = parseShorthand(s); err != nil {
+		vals, keys, err := parseShorthand(s)
+		if err != nil {
 			return nil, fmt.Errorf("Error parsing parameter '--filters': %w", err)
 		}
+		// Shorthand's booleans are "true" and "false" (any case).
+		if v, ok := vals["FailedEvents"].(string); ok {
+			switch strings.ToLower(v) {
+			case "true":
+				vals["FailedEvents"] = true
+			case "false":
+				vals["FailedEvents"] = false
+			}
+		}
+		d = &pyDict{keys: keys, vals: vals}
+	}
+	if problems := checkStruct("Filters", d, eventFilterFields); len(problems) > 0 {
+		return nil, errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n"))
 	}
 	f := &engine.EventFilter{}
-	for k, v := range vals {
-		if k != "FailedEvents" {
-			return nil, fmt.Errorf("Parameter validation failed:\nUnknown parameter in Filters: %q, must be one of: FailedEvents", k)
-		}
-		var b bool
-		switch v {
-		case true, "true", "True":
-			b = true
-		case false, "false", "False":
-		default:
-			return nil, fmt.Errorf("Parameter validation failed:\nInvalid type for parameter Filters.FailedEvents, value: %v, valid types: <class 'bool'> (true or false)", v)
-		}
+	if b, ok := d.vals["FailedEvents"].(bool); ok {
 		f.FailedEvents = &b
 	}
 	return f, nil
 }
+
+var eventFilterFields = []structField{{"FailedEvents", "bool", false}}

@@ -14,8 +14,9 @@ import (
 // name is the parameter as the AWS CLI names it in the message
 // ("--parameters"; "cli-input-json", which it names without dashes).
 // text is the value as given, before any trimming, so the position is
-// Python's. A good value is then decoded with encoding/json, whose own
-// words remain for a value of the wrong shape.
+// Python's. A good value is then read as the AWS CLI holds it
+// (decodePyJSON), and a member of the wrong type refused in botocore's
+// words (invalidType, checkStruct).
 func checkJSONArg(name, text string) error {
 	if err := pyjson.Check(text); err != nil {
 		return fmt.Errorf("Error parsing parameter '%s': Invalid JSON: %v\nJSON received: %s", name, err, readfile.Excerpt(text))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -40,56 +39,72 @@ func parseRollbackConfiguration(raw string) (*engine.RollbackConfiguration, erro
 	if err != nil {
 		return nil, err
 	}
-	var vals map[string]any
+	var vals *pyDict
+	fromJSON := false
 	if t := strings.TrimSpace(v); strings.HasPrefix(t, "{") {
 		if err := checkJSONArg("--"+flag, v); err != nil {
 			return nil, err
 		}
-		dec := json.NewDecoder(strings.NewReader(t))
-		dec.UseNumber()
-		if err := dec.Decode(&vals); err != nil {
+		val, err := decodePyJSON(t)
+		if err != nil {
 			return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, readfile.Excerpt(t))
 		}
-	} else if vals, _, err = parseShorthand(v); err != nil {
-		return nil, fmt.Errorf("Error parsing parameter '--%s': %w", flag, err)
+		vals, fromJSON = val.(*pyDict), true
+	} else {
+		m, keys, err := parseShorthand(v)
+		if err != nil {
+			return nil, fmt.Errorf("Error parsing parameter '--%s': %w", flag, err)
+		}
+		vals = &pyDict{keys: keys, vals: m}
 	}
 	c := &engine.RollbackConfiguration{}
 	var problems []string
-	keys := make([]string, 0, len(vals))
-	for k := range vals {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range vals.keys {
+		val := vals.vals[k]
 		switch k {
 		case "RollbackTriggers":
-			list, ok := vals[k].([]any)
+			list, ok := val.([]any)
 			if !ok {
-				if s, isStr := vals[k].(string); isStr && s == "" {
+				if s, isStr := val.(string); isStr && s == "" {
 					list, ok = []any{}, true
 				}
 			}
 			if !ok {
-				problems = append(problems, fmt.Sprintf("Invalid type for parameter RollbackConfiguration.RollbackTriggers, value: %v, type: %T, valid types: <class 'list'>, <class 'tuple'>", vals[k], vals[k]))
+				problems = append(problems, readfile.Excerpt(invalidType("RollbackConfiguration.RollbackTriggers", val, "<class 'list'>, <class 'tuple'>")))
 				continue
 			}
 			c.RollbackTriggers = []engine.RollbackTrigger{}
 			for i, item := range list {
 				path := fmt.Sprintf("RollbackConfiguration.RollbackTriggers[%d]", i)
-				m, ok := item.(map[string]any)
-				if !ok {
-					problems = append(problems, fmt.Sprintf("Invalid type for parameter %s, value: %v, type: %T, valid types: <class 'dict'>", path, item, item))
+				var m *pyDict
+				switch t := item.(type) {
+				case *pyDict:
+					m = t
+				case map[string]any: // shorthand's {Arn=...,Type=...}
+					m = shorthandDict(t)
+				default:
+					problems = append(problems, readfile.Excerpt(invalidType(path, item, "<class 'dict'>")))
 					continue
 				}
 				problems = append(problems, checkStruct(path, m, rollbackTriggerFields)...)
-				arn, _ := m["Arn"].(string)
-				typ, _ := m["Type"].(string)
+				arn, _ := m.vals["Arn"].(string)
+				typ, _ := m.vals["Type"].(string)
 				c.RollbackTriggers = append(c.RollbackTriggers, engine.RollbackTrigger{Arn: arn, Type: typ})
 			}
 		case "MonitoringTimeInMinutes":
-			n, err := strconv.Atoi(fmt.Sprint(vals[k]))
+			// JSON must give an integer; shorthand's text is read as one,
+			// as the AWS CLI reads shorthand by the member's type.
+			var n int
+			var err error
+			if num, ok := val.(pyNumber); ok && num.isInt() {
+				n, err = strconv.Atoi(pyNumberRepr(num))
+			} else if s, ok := val.(string); ok && !fromJSON {
+				n, err = strconv.Atoi(s)
+			} else {
+				err = errors.New("not an int")
+			}
 			if err != nil {
-				problems = append(problems, fmt.Sprintf("Invalid type for parameter RollbackConfiguration.MonitoringTimeInMinutes, value: %v, valid types: <class 'int'>", vals[k]))
+				problems = append(problems, readfile.Excerpt(invalidType("RollbackConfiguration.MonitoringTimeInMinutes", val, "<class 'int'>")))
 				continue
 			}
 			c.MonitoringTimeInMinutes = &n
