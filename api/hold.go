@@ -24,13 +24,13 @@ func (s *Server) Held() bool { return s.pacer.isHeld() }
 
 // Hold holds the loop. Paced, what is due by now runs first, so that the
 // loop stops where the wall clock says; what ran is saved.
-func (s *Server) Hold(ctx context.Context) error {
+func (s *Server) Hold(_ context.Context) error {
 	ran, err := s.pacer.hold(loopContext())
 	return s.saveAfter(ran, err)
 }
 
 // Release lets a held loop go (see above); what ran is saved.
-func (s *Server) Release(ctx context.Context) error {
+func (s *Server) Release(_ context.Context) error {
 	ran, err := s.pacer.release(loopContext())
 	return s.saveAfter(ran, err)
 }
@@ -57,9 +57,8 @@ type StepResult struct {
 // meanwhile run too. It is for a held loop, or an instant one (where a
 // stack stopped by --until waits for it); a paced loop that is not held
 // moves by itself and is refused. What ran is saved.
-func (s *Server) Step(ctx context.Context, stackName string, events int) (StepResult, error) {
-	ctx = loopContext()
-	res, err := s.pacer.step(ctx, stackName, events)
+func (s *Server) Step(_ context.Context, stackName string, events int) (StepResult, error) {
+	res, err := s.pacer.step(loopContext(), stackName, events)
 	return res, s.saveAfter(res.Events > 0, err)
 }
 
