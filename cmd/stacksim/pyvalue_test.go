@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -48,9 +50,25 @@ func TestPyValueMatchesPython(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
 	scalars := []string{`1`, `-12`, `0.5`, `1e3`, `2.5E-9`, `1e21`, `"a"`, `"it's"`, `"é\n"`, `"\u00a0"`, `true`, `false`, `null`, `"q\"x"`}
+	// number is a random literal: an int, or a float of any size and
+	// precision, as JSON may write it.
+	number := func() string {
+		digits := strconv.FormatUint(rng.Uint64()>>rng.IntN(64), 10)
+		switch rng.IntN(4) {
+		case 0:
+			return "-" + digits
+		case 1:
+			return digits
+		case 2:
+			return digits[:1] + "." + digits + "e" + strconv.Itoa(rng.IntN(60)-30)
+		}
+		return "0." + digits
+	}
 	var gen func(depth int) string
 	gen = func(depth int) string {
-		switch k := rng.IntN(4); {
+		switch k := rng.IntN(5); {
+		case k == 4:
+			return number()
 		case depth > 2 || k == 0:
 			return scalars[rng.IntN(len(scalars))]
 		case k == 1:
@@ -68,7 +86,7 @@ func TestPyValueMatchesPython(t *testing.T) {
 		}
 	}
 	var cases []string
-	for range 300 {
+	for range 1000 {
 		cases = append(cases, gen(0))
 	}
 	script := `import json, sys, collections
@@ -166,4 +184,40 @@ func TestParameterValidationAsAWSCLI(t *testing.T) {
 			t.Errorf("%s: the AWS CLI says\n%s\nthe recorded answer is\n%s", strings.Join(tc.args, " "), cli, tc.want)
 		}
 	}
+}
+
+// Whatever JSON the AWS CLI accepts, decodePyJSON reads it, and what it
+// reads is written without a panic; an object's keys are each once, in the
+// order of their first occurrence.
+func FuzzDecodePyJSON(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":[1.5,"x",null,true],"a":2}`, `[]`, `{}`, `"it's"`, `-0.0e-0`, `[{"k":{"k":{}}}]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !json.Valid([]byte(s)) {
+			return
+		}
+		v, err := decodePyJSON(s)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		_ = pyArgStr(v) + pyClass(v)
+		var walk func(any)
+		walk = func(v any) {
+			switch x := v.(type) {
+			case *pyDict:
+				if len(x.keys) != len(x.vals) {
+					t.Fatalf("%q: %d keys for %d values", s, len(x.keys), len(x.vals))
+				}
+				for _, k := range x.keys {
+					walk(x.vals[k])
+				}
+			case []any:
+				for _, item := range x {
+					walk(item)
+				}
+			}
+		}
+		walk(v)
+	})
 }
