@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	yaml "go.yaml.in/yaml/v4"
 
+	"github.com/stacksim/stacksim/api"
 	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/internal/yamlerr"
 )
@@ -132,6 +134,19 @@ func (a *app) applyCLIInput(cmd *cobra.Command) error {
 			names = append(names, apiName(f.Name))
 		}
 	})
+	operation := apiName(cmd.Name())
+	var members []string // the model's, in its order
+	if shape, ok := api.InputShape(operation); ok {
+		s, _ := api.ShapeNamed(shape)
+		for _, m := range s.Members {
+			members = append(members, m.Name)
+		}
+	}
+	if flag == "--cli-input-json" && members != nil {
+		if problems := checkCLIInput(cmd, operation, text, members, byName); len(problems) > 0 {
+			return badInput(errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n")))
+		}
+	}
 	keys := make([]string, 0, len(input))
 	for k := range input {
 		keys = append(keys, k)
@@ -139,6 +154,9 @@ func (a *app) applyCLIInput(cmd *cobra.Command) error {
 	sort.Strings(keys)
 	for _, k := range keys {
 		f := byName[strings.ToLower(k)]
+		if f == nil && slices.Contains(members, k) {
+			return badInput(fmt.Errorf("%s: stacksim does not support %s in %s yet: leave it out (stacksim would otherwise ignore it)", flag, k, operation))
+		}
 		if f == nil {
 			sort.Strings(names)
 			return badInput(fmt.Errorf("Parameter validation failed:\nUnknown parameter in input: %q, must be one of: %s", k, strings.Join(names, ", ")))
@@ -151,6 +169,45 @@ func (a *app) applyCLIInput(cmd *cobra.Command) error {
 		}
 	}
 	return nil
+}
+
+// checkCLIInput checks --cli-input-json against the operation's input
+// shape as botocore does (checkInput): the members the command line gives
+// win, so they are neither checked nor missing; stacksim's own flags are
+// members after the model's.
+func checkCLIInput(cmd *cobra.Command, operation, text string, members []string, byName map[string]*pflag.Flag) []string {
+	v, err := decodePyJSON(strings.TrimSpace(text))
+	if err != nil {
+		return nil // refused as it is decoded, as before
+	}
+	d, ok := v.(*pyDict)
+	if !ok {
+		return nil
+	}
+	model := map[string]string{} // flag name without dashes → member
+	for _, m := range members {
+		model[strings.ToLower(m)] = m
+	}
+	given := map[string]bool{}
+	var extras []string
+	for key, f := range byName {
+		m, inModel := model[key]
+		switch {
+		case inModel && f.Changed:
+			given[m] = true
+		case !inModel:
+			extras = append(extras, apiName(f.Name))
+		}
+	}
+	slices.Sort(extras)
+	rest := &pyDict{vals: map[string]any{}}
+	for _, k := range d.keys {
+		if m, ok := model[strings.ToLower(k)]; ok && m == k && given[m] {
+			continue
+		}
+		rest.set(k, d.vals[k])
+	}
+	return checkInput(operation, rest, given, extras)
 }
 
 // apiName is a flag's parameter name in the API's spelling (stack-name:
