@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -83,9 +85,68 @@ func (a *app) checkAWSCLIFlags(cmd *cobra.Command) error {
 		return badInput(fmt.Errorf("--cli-input-json and --cli-input-yaml: give one of them"))
 	}
 	if c.cliInputJSON != "" || c.cliInputYAML != "" {
-		return a.applyCLIInput(cmd)
+		if err := a.applyCLIInput(cmd); err != nil {
+			return err
+		}
+	}
+	return checkFlagMinimums(cmd)
+}
+
+// checkFlagMinimums checks the scalar flags set (on the command line or by
+// --cli-input-json) against the minimums of the operation's input in the
+// service model, as botocore checks them before the AWS CLI calls
+// (--timeout-in-minutes 0: "Invalid value for parameter TimeoutInMinutes,
+// value: 0, valid min value: 1"), in the model's order.
+func checkFlagMinimums(cmd *cobra.Command) error {
+	operation := apiName(cmd.Name())
+	shape, ok := api.InputShape(operation)
+	if !ok {
+		return nil
+	}
+	s, _ := api.ShapeNamed(shape)
+	var problems []string
+	for _, m := range s.Members {
+		f := cmd.LocalFlags().Lookup(flagOf(m.Name))
+		if f == nil || !f.Changed {
+			continue
+		}
+		ms, ok := api.ShapeNamed(m.Shape)
+		if !ok || ms.Min == nil {
+			continue
+		}
+		switch ms.Type {
+		case "integer", "long":
+			if n, err := strconv.ParseInt(f.Value.String(), 10, 64); err == nil && n < *ms.Min {
+				problems = append(problems, fmt.Sprintf("Invalid value for parameter %s, value: %d, valid min value: %d", m.Name, n, *ms.Min))
+			}
+		case "string":
+			if n := utf8.RuneCountInString(f.Value.String()); int64(n) < *ms.Min {
+				problems = append(problems, fmt.Sprintf("Invalid length for parameter %s, value: %d, valid min length: %d", m.Name, n, *ms.Min))
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return badInput(errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n")))
 	}
 	return nil
+}
+
+// flagOf is the flag of a member of the API (TimeoutInMinutes:
+// timeout-in-minutes, RoleARN: role-arn, NotificationARNs:
+// notification-arns), as the AWS CLI names it.
+func flagOf(member string) string {
+	var b strings.Builder
+	rs := []rune(member)
+	for i, r := range rs {
+		upper := unicode.IsUpper(r)
+		// A new word starts at an upper-case letter after a lower-case
+		// one, or before a lower-case one in a run of capitals (ARNs).
+		if i > 0 && upper && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && rs[i+1] != 's') {
+			b.WriteByte('-')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }
 
 // applyCLIInput sets the command's flags from the parameters of

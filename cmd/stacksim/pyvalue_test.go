@@ -10,6 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/stacksim/stacksim/api"
 )
 
 // Numbers as Python writes them once json.loads read them (recorded with
@@ -178,6 +182,12 @@ func TestParameterValidationAsAWSCLI(t *testing.T) {
 			"Parameter validation failed:\n" +
 				"Unknown parameter in input: \"X\", must be one of: StackName, RetainResources, RoleARN, ClientRequestToken, DeletionMode\n" +
 				"Invalid type for parameter RetainResources, value: r, type: <class 'str'>, valid types: <class 'list'>, <class 'tuple'>"},
+		{[]string{"create-stack", "--stack-name", "a", "--template-body", "x", "--timeout-in-minutes", "0", "--role-arn", ""},
+			"Parameter validation failed:\n" +
+				"Invalid value for parameter TimeoutInMinutes, value: 0, valid min value: 1\n" +
+				"Invalid length for parameter RoleARN, value: 0, valid min length: 20"},
+		{[]string{"create-change-set", "--stack-name", "a", "--change-set-name", "", "--template-body", "x"},
+			"Parameter validation failed:\nInvalid length for parameter ChangeSetName, value: 0, valid min length: 1"},
 	}
 	// stacksim's answers where they add to the AWS CLI's: its own flags
 	// after the members an input may have.
@@ -263,5 +273,36 @@ func TestCLIInputJSONMembers(t *testing.T) {
 	}
 	if _, err := os.Stat(c.state); err == nil {
 		t.Error("a refused call wrote a state file")
+	}
+}
+
+// flagOf names a member's flag as the AWS CLI does: for every command of
+// an operation, each member of its input whose flag stacksim has is found
+// by that name (so its minimum is checked).
+func TestFlagOfEveryMember(t *testing.T) {
+	root := newApp(nil, nil, nil).rootCommand()
+	checked := 0
+	for _, cmd := range root.Commands() {
+		shape, ok := api.InputShape(apiName(cmd.Name()))
+		if !ok {
+			continue
+		}
+		s, _ := api.ShapeNamed(shape)
+		for _, m := range s.Members {
+			name := flagOf(m.Name)
+			dashless := strings.ToLower(m.Name)
+			cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
+				if strings.ReplaceAll(f.Name, "-", "") == dashless && f.Name != name {
+					t.Errorf("%s: member %s is flag --%s, flagOf says --%s", cmd.Name(), m.Name, f.Name, name)
+				}
+			})
+			if cmd.LocalFlags().Lookup(name) != nil {
+				checked++
+			}
+		}
+	}
+	t.Logf("%d members have a flag", checked)
+	if checked < 50 {
+		t.Fatalf("only %d members found a flag: the commands or the model are not what this test expects", checked)
 	}
 }
