@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/stacksim/stacksim/api"
 	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/internal/readfile"
 )
@@ -26,25 +27,13 @@ func paramFile(flag, value string) (string, error) {
 	return string(data), nil
 }
 
-// structField is one member of a structure the CLI reads.
-type structField struct {
-	name     string
-	kind     string // "string", "bool" or "stringmap" (a map of strings)
-	required bool
-}
-
-var parameterFields = []structField{
-	{"ParameterKey", "string", false}, {"ParameterValue", "string", false},
-	{"UsePreviousValue", "bool", false}, {"ResolvedValue", "string", false},
-}
-
-var tagFields = []structField{{"Key", "string", true}, {"Value", "string", true}}
-
 // parseStructList reads the values of a list-of-structures flag
 // (--parameters, --tags): each value one structure in shorthand, or one
 // value holding a JSON list or one JSON structure (or file://PATH holding
-// either), checked as botocore checks them, in its words.
-func parseStructList(flag, apiName string, values []string, fields []structField) ([]*pyDict, error) {
+// either), checked against the model's shape of the items (Parameter, Tag)
+// as botocore checks them, in its words.
+func parseStructList(flag, apiName string, values []string, itemShape string) ([]*pyDict, error) {
+	shape, _ := api.ShapeNamed(itemShape)
 	var items []any
 	for _, raw := range values {
 		v, err := paramFile(flag, raw)
@@ -71,30 +60,16 @@ func parseStructList(flag, apiName string, values []string, fields []structField
 		if err != nil {
 			return nil, fmt.Errorf("Error parsing parameter '--%s': %w", flag, err)
 		}
-		// Shorthand booleans are "true" or "false" (any case).
-		for _, f := range fields {
-			if s, ok := m[f.name].(string); ok && f.kind == "bool" {
-				switch strings.ToLower(s) {
-				case "true":
-					m[f.name] = true
-				case "false":
-					m[f.name] = false
-				}
-			}
-		}
-		items = append(items, &pyDict{keys: keys, vals: m})
+		items = append(items, shorthandBooleans(&pyDict{keys: keys, vals: m}, shape))
 	}
 	var problems []string
 	out := make([]*pyDict, 0, len(items))
 	for i, item := range items {
 		path := fmt.Sprintf("%s[%d]", apiName, i)
-		d, ok := item.(*pyDict)
-		if !ok {
-			problems = append(problems, invalidType(path, item, "<class 'dict'>"))
-			continue
+		checkShapeValue(item, itemShape, path, &problems)
+		if d, ok := item.(*pyDict); ok {
+			out = append(out, d)
 		}
-		problems = append(problems, checkStruct(path, d, fields)...)
-		out = append(out, d)
 	}
 	if len(problems) > 0 {
 		return nil, errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n"))
@@ -102,59 +77,9 @@ func parseStructList(flag, apiName string, values []string, fields []structField
 	return out, nil
 }
 
-// checkStruct checks a structure as botocore's parameter validation does,
-// in its words and its order: the required members missing, then the
-// unknown members, then the type of each known one, as given.
-func checkStruct(path string, d *pyDict, fields []structField) []string {
-	var problems []string
-	known := map[string]structField{}
-	var names []string
-	for _, f := range fields {
-		known[f.name] = f
-		names = append(names, f.name)
-		if _, ok := d.vals[f.name]; f.required && !ok {
-			problems = append(problems, fmt.Sprintf("Missing required parameter in %s: %q", path, f.name))
-		}
-	}
-	for _, k := range d.keys {
-		if _, ok := known[k]; !ok {
-			problems = append(problems, fmt.Sprintf("Unknown parameter in %s: %s, must be one of: %s", path, readfile.Quote(k), strings.Join(names, ", ")))
-		}
-	}
-	for _, k := range d.keys {
-		f, ok := known[k]
-		if !ok {
-			continue
-		}
-		v := d.vals[k]
-		switch f.kind {
-		case "string":
-			if _, ok := v.(string); !ok {
-				problems = append(problems, readfile.Excerpt(invalidType(path+"."+k, v, "<class 'str'>")))
-			}
-		case "bool":
-			if _, ok := v.(bool); !ok {
-				problems = append(problems, readfile.Excerpt(invalidType(path+"."+k, v, "<class 'bool'>")))
-			}
-		case "stringmap":
-			m, ok := v.(*pyDict)
-			if !ok {
-				problems = append(problems, readfile.Excerpt(invalidType(path+"."+k, v, "<class 'dict'>")))
-				continue
-			}
-			for _, mk := range m.keys {
-				if _, ok := m.vals[mk].(string); !ok {
-					problems = append(problems, readfile.Excerpt(invalidType(path+"."+k+"."+mk, m.vals[mk], "<class 'str'>")))
-				}
-			}
-		}
-	}
-	return problems
-}
-
 // parseParameters reads --parameters.
 func parseParameters(values []string) ([]engine.Parameter, error) {
-	items, err := parseStructList("parameters", "Parameters", values, parameterFields)
+	items, err := parseStructList("parameters", "Parameters", values, "Parameter")
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +98,7 @@ func parseParameters(values []string) ([]engine.Parameter, error) {
 
 // parseTags reads --tags.
 func parseTags(values []string) ([]engine.Tag, error) {
-	items, err := parseStructList("tags", "Tags", values, tagFields)
+	items, err := parseStructList("tags", "Tags", values, "Tag")
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +135,7 @@ func parseStringList(flag string, values []string) ([]string, error) {
 				if s, ok := item.(string); ok {
 					out = append(out, s)
 				} else {
-					problems = append(problems, readfile.Excerpt(invalidType(fmt.Sprintf("%s[%d]", listAPIName(flag), len(out)+len(problems)), item, "<class 'str'>")))
+					problems = append(problems, invalidType(fmt.Sprintf("%s[%d]", listAPIName(flag), len(out)+len(problems)), item, "<class 'str'>"))
 				}
 			}
 			continue
@@ -262,18 +187,13 @@ func parseResourcesToImport(value string) ([]engine.ResourceToImport, error) {
 		return nil, fmt.Errorf("Error parsing parameter '--%s': Invalid JSON: %v\nJSON received: %s", flag, err, readfile.Excerpt(t))
 	}
 	var problems []string
+	checkShapeValue(val, "ResourcesToImport", "ResourcesToImport", &problems)
+	if len(problems) > 0 {
+		return nil, errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n"))
+	}
 	var out []engine.ResourceToImport
-	for i, item := range val.([]any) {
-		path := fmt.Sprintf("ResourcesToImport[%d]", i)
-		d, ok := item.(*pyDict)
-		if !ok {
-			problems = append(problems, readfile.Excerpt(invalidType(path, item, "<class 'dict'>")))
-			continue
-		}
-		if p := checkStruct(path, d, resourceToImportFields); len(p) > 0 {
-			problems = append(problems, p...)
-			continue
-		}
+	for _, item := range val.([]any) {
+		d := item.(*pyDict)
 		r := engine.ResourceToImport{ResourceType: d.vals["ResourceType"].(string), LogicalResourceId: d.vals["LogicalResourceId"].(string),
 			ResourceIdentifier: map[string]string{}}
 		id := d.vals["ResourceIdentifier"].(*pyDict)
@@ -282,10 +202,5 @@ func parseResourcesToImport(value string) ([]engine.ResourceToImport, error) {
 		}
 		out = append(out, r)
 	}
-	if len(problems) > 0 {
-		return nil, errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n"))
-	}
 	return out, nil
 }
-
-var resourceToImportFields = []structField{{"ResourceType", "string", true}, {"LogicalResourceId", "string", true}, {"ResourceIdentifier", "stringmap", true}}

@@ -98,7 +98,7 @@ func TestYAMLOutputReadsBack(t *testing.T) {
 	c := newCLI(t)
 	dir := fixtures + "/update-rollback-failed/"
 	c.must(0, "create-stack", "--stack-name", "orders", "--template-body", "file://"+dir+"template-v1.yaml",
-		"--tags", "Key=version,Value=1.0", "Key=flag,Value=true", "Key=empty,Value=", "--quiet")
+		"--tags", "Key=version,Value=1.0", "Key=flag,Value=true", "Key=null,Value=null", "Key=octal,Value=017", "--quiet")
 	for _, op := range [][]string{{"describe-stacks"}, {"describe-stack-events", "--stack-name", "orders"}, {"get-template", "--stack-name", "orders"}} {
 		js, _ := c.must(0, append(op, "--output", "json")...)
 		ym, _ := c.must(0, append(op, "--output", "yaml")...)

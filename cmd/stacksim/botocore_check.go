@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/stacksim/stacksim/api"
+	"github.com/stacksim/stacksim/internal/readfile"
 )
 
 // --cli-input-json checked as botocore's ParamValidator checks an input
@@ -49,7 +50,7 @@ func checkStructShape(d *pyDict, s api.Shape, name, prefix string, given map[str
 	}
 	for _, k := range d.keys {
 		if _, ok := members[k]; !ok && !known[k] {
-			*problems = append(*problems, fmt.Sprintf("Unknown parameter in %s: %q, must be one of: %s", name, k, strings.Join(names, ", ")))
+			*problems = append(*problems, fmt.Sprintf("Unknown parameter in %s: %s, must be one of: %s", name, readfile.Quote(k), strings.Join(names, ", ")))
 		}
 	}
 	for _, k := range d.keys {
@@ -122,4 +123,25 @@ func checkShapeValue(v any, shape, path string, problems *[]string) {
 			}
 		}
 	}
+}
+
+// shorthandBooleans reads a shorthand structure's "true" and "false" (any
+// case) as booleans where the shape's member is one, as the AWS CLI reads
+// shorthand by the members' types.
+func shorthandBooleans(d *pyDict, s api.Shape) *pyDict {
+	for _, m := range s.Members {
+		str, ok := d.vals[m.Name].(string)
+		if !ok {
+			continue
+		}
+		if ms, _ := api.ShapeNamed(m.Shape); ms.Type == "boolean" {
+			switch strings.ToLower(str) {
+			case "true":
+				d.vals[m.Name] = true
+			case "false":
+				d.vals[m.Name] = false
+			}
+		}
+	}
+	return d
 }

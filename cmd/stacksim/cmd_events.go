@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stacksim/stacksim/api"
 	"github.com/stacksim/stacksim/engine"
 )
 
@@ -95,18 +96,11 @@ func parseEventFilter(s string) (*engine.EventFilter, error) {
 		if err != nil {
 			return nil, fmt.Errorf("Error parsing parameter '--filters': %w", err)
 		}
-		// Shorthand's booleans are "true" and "false" (any case).
-		if v, ok := vals["FailedEvents"].(string); ok {
-			switch strings.ToLower(v) {
-			case "true":
-				vals["FailedEvents"] = true
-			case "false":
-				vals["FailedEvents"] = false
-			}
-		}
-		d = &pyDict{keys: keys, vals: vals}
+		shape, _ := api.ShapeNamed("EventFilter")
+		d = shorthandBooleans(&pyDict{keys: keys, vals: vals}, shape)
 	}
-	if problems := checkStruct("Filters", d, eventFilterFields); len(problems) > 0 {
+	var problems []string
+	if checkShapeValue(d, "EventFilter", "Filters", &problems); len(problems) > 0 {
 		return nil, errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n"))
 	}
 	f := &engine.EventFilter{}
@@ -115,5 +109,3 @@ func parseEventFilter(s string) (*engine.EventFilter, error) {
 	}
 	return f, nil
 }
-
-var eventFilterFields = []structField{{"FailedEvents", "bool", false}}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/stacksim/stacksim/internal/readfile"
 )
 
 // A flag's JSON value as the AWS CLI (v1, the machine's) holds it, and the
@@ -256,9 +258,10 @@ func pyStrRepr(s string) string {
 	return b.String()
 }
 
-// invalidType is botocore's message for a value of the wrong type at path.
+// invalidType is botocore's message for a value of the wrong type at path
+// (a long value cut, readfile.Excerpt).
 func invalidType(path string, v any, valid string) string {
-	return fmt.Sprintf("Invalid type for parameter %s, value: %s, type: %s, valid types: %s", path, pyArgStr(v), pyClass(v), valid)
+	return readfile.Excerpt(fmt.Sprintf("Invalid type for parameter %s, value: %s, type: %s, valid types: %s", path, pyArgStr(v), pyClass(v), valid))
 }
 
 // shorthandDict is a structure shorthand wrote inside a list

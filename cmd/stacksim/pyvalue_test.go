@@ -188,6 +188,12 @@ func TestParameterValidationAsAWSCLI(t *testing.T) {
 				"Invalid length for parameter RoleARN, value: 0, valid min length: 20"},
 		{[]string{"create-change-set", "--stack-name", "a", "--change-set-name", "", "--template-body", "x"},
 			"Parameter validation failed:\nInvalid length for parameter ChangeSetName, value: 0, valid min length: 1"},
+		{[]string{"create-stack", "--stack-name", "a", "--template-body", "x", "--tags", `[{"Key":"","Value":""}]`},
+			"Parameter validation failed:\n" +
+				"Invalid length for parameter Tags[0].Key, value: 0, valid min length: 1\n" +
+				"Invalid length for parameter Tags[0].Value, value: 0, valid min length: 1"},
+		{[]string{"create-stack", "--stack-name", "a", "--template-body", "x", "--parameters", "ParameterKey=k,UsePreviousValue=yes"},
+			"Parameter validation failed:\nInvalid type for parameter Parameters[0].UsePreviousValue, value: yes, type: <class 'str'>, valid types: <class 'bool'>"},
 	}
 	// stacksim's answers where they add to the AWS CLI's: its own flags
 	// after the members an input may have.

@@ -70,7 +70,7 @@ func parseRollbackConfiguration(raw string) (*engine.RollbackConfiguration, erro
 				}
 			}
 			if !ok {
-				problems = append(problems, readfile.Excerpt(invalidType("RollbackConfiguration.RollbackTriggers", val, "<class 'list'>, <class 'tuple'>")))
+				problems = append(problems, invalidType("RollbackConfiguration.RollbackTriggers", val, "<class 'list'>, <class 'tuple'>"))
 				continue
 			}
 			c.RollbackTriggers = []engine.RollbackTrigger{}
@@ -83,10 +83,10 @@ func parseRollbackConfiguration(raw string) (*engine.RollbackConfiguration, erro
 				case map[string]any: // shorthand's {Arn=...,Type=...}
 					m = shorthandDict(t)
 				default:
-					problems = append(problems, readfile.Excerpt(invalidType(path, item, "<class 'dict'>")))
+					problems = append(problems, invalidType(path, item, "<class 'dict'>"))
 					continue
 				}
-				problems = append(problems, checkStruct(path, m, rollbackTriggerFields)...)
+				checkShapeValue(m, "RollbackTrigger", path, &problems)
 				arn, _ := m.vals["Arn"].(string)
 				typ, _ := m.vals["Type"].(string)
 				c.RollbackTriggers = append(c.RollbackTriggers, engine.RollbackTrigger{Arn: arn, Type: typ})
@@ -104,7 +104,7 @@ func parseRollbackConfiguration(raw string) (*engine.RollbackConfiguration, erro
 				err = errors.New("not an int")
 			}
 			if err != nil {
-				problems = append(problems, readfile.Excerpt(invalidType("RollbackConfiguration.MonitoringTimeInMinutes", val, "<class 'int'>")))
+				problems = append(problems, invalidType("RollbackConfiguration.MonitoringTimeInMinutes", val, "<class 'int'>"))
 				continue
 			}
 			c.MonitoringTimeInMinutes = &n
@@ -117,8 +117,6 @@ func parseRollbackConfiguration(raw string) (*engine.RollbackConfiguration, erro
 	}
 	return c, nil
 }
-
-var rollbackTriggerFields = []structField{{"Arn", "string", true}, {"Type", "string", true}}
 
 // parseAlarms reads --alarm NAME=STATE (repeatable): the states of the
 // account's CloudWatch alarms for this command.
