@@ -135,7 +135,7 @@ func parseStringList(flag string, values []string) ([]string, error) {
 				if s, ok := item.(string); ok {
 					out = append(out, s)
 				} else {
-					problems = append(problems, invalidType(fmt.Sprintf("%s[%d]", listAPIName(flag), len(out)+len(problems)), item, "<class 'str'>"))
+					problems = append(problems, invalidType(fmt.Sprintf("%s[%d]", apiName(flag), len(out)+len(problems)), item, "<class 'str'>"))
 				}
 			}
 			continue
@@ -146,22 +146,6 @@ func parseStringList(flag string, values []string) ([]string, error) {
 		return nil, errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n"))
 	}
 	return out, nil
-}
-
-// listAPIName is the API's name of a list flag's member (--notification-arns
-// is NotificationARNs), as botocore's messages name it.
-func listAPIName(flag string) string {
-	switch flag {
-	case "notification-arns":
-		return "NotificationARNs"
-	}
-	var b strings.Builder
-	for _, w := range strings.Split(flag, "-") {
-		if w != "" {
-			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
-		}
-	}
-	return b.String()
 }
 
 // parseResourcesToImport reads --resources-to-import: a JSON list of
