@@ -21,6 +21,7 @@ import (
 	"github.com/stacksim/stacksim/resources"
 	"github.com/stacksim/stacksim/resources/contract"
 	"github.com/stacksim/stacksim/template"
+	"github.com/stacksim/stacksim/transforms"
 )
 
 // Defaults of Options.
@@ -197,6 +198,9 @@ type Engine struct {
 	st    *store.Store
 	cloud *store.Cloud
 	reg   *resources.Registry
+	// sam runs AWS's SAM translator, one worker process for the engine's
+	// life (started on the first SAM template, ended by Close).
+	sam *transforms.Translator
 	// handlers is the loop's dispatch table (loop.go).
 	handlers map[TaskKind]taskHandler
 
@@ -280,6 +284,7 @@ func newEngine(opts Options, st *store.Store) (*Engine, error) {
 		alarms:          maps.Clone(opts.Alarms),
 	}
 	e.cloud = store.NewCloud(st, &e.mu)
+	e.sam = &transforms.Translator{Python: opts.Python, Persistent: true}
 	// A task read from a state file gets the numbers of its step and
 	// generation (loadStep).
 	for _, t := range st.Read().Tasks(nil) {
@@ -315,12 +320,12 @@ func (e *Engine) AccountID() string { return e.opts.AccountID }
 func (e *Engine) Partition() string { return e.opts.Partition }
 func (e *Engine) Seed() int64       { return e.opts.Seed }
 
-// Close releases the state file's lock (without saving) and stops the
-// registry's custom resource server.
+// Close releases the state file's lock (without saving), stops the
+// registry's custom resource server and ends the SAM translator's worker.
 func (e *Engine) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	err := e.reg.Close()
+	err := errors.Join(e.reg.Close(), e.sam.Close())
 	if e.file != nil {
 		err = errors.Join(err, e.file.Close())
 		e.file = nil

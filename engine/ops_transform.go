@@ -106,7 +106,7 @@ func (e *Engine) runTransforms(tx *txn, name string, root *template.Node, values
 		Parameters: values, Pseudo: template.PseudoValues(pseudo),
 		Macro:     func(macro string) (resources.MacroTarget, bool, error) { return e.macroTarget(tx, macro) },
 		Include:   e.readInclude,
-		SAM:       &transforms.Translator{Python: e.opts.Python},
+		SAM:       e.sam,
 		RequestID: func(n int) string { return deriveUUID(e.opts.Seed, calls, "macro", pseudo.StackID, fmt.Sprint(n)) },
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), transformTimeout)

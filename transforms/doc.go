@@ -2,8 +2,9 @@
 // does before it reads the template: macros of the account (an
 // AWS::CloudFormation::Macro whose function is a command, a URL or a Go
 // function), AWS::Serverless-2016-10-31 (AWS's own SAM translator,
-// aws-sam-translator, run as a Python subprocess: SAM is never
-// reimplemented here), AWS::Include (a snippet read from S3) and the order
+// aws-sam-translator, run as a Python subprocess, one long-lived worker
+// per Translator when Persistent: SAM is never reimplemented here),
+// AWS::Include (a snippet read from S3) and the order
 // of AWS::LanguageExtensions among them.
 //
 // It owns the order CloudFormation applies them in (template-macros.html,

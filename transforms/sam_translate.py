@@ -13,6 +13,12 @@ and writes one answer as JSON on standard output:
     {"error": "Invalid Serverless ... "}        the translator refused it
     {"missing": "No module named ..."}          the translator is not installed (exit status 3)
 
+With --serve it stays up: it reads one request per line and writes one
+answer per line, until standard input ends, so that the translator is
+imported once per stacksim process rather than once per template.
+Anything the translator writes to standard output goes to standard error,
+so that the answers are the only lines there.
+
 It does not reach the network: managed policies are named from the map
 the translator bundles (a name it does not know is not looked up), and no
 credentials are given to it.
@@ -21,11 +27,12 @@ credentials are given to it.
 import json
 import sys
 
+answers = sys.stdout
 
-def reply(answer, status=0):
-    sys.stdout.write(json.dumps(answer))
-    sys.stdout.flush()
-    sys.exit(status)
+
+def write(answer):
+    answers.write(json.dumps(answer) + "\n")
+    answers.flush()
 
 
 try:
@@ -34,7 +41,8 @@ try:
     from samtranslator.translator.arn_generator import ArnGenerator
     from samtranslator.translator.transform import transform
 except ImportError as err:
-    reply({"missing": str(err)}, 3)
+    write({"missing": str(err)})
+    sys.exit(3)
 
 
 class OfflinePolicies:
@@ -44,24 +52,33 @@ class OfflinePolicies:
         return {}
 
 
-def main():
-    request = json.load(sys.stdin)
-    region = request["region"]
-    ArnGenerator.BOTO_SESSION_REGION_NAME = region
+def translate(request):
+    """The answer to one request."""
+    ArnGenerator.BOTO_SESSION_REGION_NAME = request["region"]
     params = dict(request.get("parameterValues") or {})
     try:
         out = transform(request["template"], params, OfflinePolicies())
     except InvalidDocumentException as err:
-        reply({"error": " ".join([err.message] + [cause.message for cause in err.causes])})
+        return {"error": " ".join([err.message] + [cause.message for cause in err.causes])}
     except ExceptionWithMessage as err:
-        reply({"error": err.message})
+        return {"error": err.message}
     except Exception as err:  # the translator's own failure, shown as it is
         if type(err).__name__ in ("NoCredentialsError", "EndpointConnectionError", "NoRegionError"):
-            reply({"error": "%s: %s (the translator asked AWS for something, such as an application of the "
-                            "Serverless Application Repository: offline, with no credentials, it cannot)"
-                            % (type(err).__name__, err)})
-        reply({"error": "%s: %s" % (type(err).__name__, err)})
-    reply({"template": out, "version": samtranslator.__version__})
+            return {"error": "%s: %s (the translator asked AWS for something, such as an application of the "
+                             "Serverless Application Repository: offline, with no credentials, it cannot)"
+                             % (type(err).__name__, err)}
+        return {"error": "%s: %s" % (type(err).__name__, err)}
+    return {"template": out, "version": samtranslator.__version__}
 
 
-main()
+def serve():
+    sys.stdout = sys.stderr
+    for line in sys.stdin:
+        if line.strip():
+            write(translate(json.loads(line)))
+
+
+if "--serve" in sys.argv[1:]:
+    serve()
+else:
+    write(translate(json.load(sys.stdin)))
