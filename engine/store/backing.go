@@ -317,10 +317,15 @@ func (s *Store) faultDups(tx *Txn, num uint32) {
 }
 
 // dirtyRows are the keys commits changed since the last save, by table;
-// gone those of them whose rows commits deleted (and did not write again).
+// gone those of them whose rows commits deleted (and did not write again);
+// born those of them the backing had no row for when they were first
+// changed (absent), so that a row born and deleted again between two saves
+// is not written at all (an operation's steps, made and dropped in one
+// call, were half the rows a create through serve wrote).
 type dirtyRows struct {
 	keys [numTables]map[string]struct{}
 	gone [numTables]map[string]struct{}
+	born [numTables]map[string]struct{}
 }
 
 // markDirty records what a commit changed.
@@ -338,7 +343,15 @@ func (s *Store) markDirty(t TableID, ov map[string]Record) {
 	}
 	known := s.lz.known[t]
 	gone := s.dirty.gone[t]
+	born := s.dirty.born[t]
 	for k, r := range ov {
+		if _, ok := d[k]; !ok && s.absent(t, k) {
+			if born == nil {
+				born = map[string]struct{}{}
+				s.dirty.born[t] = born
+			}
+			born[k] = struct{}{}
+		}
 		d[k] = struct{}{}
 		known[k] = struct{}{}
 		switch {
@@ -353,8 +366,31 @@ func (s *Store) markDirty(t TableID, ov map[string]Record) {
 	}
 }
 
+// absent reports whether the backing has no row for key k of table t, as
+// far as memory can tell without asking it: memory answers for k (a key
+// read or written, a new stack's, a key of a range read whole) and holds
+// no row for it. It is asked of keys not changed since the last save, for
+// which memory and the backing agree. A key written blind (never read,
+// its partition never scanned) is not known to be absent: its delete is
+// written.
+func (s *Store) absent(t TableID, k string) bool {
+	lz := s.lz
+	if _, ok := lz.known[t][k]; !ok && !lz.newStack(t, k) && !lz.covered(t, IxID, partition(t, k)) {
+		return false
+	}
+	if r, ok := s.buf[t].get(k); ok {
+		return r == nil
+	}
+	if !s.dbHas[t] {
+		return true
+	}
+	raw, err := s.db.Txn(false).First(t.String(), IxID, []byte(k))
+	return err == nil && raw == nil
+}
+
 // Dirty calls fn with every row changed since the last save, by table and
-// key order: r is nil for a row deleted.
+// key order: r is nil for a row deleted. A row born and deleted since the
+// last save (the backing never had it) is not among them.
 func (s *Store) Dirty(fn func(t TableID, k string, r Record) error) error {
 	if s.dirty == nil {
 		return nil
@@ -366,8 +402,13 @@ func (s *Store) Dirty(fn func(t TableID, k string, r Record) error) error {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
+		born := s.dirty.born[t]
 		for _, k := range keys {
-			if err := fn(t, k, tx.get(t, k)); err != nil {
+			r := tx.get(t, k)
+			if _, ok := born[k]; ok && r == nil {
+				continue
+			}
+			if err := fn(t, k, r); err != nil {
 				return err
 			}
 		}

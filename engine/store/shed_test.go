@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,5 +99,72 @@ func TestSaveForgetsDeletedKeys(t *testing.T) {
 	b.save(t, s)
 	if _, ok := s.lz.known[TSteps][kept]; !ok {
 		t.Fatal("a row written again after its delete was forgotten")
+	}
+}
+
+// dirtyKeys are the rows a save would write: "key" for a row, "-key" for
+// a delete.
+func dirtyKeys(t *testing.T, s *Store, tb TableID) []string {
+	t.Helper()
+	var out []string
+	if err := s.Dirty(func(got TableID, k string, r Record) error {
+		if got != tb {
+			return nil
+		}
+		if r == nil {
+			k = "-" + k
+		}
+		out = append(out, k)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A row the backing never had, made and deleted again between two saves,
+// is not written at all; a delete memory cannot vouch for (a blind write,
+// a row the backing holds, a row saved before) is.
+func TestSaveSkipsRowsBornAndGone(t *testing.T) {
+	s := newTestStore(t)
+	b := &mapBacking{rows: [numTables]map[string]Record{TSteps: {StepKey("old", 1): &StepRecord{OperationId: "old", Index: 1}}}}
+	s.SetBacking(b)
+	commit := func(fn func(tx *Txn)) {
+		t.Helper()
+		tx := s.Begin()
+		fn(tx)
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commit(func(tx *Txn) {
+		if tx.Step("read", 1) != nil || tx.Step("read", 2) != nil || tx.Step("read", 3) != nil || tx.Step("old", 1) == nil {
+			t.Fatal("the backing's steps read wrong")
+		}
+		tx.PutStep(&StepRecord{OperationId: "read", Index: 1}) // read absent, made, then deleted
+		tx.PutStep(&StepRecord{OperationId: "read", Index: 2}) // read absent, made, deleted, made again
+		tx.PutStep(&StepRecord{OperationId: "read", Index: 3}) // read absent, made and kept
+		tx.PutStep(&StepRecord{OperationId: "blind", Index: 1})
+	})
+	commit(func(tx *Txn) {
+		tx.Del(TSteps, StepKey("read", 1))
+		tx.Del(TSteps, StepKey("read", 2))
+		tx.Del(TSteps, StepKey("blind", 1))
+		tx.Del(TSteps, StepKey("old", 1))
+	})
+	commit(func(tx *Txn) { tx.PutStep(&StepRecord{OperationId: "read", Index: 2, LogicalId: "again"}) })
+	want := []string{"-" + StepKey("blind", 1), "-" + StepKey("old", 1), StepKey("read", 2), StepKey("read", 3)}
+	slices.Sort(want)
+	if got := dirtyKeys(t, s, TSteps); !slices.Equal(got, want) {
+		t.Fatalf("a save writes %q, want %q", got, want)
+	}
+	b.save(t, s)
+	if len(b.rows[TSteps]) != 2 || b.rows[TSteps][StepKey("read", 2)] == nil || b.rows[TSteps][StepKey("read", 3)] == nil {
+		t.Fatalf("saved steps %v", b.rows[TSteps])
+	}
+	// Once saved, a row is the backing's: its delete is written.
+	commit(func(tx *Txn) { tx.Del(TSteps, StepKey("read", 3)) })
+	if got := dirtyKeys(t, s, TSteps); !slices.Equal(got, []string{"-" + StepKey("read", 3)}) {
+		t.Fatalf("after a save, the delete of a saved row: %q", got)
 	}
 }
