@@ -7,7 +7,10 @@ bytes).
     medians over RUNS alternating runs, and the ratio moto / stacksim;
   - requests per second and p50/p99 latency of DescribeStacks and
     DescribeStackEvents under 8 concurrent clients for DURATION seconds;
-  - the server's resident memory with 10,000 resources (20 stacks of 500).
+  - the server's resident memory with 10,000 resources (20 stacks of 500);
+  - the client alone: the same boto3 calls and waiters against canned
+    answers from this script (no stack is made), the floor no server can go
+    under; each server's share of a figure is the figure less that floor.
 
 stacksim runs with the contract checker on (--contract report) and its state
 file saved after every change; the create/delete timings are also taken of
@@ -17,6 +20,7 @@ account). Every server listens on 127.0.0.1 only.
   python3 scripts/bench_serve.py [--runs 5] [--duration 30] [--bin bin/stacksim]
 """
 import argparse
+import http.server
 import os
 import shutil
 import signal
@@ -27,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 
 import boto3
 import botocore.config
@@ -91,6 +96,66 @@ def raw(url, action):
         return r.read()
 
 
+NS = "http://cloudformation.amazonaws.com/doc/2010-05-15/"
+
+
+class Canned(http.server.BaseHTTPRequestHandler):
+    """Answers CreateStack, DescribeStacks, DeleteStack and ListStacks at
+    once, as a server would that made a stack in no time: the stack is
+    CREATE_COMPLETE when first described, and gone after its delete. It
+    times the client alone."""
+
+    protocol_version = "HTTP/1.1"
+    stacks = set()
+
+    def setup(self):
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        form = {}
+        for kv in self.rfile.read(int(self.headers["Content-Length"])).split(b"&"):
+            k, _, v = kv.partition(b"=")
+            if k in (b"Action", b"StackName"):
+                form[k.decode()] = urllib.parse.unquote_plus(v.decode())
+        action, name = form.get("Action"), form.get("StackName", "")
+        arn = "arn:aws:cloudformation:us-east-1:123456789012:stack/%s/0" % name
+        status, result = 200, ""
+        if action == "CreateStack":
+            self.stacks.add(name)
+            result = "<StackId>%s</StackId>" % arn
+        elif action == "DeleteStack":
+            self.stacks.discard(name)
+        elif action == "ListStacks":
+            result = "<StackSummaries/>"
+        elif action == "DescribeStacks" and name in self.stacks:
+            result = ("<Stacks><member><StackName>%s</StackName><StackId>%s</StackId><CreationTime>2025-01-01T00:00:00Z</CreationTime>"
+                      "<StackStatus>CREATE_COMPLETE</StackStatus></member></Stacks>" % (name, arn))
+        else:
+            status = 400
+        if status == 200:
+            body = "<%sResponse xmlns=\"%s\"><%sResult>%s</%sResult><ResponseMetadata><RequestId>0</RequestId></ResponseMetadata></%sResponse>" % (
+                action, NS, action, result, action, action)
+        else:
+            body = ("<ErrorResponse xmlns=\"%s\"><Error><Type>Sender</Type><Code>ValidationError</Code>"
+                    "<Message>Stack with id %s does not exist</Message></Error><RequestId>0</RequestId></ErrorResponse>" % (NS, name))
+        data = body.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/xml")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def canned_server():
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Canned)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
 def load(url, call, duration, workers=8):
     lat = []
     lock = threading.Lock()
@@ -153,8 +218,9 @@ def main():
         wait_listening(sport, stacksim, "stacksim serve")
         wait_listening(memport, inmem, "stacksim serve --in-memory")
         wait_listening(mport, moto, "moto_server")
+        canned = canned_server()
         timed = {"stacksim": "http://127.0.0.1:%d" % sport, "in-memory": "http://127.0.0.1:%d" % memport,
-                 "moto": "http://127.0.0.1:%d" % mport}
+                 "moto": "http://127.0.0.1:%d" % mport, "client": "http://127.0.0.1:%d" % canned.server_address[1]}
         targets = {k: timed[k] for k in ("stacksim", "moto")}
         clients = {k: client(v) for k, v in timed.items()}
         for k, c in clients.items():  # warm them up (imports, first-call costs)
@@ -174,6 +240,14 @@ def main():
             print("%-10s %12.3f %12.3f   runs: create %s" % (k, med[k][0], med[k][1], " ".join("%.3f" % x for x in times[k][0])))
         print("ratio moto/stacksim: create %.1fx, delete %.1fx (state file saved before each answer)" % (med["moto"][0] / med["stacksim"][0], med["moto"][1] / med["stacksim"][1]))
         print("ratio moto/stacksim --in-memory: create %.1fx, delete %.1fx (no state file, as moto)" % (med["moto"][0] / med["in-memory"][0], med["moto"][1] / med["in-memory"][1]))
+        floor = med["client"]
+        share = {k: (med[k][0] - floor[0], med[k][1] - floor[1]) for k in ("stacksim", "in-memory", "moto")}
+        print("the client alone (boto3 and its waiters against canned answers): create %.3f s, delete %.3f s;" % floor)
+        print("  each server's share of create (figure less the client's): stacksim %.3f s, --in-memory %.3f s, moto %.3f s:"
+              % (share["stacksim"][0], share["in-memory"][0], share["moto"][0]))
+        print("  ratio moto/stacksim %.1fx, moto/stacksim --in-memory %.1fx; at 20x moto, stacksim's figure would be %.3f s, %.3f s above the client's"
+              % (share["moto"][0] / max(share["stacksim"][0], 1e-6), share["moto"][0] / max(share["in-memory"][0], 1e-6),
+                 med["moto"][0] / 20, med["moto"][0] / 20 - floor[0]))
 
         if not args.skip_load:
             for k, c in clients.items():
