@@ -38,7 +38,7 @@ func (t *Translator) translateByWorker(ctx context.Context, in []byte, region st
 	defer t.mu.Unlock()
 	for attempt := 0; attempt < 2 && !t.oneOff; attempt++ {
 		if t.worker != nil && t.worker.region != region {
-			t.worker.stop()
+			t.worker.kill()
 			t.worker = nil
 		}
 		if t.worker == nil {
@@ -62,9 +62,9 @@ func (t *Translator) translateByWorker(ctx context.Context, in []byte, region st
 	return nil, false
 }
 
-// Close ends the worker, if one runs: its standard input closed, then
-// killed if it has not ended a second later. A later translation starts
-// another.
+// Close ends the worker, if one runs. It is killed: it holds nothing to
+// flush, and a Python that unloads the translator takes a while to exit.
+// A later translation starts another.
 func (t *Translator) Close() error {
 	if t == nil {
 		return nil
@@ -72,7 +72,7 @@ func (t *Translator) Close() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.worker != nil {
-		t.worker.stop()
+		t.worker.kill()
 		t.worker = nil
 	}
 	return nil
@@ -145,17 +145,6 @@ func (w *samWorker) ask(ctx context.Context, in []byte) ([]byte, error) {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
-	}
-}
-
-// stop closes the worker's standard input, which ends its loop, and kills
-// it if it is still running a second later.
-func (w *samWorker) stop() {
-	_ = w.stdin.Close()
-	select {
-	case <-w.exited:
-	case <-time.After(time.Second):
-		w.kill()
 	}
 }
 
