@@ -229,3 +229,26 @@ func TestSAMWorkerWithoutTranslator(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSAMTranslate times one translation of a small SAM template by
+// a process of its own and by the worker (started before the timer).
+func BenchmarkSAMTranslate(b *testing.B) {
+	if err := exec.Command("python3", "-c", "import samtranslator").Run(); err != nil {
+		b.Skipf("python3 cannot import samtranslator: %v", err)
+	}
+	for _, persistent := range []bool{false, true} {
+		b.Run(map[bool]string{false: "one-shot", true: "worker"}[persistent], func(b *testing.B) {
+			tr := &Translator{Persistent: persistent}
+			defer tr.Close()
+			if _, err := translateOne(tr); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := translateOne(tr); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
