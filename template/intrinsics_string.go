@@ -19,13 +19,20 @@ func (e *evaluator) sub(n, arg *Node) (any, error) {
 			vars = arg.Items[1]
 		}
 	}
-	parts, _ := parseSub(text.Value)
-	if len(parts) == 1 && !parts[0].isVar {
-		return parts[0].text, nil
+	if !strings.Contains(text.Value, "${") {
+		return text.Value, nil
 	}
 	var b strings.Builder
 	b.Grow(len(text.Value) + 32)
-	for _, p := range parts {
+	sc := subScanner{s: text.Value}
+	for {
+		p, more, ok := sc.next()
+		if !ok {
+			return "", nil // a name Validate refuses: the template never gets here
+		}
+		if !more {
+			break
+		}
 		if !p.isVar {
 			b.WriteString(p.text)
 			continue

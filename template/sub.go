@@ -48,40 +48,80 @@ func appendSub(parts []subPart, s string) ([]subPart, bool) {
 	// The literal text between variables is usually one run of s: it is
 	// kept as a substring, and only built when ${!Name} splices text in.
 	var lit litText
+	sc := subScanner{s: s}
 	for {
-		i := strings.Index(s, "${")
-		if i < 0 {
-			lit.add(s)
-			break
-		}
-		j := strings.IndexByte(s[i+2:], '}')
-		if j < 0 {
-			lit.add(s)
-			break
-		}
-		lit.add(s[:i])
-		name := s[i+2 : i+2+j]
-		s = s[i+3+j:]
-		if strings.HasPrefix(name, "!") {
-			lit.add("${")
-			lit.add(name[1:])
-			lit.add("}")
-			continue
-		}
-		// CloudFormation reads "${ Name }" as "${Name}".
-		name = strings.TrimSpace(name)
-		if !isSubVar(name) {
+		p, more, ok := sc.next()
+		if !ok {
 			return nil, false
+		}
+		if !more {
+			break
+		}
+		if !p.isVar {
+			lit.add(p.text)
+			continue
 		}
 		if t := lit.take(); t != "" {
 			parts = append(parts, subPart{text: t})
 		}
-		parts = append(parts, subPart{text: name, isVar: true})
+		parts = append(parts, p)
 	}
 	if t := lit.take(); t != "" {
 		parts = append(parts, subPart{text: t})
 	}
 	return parts, true
+}
+
+// subScanner reads an Fn::Sub string a piece at a time, allocating
+// nothing: runs of literal text (${!Name} is the three pieces "${",
+// "Name" and "}") and variables. It is the one reader of the syntax:
+// appendSub gathers its pieces, the evaluator writes them out as they
+// come.
+type subScanner struct {
+	s    string
+	rest [2]string // the "Name" and "}" of a ${!Name}, handed out next
+	n    int       // how many of rest are still to hand out
+}
+
+// next returns the next piece; more is false when there is none left, ok
+// false when a variable's name holds a character CloudFormation refuses
+// (the string is refused: nothing is to be made of it).
+func (sc *subScanner) next() (p subPart, more, ok bool) {
+	if sc.n > 0 {
+		t := sc.rest[len(sc.rest)-sc.n]
+		sc.n--
+		return subPart{text: t}, true, true
+	}
+	if sc.s == "" {
+		return subPart{}, false, true
+	}
+	s := sc.s
+	i := strings.Index(s, "${")
+	if i < 0 {
+		sc.s = ""
+		return subPart{text: s}, true, true
+	}
+	j := strings.IndexByte(s[i+2:], '}')
+	if j < 0 { // a "${" with no closing brace is literal text
+		sc.s = ""
+		return subPart{text: s}, true, true
+	}
+	if i > 0 {
+		sc.s = s[i:]
+		return subPart{text: s[:i]}, true, true
+	}
+	name := s[2 : 2+j]
+	sc.s = s[3+j:]
+	if strings.HasPrefix(name, "!") {
+		sc.rest, sc.n = [2]string{name[1:], "}"}, 2
+		return subPart{text: "${"}, true, true
+	}
+	// CloudFormation reads "${ Name }" as "${Name}".
+	name = strings.TrimSpace(name)
+	if !isSubVar(name) {
+		return subPart{}, false, false
+	}
+	return subPart{text: name, isVar: true}, true, true
 }
 
 // litText gathers literal text: one piece as it is, more joined.

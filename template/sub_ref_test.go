@@ -61,5 +61,45 @@ func FuzzParseSub(f *testing.F) {
 		if ok != wok || !reflect.DeepEqual(got, want) {
 			t.Fatalf("parseSub(%q) = %v %v, want %v %v", s, got, ok, want, wok)
 		}
+		// The evaluator writes the scanner's pieces as they come: they
+		// make the same text as the parts.
+		if rendered, want := renderScan(s), renderParts(want, wok); rendered != want {
+			t.Fatalf("the pieces of %q make %q, the parts %q", s, rendered, want)
+		}
 	})
+}
+
+// renderScan and renderParts write an Fn::Sub string's literal text as it
+// is and each variable as <name>; "refused" when a name is.
+func renderScan(s string) string {
+	var b strings.Builder
+	sc := subScanner{s: s}
+	for {
+		p, more, ok := sc.next()
+		switch {
+		case !ok:
+			return "refused"
+		case !more:
+			return b.String()
+		case p.isVar:
+			b.WriteString("<" + p.text + ">")
+		default:
+			b.WriteString(p.text)
+		}
+	}
+}
+
+func renderParts(parts []subPart, ok bool) string {
+	if !ok {
+		return "refused"
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if p.isVar {
+			b.WriteString("<" + p.text + ">")
+		} else {
+			b.WriteString(p.text)
+		}
+	}
+	return b.String()
 }
