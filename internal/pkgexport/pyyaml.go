@@ -375,7 +375,12 @@ func (e *yamlEmitter) writeDoubleQuoted(text string, indent int, split bool) {
 			}
 		}
 		if 0 < end && end < len(rs)-1 && (ch == ' ' || start >= end) && e.column+(end-start) > bestWidth && split {
-			data := string(rs[start:end]) + "\\"
+			// text[start:end] in Python: empty when an escape just put
+			// start past end.
+			data := "\\"
+			if start < end {
+				data = string(rs[start:end]) + data
+			}
 			if start < end {
 				start = end
 			}
