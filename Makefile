@@ -74,8 +74,8 @@ registry: ## regenerate resources/registry/us-east-1.pack from the registry sche
 corpus: ## validate every template of the corpus (CORPUS=dir)
 	$(GO) run ./template/internal/corpus -dir $(CORPUS)
 
-corpus-create: ## create and delete a stack of every template of the corpus (CORPUS=dir, SCHEMAS=dir)
-	$(GO) run ./cmd/internal/corpuscreate -dir $(CORPUS) $(if $(SCHEMAS),-schemas $(SCHEMAS))
+corpus-create: ## create and delete a stack of every template of the corpus (CORPUS=dir, SCHEMAS=dir, CORPUS_MIN=n: fail below n created)
+	$(GO) run ./cmd/internal/corpuscreate -dir $(CORPUS) $(if $(SCHEMAS),-schemas $(SCHEMAS)) $(if $(CORPUS_MIN),-min $(CORPUS_MIN))
 
 clean: ## remove build output
 	rm -rf bin

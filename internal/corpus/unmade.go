@@ -4,7 +4,8 @@ import "fmt"
 
 // The templates of the corpus that do not create, each with why: a fault
 // of the template (CloudFormation refuses or fails it as well), an input
-// stacksim cannot have, or a feature stacksim does not have yet. `make
+// stacksim cannot have, or an input of its author's that the run stands
+// in for (it creates with the stand-in, and not without). `make
 // corpus-create` checks the list both ways: a template that does not
 // create and is not listed is a failure of the run (a stacksim bug, or a
 // verdict to write), and so is a listed template that creates (the list is
@@ -26,6 +27,12 @@ const (
 	// corpus (the run's macros answer what they are given), a type or a
 	// module registered in its author's account.
 	CannotHave
+	// StandIn: the template creates once the run stands in for what its
+	// author had (cmd/internal/corpuscreate's standins.go and macros.go):
+	// code beside it that the corpus does not hold, the function of one of
+	// AWS's sample macros. corpuscreate checks that it creates with
+	// stand-ins and counts it as not created with -no-stand-ins.
+	StandIn
 )
 
 func (v Verdict) String() string {
@@ -34,6 +41,8 @@ func (v Verdict) String() string {
 		return "template fault"
 	case CannotHave:
 		return "an input stacksim cannot have"
+	case StandIn:
+		return "an input of its author's, given a stand-in"
 	}
 	return "unknown verdict"
 }
@@ -48,6 +57,8 @@ func (v Verdict) Plural(n int) string {
 		return fmt.Sprintf("%d template faults", n)
 	case CannotHave:
 		return fmt.Sprintf("%d inputs stacksim cannot have", n)
+	case StandIn:
+		return fmt.Sprintf("%d inputs of their authors', given stand-ins", n)
 	}
 	return fmt.Sprintf("%d %s", n, v)
 }
@@ -127,11 +138,11 @@ func unmade() map[string]Why {
 		"(and App1's Location, ./step_function_local_definition.yaml, names a DefinitionUri ./test.json the corpus does not hold, "+
 		"so `aws cloudformation package` refuses the template)", lint+"transform/applications_location.yaml")
 
-	// Inputs stacksim cannot have: local artefacts the corpus does not
-	// hold (the run packages the templates whose artefacts it holds).
-	add(CannotHave, false, "a SAM function (or layer, or state machine) whose code is a local path (CodeUri/ContentUri/DefinitionUri) "+
-		"the corpus does not hold: `aws cloudformation package` cannot upload it, and CloudFormation's SAM transform refuses a path "+
-		"that is not an S3 URI",
+	// Local artefacts the corpus does not hold (the run packages the
+	// templates whose artefacts it holds, and stands in for code).
+	add(StandIn, false, "a SAM function (or layer, or state machine) whose code is a local path (CodeUri/ContentUri/DefinitionUri) "+
+		"the corpus does not hold: its author's code, given a stand-in and packaged (without it, `aws cloudformation package` cannot "+
+		"upload it, and CloudFormation's SAM transform refuses a path that is not an S3 URI)",
 		mx+"Boto3/macro.json", mx+"Boto3/macro.yaml", mx+"Count/template.json", mx+"Count/template.yaml",
 		mx+"ExecutionRoleBuilder/macro.json", mx+"ExecutionRoleBuilder/macro.yaml", mx+"Explode/macro.json", mx+"Explode/macro.yaml",
 		mx+"S3Objects/macro.json", mx+"S3Objects/macro.yaml", mx+"StackMetrics/macro.json", mx+"StackMetrics/macro.yaml",
@@ -169,19 +180,19 @@ func unmade() map[string]Why {
 		"answered as given, the type is unrecognized", both(mx+"Boto3/example")...)
 	add(CannotHave, false, "the S3Objects macro (its function's code is not in the corpus) turns AWS::S3::Object resources into custom resources; "+
 		"answered as given, the type is unrecognized", both(mx+"S3Objects/example")...)
-	add(CannotHave, false, "the Count macro (its function's code is not in the corpus) consumes the resource property Count; answered as given, Count stays and is refused",
+	add(StandIn, false, "the Count macro (its function's code is not in the corpus) consumes the resource property Count: a stand-in of the sample makes the copies",
 		both(mx+"Count/test")...)
-	add(CannotHave, false, "the Explode macro (its function's code is not in the corpus) consumes the resource property ExplodeMap; answered as given, it stays and is refused",
+	add(StandIn, false, "the Explode macro (its function's code is not in the corpus) consumes the resource property ExplodeMap: a stand-in of the sample makes the copies",
 		both(mx+"Explode/test")...)
-	add(CannotHave, false, "the ExecutionRoleBuilder macro (its function's code is not in the corpus) turns Type/Name/Permissions into an IAM role's properties; "+
-		"answered as given, they stay and AssumeRolePolicyDocument is missing", both(mx+"ExecutionRoleBuilder/example")...)
-	add(CannotHave, false, "the Date macro (no template or code of it in the corpus) makes each tag's Value; answered as given, a Value is an object",
+	add(StandIn, false, "the ExecutionRoleBuilder macro (its function's code is not in the corpus) turns Type/Name/Permissions into an IAM role's properties: "+
+		"a stand-in of the sample makes them", both(mx+"ExecutionRoleBuilder/example")...)
+	add(StandIn, false, "the Date macro (no template or code of it in the corpus) makes each tag's Value: a stand-in of the sample makes them",
 		both(mx+"DateFunctions/date_example")...)
-	add(CannotHave, false, "the DatetimeNow macro makes each tag's Value: its function is Python code (datetimenow.yaml) that stacksim does not run "+
-		"(a user maps it with --service-token ARN=exec:...); answered as given, a Value is an object", both(mx+"DatetimeNow/datetimenow_example")...)
-	add(CannotHave, false, "the String macro (no template or code of it in the corpus) makes each tag's Value; answered as given, a Value is an object",
+	add(StandIn, false, "the DatetimeNow macro makes each tag's Value: its function is Python code (datetimenow.yaml) that stacksim does not run "+
+		"(a user maps it with --service-token ARN=exec:...); a stand-in of the sample makes them", both(mx+"DatetimeNow/datetimenow_example")...)
+	add(StandIn, false, "the String macro (no template or code of it in the corpus) makes each tag's Value: a stand-in of the sample makes them",
 		both(mx+"StringFunctions/string_example")...)
-	add(CannotHave, false, "the PyPlate macro (no template or code of it in the corpus) runs the Python in Tags; answered as given, Tags is a string",
+	add(StandIn, false, "the PyPlate macro (no template or code of it in the corpus) runs the Python in Tags: a stand-in of the sample runs it",
 		both(mx+"PyPlate/python_example")...)
 	add(CannotHave, false, "the DynamicUserData macro (no template or code of it in the corpus) makes Fn::Sub's string; answered as given, Fn::Sub has no string",
 		lint+"functions/sub.yaml", lint+"parameters/not_used_parameters.yaml", lint+"parameters/used_transforms.yaml")

@@ -9,15 +9,19 @@
 // dynamic references name in full given too (--ssm-parameter, --secret),
 // a template whose resources name local artefacts that are all there
 // packaged first into the run's S3 directory, as `stacksim package` does
-// (package.go), the nested stacks' child templates of the corpus uploaded
-// where their TemplateURLs say (nested.go),
-// every capability acknowledged, a template over 51,200 bytes given by URL,
-// each macro the template names made in the account first (an
-// AWS::CloudFormation::Macro in a stack of its own), its function a
-// pass-through (the macros' code is not in the corpus, so their output is
-// what they were given), and the corpus templates that make the exports it
-// imports created before it, under the stack names the imports need
-// (corpus.Exports), and deleted after it. It is `make corpus-create`.
+// (package.go), and one that names code the corpus does not hold given a
+// stand-in for it and packaged (standins.go), the nested stacks' child
+// templates of the corpus uploaded where their TemplateURLs say
+// (nested.go), every capability acknowledged, a template over 51,200 bytes
+// given by URL, each macro the template names made in the account first
+// (an AWS::CloudFormation::Macro in a stack of its own), its function a
+// stand-in for one of AWS's sample macros (macros.go) or a pass-through
+// (the macros' code is not in the corpus, so their output is what they
+// were given), and the corpus templates that make the exports it imports
+// created before it, under the stack names the imports need
+// (corpus.Exports), and deleted after it. With -no-stand-ins, no template
+// gets a stand-in (those listed as needing one then count as not
+// created). It is `make corpus-create`.
 //
 // Each template runs in an engine of its own. It prints one line per
 // template (CREATE_COMPLETE, or why it did not create; with -v, what it is
@@ -40,11 +44,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 
 	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/internal/corpus"
+	"github.com/stacksim/stacksim/internal/pkgexport"
 	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/paramstore"
 	"github.com/stacksim/stacksim/resources"
@@ -58,8 +64,9 @@ func main() {
 	only := flag.String("only", "", "run only the templates whose path (relative to -dir) holds this text")
 	minCreated := flag.Int("min", 0, "fail when fewer templates than this reach CREATE_COMPLETE")
 	verbose := flag.Bool("v", false, "print the inputs each template is given")
+	noStandIns := flag.Bool("no-stand-ins", false, "give no template a stand-in for its author's code or macros (standins.go)")
 	flag.Parse()
-	o := options{dir: *dir, schemas: *schemas, only: *only, minCreated: *minCreated, known: corpus.Unmade}
+	o := options{dir: *dir, schemas: *schemas, only: *only, minCreated: *minCreated, known: corpus.Unmade, noStandIns: *noStandIns}
 	if *verbose {
 		o.verbose = os.Stdout
 	}
@@ -70,6 +77,7 @@ func main() {
 type options struct {
 	dir, schemas, only string
 	minCreated         int
+	noStandIns         bool
 	// known are the templates that do not create, with why
 	// (corpus.Unmade).
 	known   map[string]corpus.Why
@@ -84,6 +92,9 @@ type result struct {
 	status  string // CREATE_COMPLETE, ROLLBACK_COMPLETE, REFUSED...
 	reason  string
 	broken  string // a panic or a broken invariant: a bug of stacksim
+	// standIns are what the stacks it made were given in their author's
+	// place (standins.go): code the corpus does not hold, macros.
+	standIns []string
 }
 
 func run(o options, w io.Writer) int {
@@ -92,7 +103,14 @@ func run(o options, w io.Writer) int {
 		fmt.Fprintf(w, "corpus-create: %v\n", err)
 		return 2
 	}
-	rn := &runner{dir: o.dir, schemas: o.schemas, props: newSchemaValues(o.schemas), exports: &corpus.Exports{}, verbose: o.verbose}
+	scratch, err := os.MkdirTemp("", "corpus-create-")
+	if err != nil {
+		fmt.Fprintf(w, "corpus-create: %v\n", err)
+		return 2
+	}
+	defer os.RemoveAll(scratch)
+	rn := &runner{dir: o.dir, schemas: o.schemas, props: newSchemaValues(o.schemas), exports: &corpus.Exports{}, verbose: o.verbose,
+		scratch: scratch, standIns: !o.noStandIns}
 	defer rn.props.Close()
 	// Every template's exports, for the templates that import them.
 	for _, f := range files {
@@ -122,7 +140,7 @@ func run(o options, w io.Writer) int {
 		}
 		fmt.Fprintln(w, line)
 	}
-	return summarize(w, results, o.known, o.minCreated)
+	return summarize(w, results, o.known, o.minCreated, !o.noStandIns)
 }
 
 const stackName = "corpus"
@@ -134,6 +152,10 @@ type runner struct {
 	exports      *corpus.Exports
 	files        []string // the corpus's templates, relative to dir
 	verbose      io.Writer
+	// scratch is the run's own folder (the copies of templates given
+	// stand-ins); standIns says whether they are given (standins.go).
+	scratch  string
+	standIns bool
 }
 
 // stackSpec is one stack to create: a template and its inputs.
@@ -150,6 +172,9 @@ type stackSpec struct {
 	// why package failed.
 	packaged   []string
 	packageErr error
+	// standIns are the stand-ins made for the code it names that the
+	// corpus does not hold (path is then the scratch copy beside them).
+	standIns []string
 	// file is the template's file name in messages (rel unless it was
 	// packaged); url, when set, is where the packaged template is read
 	// from instead of body.
@@ -176,6 +201,15 @@ func (rn *runner) spec(name, path, rel string) (stackSpec, error) {
 	sp.macros = macroNames(rel, root)
 	sp.in.Referenced(body)
 	sp.packaged, sp.packageErr = probePackage(path)
+	var missing *pkgexport.InvalidLocalPathError
+	if rn.standIns && errors.As(sp.packageErr, &missing) {
+		if copyPath, made, err := standIns(path, root, rn.scratch); err == nil {
+			sp.path, sp.standIns = copyPath, made
+			sp.packaged, sp.packageErr = probePackage(copyPath)
+		} else if !errors.Is(err, errNoStandIn) {
+			return sp, fmt.Errorf("stand-ins: %w", err)
+		}
+	}
 	return sp, nil
 }
 
@@ -185,7 +219,7 @@ func (rn *runner) createOne(path, rel string) (r result) {
 	r.rel = rel
 	defer func() {
 		if p := recover(); p != nil {
-			r.status, r.broken = "PANIC", fmt.Sprint(p)
+			r.status, r.broken = "PANIC", fmt.Sprint(p)+"\n"+string(debug.Stack())
 		}
 	}()
 	sp, err := rn.spec(stackName, path, rel)
@@ -322,12 +356,19 @@ func (rn *runner) tryCreate(sp stackSpec, producers []stackSpec) (bool, result) 
 	r := result{rel: sp.rel}
 	tokens := map[string]resources.CustomTarget{}
 	ssm, secrets := map[string]string{}, map[string]string{}
-	var macros []string
+	var macros, macroStandIns []string
 	for _, s := range append([]stackSpec{sp}, producers...) {
 		for _, m := range s.macros {
 			if _, ok := tokens[macroFunction(m)]; !ok {
-				tokens[macroFunction(m)] = passThrough{}
+				target, standIn := macroTarget(m)
+				if !rn.standIns {
+					target, standIn = passThrough{}, false
+				}
+				tokens[macroFunction(m)] = target
 				macros = append(macros, m)
+				if standIn {
+					macroStandIns = append(macroStandIns, s.rel+": macro "+m+" (a stand-in for AWS's sample macro, macros.go)")
+				}
 			}
 		}
 		for k, v := range s.in.SSM {
@@ -395,6 +436,12 @@ func (rn *runner) tryCreate(sp stackSpec, producers []stackSpec) (bool, result) 
 	}
 	r.status = string(st.StackStatus)
 	r.created = st.StackStatus == "CREATE_COMPLETE"
+	r.standIns = macroStandIns
+	for _, s := range append([]stackSpec{sp}, producers...) {
+		for _, m := range s.standIns {
+			r.standIns = append(r.standIns, s.rel+": "+m)
+		}
+	}
 	if !r.created {
 		r.reason = note(failure(ctx, e, st))
 	}

@@ -63,7 +63,7 @@ Resources:
 		"  an input stacksim cannot have (1):\n    refused.yaml\n        an input stacksim cannot have: an export no template makes\n        stacksim: REFUSED No export named",
 		"  unexplained (1), by reason: a fault of stacksim, or a verdict to write in internal/corpus/unmade.go:\n",
 		"        rolled-back.yaml\n",
-		"4 templates: 2 CREATE_COMPLETE (2 deleted to DELETE_COMPLETE), 2 did not create (0 template faults, 1 an input stacksim cannot have, 1 unexplained), 0 broke stacksim\n",
+		"4 templates: 2 CREATE_COMPLETE (2 deleted to DELETE_COMPLETE; 0 given stand-ins for their author's code or macros), 2 did not create (0 template faults, 1 an input stacksim cannot have, 1 unexplained), 0 broke stacksim\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in\n%s", want, text)
@@ -182,9 +182,10 @@ Resources:
 
 // A template that names local artefacts that are there is packaged into
 // the run's S3 directory first (as `stacksim package` would) and created
-// from the packaged template; one that names an artefact that is not
-// there is created as it is; a property merely missing is no reason to
-// package.
+// from the packaged template; a property merely missing is no reason to
+// package. One that names code that is not there gets a stand-in for it
+// (beside links to what is there), unless -no-stand-ins; a child template
+// that is not there gets none.
 func TestRunPackagesLocalArtefacts(t *testing.T) {
 	role := `  Role:
     Type: AWS::IAM::Role
@@ -207,10 +208,21 @@ func TestRunPackagesLocalArtefacts(t *testing.T) {
     Type: AWS::Lambda::Function
     Properties: {Code: ./, Handler: index.handler, Runtime: python3.12, Role: !GetAtt Role.Arn}
 `,
+		// ./src is not there; nested/child.json is.
 		"gone/template.yaml": `Resources:
 ` + role + `  Fn:
     Type: AWS::Lambda::Function
     Properties: {Code: ./src, Handler: index.handler, Runtime: python3.12, Role: !GetAtt Role.Arn}
+  Child:
+    Type: AWS::CloudFormation::Stack
+    Properties: {TemplateURL: ./nested/child.json}
+`,
+		"gone/nested/child.json": `{"Resources": {"T": {"Type": "AWS::SNS::Topic"}}}`,
+		// A child template that is not there: no stand-in.
+		"nochild/template.yaml": `Resources:
+  Child:
+    Type: AWS::CloudFormation::Stack
+    Properties: {TemplateURL: ./child.yaml}
 `,
 		"nocode/template.yaml": `Resources:
 ` + role + `  Fn:
@@ -218,30 +230,79 @@ func TestRunPackagesLocalArtefacts(t *testing.T) {
     Properties: {Handler: index.handler, Runtime: python3.12, Role: !GetAtt Role.Arn}
 `,
 	})
+	for _, standIns := range []bool{true, false} {
+		var out, inputs bytes.Buffer
+		run(options{dir: dir, known: map[string]corpus.Why{}, verbose: &inputs, noStandIns: !standIns}, &out)
+		text, given := out.String(), inputs.String()
+		created := []string{"app/template.yaml", "big/template.yaml"}
+		notCreated := []string{"nochild/template.yaml", "nocode/template.yaml"}
+		want := []string{
+			"app/template.yaml: packaged into s3://corpus-artefacts first (stacksim package): /Resources/Fn/Properties/Code: ./ as {S3Bucket: corpus-artefacts, S3Key: ",
+			"/Resources/Child/Properties/TemplateURL: ./nested/child.json as https://s3.amazonaws.com/corpus-artefacts/",
+			"nochild/template.yaml: not packaged, stacksim package fails: Unable to upload artifact ./child.yaml referenced by TemplateURL parameter of Child resource.",
+		}
+		if standIns {
+			created = append(created, "gone/template.yaml")
+			want = append(want, "gone/template.yaml: a stand-in for its author's code: Fn Code: src\n",
+				"gone/template.yaml: packaged into s3://corpus-artefacts first (stacksim package): /Resources/Fn/Properties/Code: ./src as {S3Bucket: corpus-artefacts, S3Key: ")
+		} else {
+			notCreated = append(notCreated, "gone/template.yaml")
+			want = append(want, "gone/template.yaml: not packaged, stacksim package fails: Unable to upload artifact ./src referenced by Code parameter of Fn resource.")
+		}
+		for _, rel := range created {
+			if !strings.Contains(text, "CREATE_COMPLETE    "+rel+"\n") {
+				t.Errorf("stand-ins %v: the packaged %s did not create:\n%s\n%s", standIns, rel, text, given)
+			}
+		}
+		for _, w := range want {
+			if !strings.Contains(given, w) {
+				t.Errorf("stand-ins %v: no %q in\n%s", standIns, w, given)
+			}
+		}
+		for _, rel := range notCreated {
+			if strings.Contains(text, "CREATE_COMPLETE    "+rel) {
+				t.Errorf("stand-ins %v: %s created\n%s", standIns, rel, text)
+			}
+		}
+		if strings.Contains(given, "nocode/template.yaml: packaged") || strings.Contains(given, "nochild/template.yaml: a stand-in") {
+			t.Errorf("stand-ins %v: packaged a template that names no local artefact, or made up a child template:\n%s", standIns, given)
+		}
+	}
+}
+
+// A template listed as needing stand-ins must create with them, and counts
+// as not created without them; one that creates without the stand-ins it
+// is listed for is stale.
+func TestRunStandInVerdicts(t *testing.T) {
+	dir := writeCorpus(t, map[string]string{
+		"count.yaml": `Transform: Count
+Resources:
+  Topic:
+    Type: AWS::SNS::Topic
+    Properties: {TopicName: topic-%d}
+    Count: 3
+`,
+		"plain.yaml": "Resources:\n  T: {Type: AWS::SNS::Topic}\n",
+	})
+	known := map[string]corpus.Why{
+		"count.yaml": {Verdict: corpus.StandIn, Reason: "the Count macro's function is not in the corpus"},
+		"plain.yaml": {Verdict: corpus.StandIn, Reason: "listed by mistake: it needs nothing"},
+	}
 	var out, inputs bytes.Buffer
-	run(options{dir: dir, known: map[string]corpus.Why{}, verbose: &inputs}, &out)
-	text, given := out.String(), inputs.String()
-	for _, rel := range []string{"app/template.yaml", "big/template.yaml"} {
-		if !strings.Contains(text, "CREATE_COMPLETE    "+rel+"\n") {
-			t.Errorf("the packaged %s did not create:\n%s\n%s", rel, text, given)
-		}
+	code := run(options{dir: dir, known: known, verbose: &inputs}, &out)
+	text := out.String()
+	if code != 1 || !strings.Contains(text, "CREATE_COMPLETE    count.yaml\n") ||
+		!strings.Contains(text, "STALE plain.yaml creates without stand-ins, but internal/corpus/unmade.go says it needs them") ||
+		!strings.Contains(text, "2 CREATE_COMPLETE (2 deleted to DELETE_COMPLETE; 1 given stand-ins") {
+		t.Errorf("with stand-ins: exit %d\n%s", code, text)
 	}
-	for _, want := range []string{
-		"app/template.yaml: packaged into s3://corpus-artefacts first (stacksim package): /Resources/Fn/Properties/Code: ./ as {S3Bucket: corpus-artefacts, S3Key: ",
-		"/Resources/Child/Properties/TemplateURL: ./nested/child.json as https://s3.amazonaws.com/corpus-artefacts/",
-		"gone/template.yaml: not packaged, stacksim package fails: Unable to upload artifact ./src referenced by Code parameter of Fn resource.",
-	} {
-		if !strings.Contains(given, want) {
-			t.Errorf("no %q in\n%s", want, given)
-		}
-	}
-	for _, rel := range []string{"gone/template.yaml", "nocode/template.yaml"} {
-		if strings.Contains(text, "CREATE_COMPLETE    "+rel) {
-			t.Errorf("%s created: its Code is not an S3 object\n%s", rel, text)
-		}
-	}
-	if strings.Contains(given, "nocode/template.yaml: packaged") {
-		t.Errorf("packaged a template that names no local artefact:\n%s", given)
+	delete(known, "plain.yaml")
+	out.Reset()
+	code = run(options{dir: dir, known: known, noStandIns: true}, &out)
+	text = out.String()
+	if code != 0 || strings.Contains(text, "CREATE_COMPLETE    count.yaml") ||
+		!strings.Contains(text, "1 an input of its author's, given a stand-in") {
+		t.Errorf("without stand-ins: exit %d\n%s", code, text)
 	}
 }
 

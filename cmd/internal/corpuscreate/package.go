@@ -141,6 +141,9 @@ func packageSpecs(sp stackSpec, producers []stackSpec, s3 *s3Dir) (stackSpec, []
 // describePackage says, with -v, what package made of each template.
 func describePackage(w io.Writer, specs []stackSpec) {
 	for _, s := range specs {
+		for _, m := range s.standIns {
+			fmt.Fprintf(w, "  %s: a stand-in for its author's code: %s\n", s.rel, m)
+		}
 		switch {
 		case len(s.packaged) > 0:
 			fmt.Fprintf(w, "  %s: packaged into s3://%s first (stacksim package): %s\n", s.rel, packageBucket, strings.Join(s.packaged, "; "))

@@ -15,14 +15,20 @@ import (
 // by reason, and the counts. It answers the exit status: 1 when a created
 // stack did not delete to DELETE_COMPLETE, stacksim broke, a template
 // failed without a verdict or one with a verdict created (the list is
-// stale), or fewer than minCreated created.
-func summarize(w io.Writer, results []result, known map[string]corpus.Why, minCreated int) int {
-	created, deleted, broken := 0, 0, 0
+// stale), or fewer than minCreated created. standIns says whether the
+// templates were given stand-ins (standins.go): those listed as needing
+// them (corpus.StandIn) must then create with them, and the others must
+// create without.
+func summarize(w io.Writer, results []result, known map[string]corpus.Why, minCreated int, standIns bool) int {
+	created, deleted, broken, standIn := 0, 0, 0, 0
 	byVerdict := map[corpus.Verdict][]result{}
 	var unexplained, stale []result
 	for _, r := range results {
 		if r.created {
 			created++
+			if len(r.standIns) > 0 {
+				standIn++
+			}
 		}
 		if r.deleted {
 			deleted++
@@ -31,6 +37,14 @@ func summarize(w io.Writer, results []result, known map[string]corpus.Why, minCr
 			broken++
 		}
 		why, listed := known[r.rel]
+		if why.Verdict == corpus.StandIn && standIns {
+			// It must create, given its stand-ins.
+			if r.created && len(r.standIns) == 0 {
+				stale = append(stale, r)
+				continue
+			}
+			listed = false
+		}
 		switch {
 		case r.created && listed:
 			stale = append(stale, r)
@@ -45,6 +59,9 @@ func summarize(w io.Writer, results []result, known map[string]corpus.Why, minCr
 		fmt.Fprintf(w, "\nThe %d that did not create, by verdict:\n", n)
 	}
 	verdicts := []corpus.Verdict{corpus.TemplateFault, corpus.CannotHave}
+	if !standIns {
+		verdicts = append(verdicts, corpus.StandIn)
+	}
 	var counts []string
 	for _, v := range verdicts {
 		rs := byVerdict[v]
@@ -82,10 +99,17 @@ func summarize(w io.Writer, results []result, known map[string]corpus.Why, minCr
 		}
 	}
 	for _, r := range stale {
+		if known[r.rel].Verdict == corpus.StandIn {
+			fmt.Fprintf(w, "STALE %s creates without stand-ins, but internal/corpus/unmade.go says it needs them (%s): remove it\n", r.rel, known[r.rel].Reason)
+			continue
+		}
 		fmt.Fprintf(w, "STALE %s creates, but internal/corpus/unmade.go lists it (%s: %s): remove it\n", r.rel, known[r.rel].Verdict, known[r.rel].Reason)
 	}
-	fmt.Fprintf(w, "\n%d templates: %d CREATE_COMPLETE (%d deleted to DELETE_COMPLETE), %d did not create (%s, %d unexplained), %d broke stacksim\n",
-		len(results), created, deleted, len(results)-created, strings.Join(counts, ", "), len(unexplained), broken)
+	fmt.Fprintf(w, "\n%d templates: %d CREATE_COMPLETE (%d deleted to DELETE_COMPLETE; %d given stand-ins for their author's code or macros), %d did not create (%s, %d unexplained), %d broke stacksim\n",
+		len(results), created, deleted, standIn, len(results)-created, strings.Join(counts, ", "), len(unexplained), broken)
+	if created < minCreated {
+		fmt.Fprintf(w, "FAIL: %d created, fewer than -min %d\n", created, minCreated)
+	}
 	if broken > 0 || deleted != created || created < minCreated || len(unexplained) > 0 || len(stale) > 0 {
 		return 1
 	}
