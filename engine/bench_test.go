@@ -525,7 +525,7 @@ func BenchmarkCreateMixed(b *testing.B) {
 		var total, cpu time.Duration
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
-			e := newTestEngine(b, Options{Contract: ContractReport})
+			e := loopEngine(b, Options{Contract: ContractReport})
 			settle()
 			b.StartTimer()
 			start, c0 := time.Now(), cpuTime()
@@ -535,6 +535,7 @@ func BenchmarkCreateMixed(b *testing.B) {
 			benchRun(b, e, "CREATE_COMPLETE")
 			total += time.Since(start)
 			cpu += cpuTime() - c0
+			closeLoopEngine(b, e)
 		}
 		perResource(b, n, total, cpu)
 	})
