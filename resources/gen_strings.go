@@ -240,7 +240,7 @@ func (vg *valueGen) identity(e *env, r genRequest) string {
 		}
 	}
 	if t := ownIDTemplate(vg.typeName); t != "" {
-		if s, err := e.expandString(t, "gen-id:"+r.path); err == nil {
+		if s, err := cachedTemplate(t).fill(e, "gen-id:"+r.path); err == nil {
 			return s
 		}
 	}
@@ -254,7 +254,7 @@ func (vg *valueGen) ownARN(e *env, r genRequest) []string {
 	id := vg.identity(e, r)
 	var out []string
 	if t, ok := ownARNs[vg.typeName]; ok {
-		if s, err := e.expandString(withID(t, id), "gen:"+r.path); err == nil {
+		if s, err := e.expandWithID(t, id, "gen:"+r.path); err == nil {
 			out = append(out, s)
 		}
 	}
@@ -293,7 +293,7 @@ func (vg *valueGen) foreignARN(e *env, stem string, r genRequest) []string {
 	}
 	var out []string
 	if t, ok := foreignARNs[strings.ToLower(stem)]; ok {
-		if s, err := e.expandString(withID(t, id), "gen:"+r.path); err == nil {
+		if s, err := e.expandWithID(t, id, "gen:"+r.path); err == nil {
 			out = append(out, s)
 		}
 	}
@@ -307,7 +307,7 @@ func (vg *valueGen) foreignARN(e *env, stem string, r genRequest) []string {
 func (vg *valueGen) foreign(e *env, typ, attr string, r genRequest) []string {
 	other := newValueGen(&Schema{TypeName: typ})
 	res := resourceOf(typ)
-	var tpl string
+	var tpl, id string
 	switch strings.ToLower(strings.TrimSuffix(attr, "s")) {
 	case "id":
 		tpl = ownIDTemplate(typ)
@@ -315,11 +315,11 @@ func (vg *valueGen) foreign(e *env, typ, attr string, r genRequest) []string {
 			tpl = foreignIDTemplate(res)
 		}
 	case "arn":
-		id := e.stackName + "-" + res + "-" + e.entropy().stream2("gen-name:", r.path).pick(alphaUpperNum, 13)
+		id = e.stackName + "-" + res + "-" + e.entropy().stream2("gen-name:", r.path).pick(alphaUpperNum, 13)
 		if t, ok := ownARNs[typ]; ok {
-			tpl = withID(t, id)
+			tpl = t
 		} else if t, ok := foreignARNs[strings.ToLower(res)]; ok {
-			tpl = withID(t, id)
+			tpl = t
 		} else {
 			return other.generalARNs(e, other.service, res, id)
 		}
@@ -329,7 +329,14 @@ func (vg *valueGen) foreign(e *env, typ, attr string, r genRequest) []string {
 	if tpl == "" {
 		return nil
 	}
-	s, err := e.expandString(tpl, "gen:"+r.path)
+	// tpl is the simulation's own (one of a type's few): compiled once.
+	var s string
+	var err error
+	if id != "" {
+		s, err = e.expandWithID(tpl, id, "gen:"+r.path)
+	} else {
+		s, err = cachedTemplate(tpl).fill(e, "gen:"+r.path)
+	}
 	if err != nil {
 		return nil
 	}

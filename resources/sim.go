@@ -263,6 +263,13 @@ func (e *env) expand(v any, purpose string) (any, error) {
 	}
 }
 
+// expandWithID expands tpl with {$id} and {$id!lower} standing for id, as
+// expandString(withID(tpl, id)) does, from tpl compiled once (tpl is one
+// of the simulation's own templates: a few, kept for the process).
+func (e *env) expandWithID(tpl, id, purpose string) (string, error) {
+	return cachedTemplate(tpl).fillID(e, purpose, braces.Replace(id), true)
+}
+
 func (e *env) expandString(s, purpose string) (string, error) {
 	if !strings.Contains(s, "{") {
 		return s, nil
@@ -340,14 +347,31 @@ func compileTemplates(specs ...[]valueSpec) map[string]*template {
 }
 
 func (t *template) fill(e *env, purpose string) (string, error) {
+	return t.fillID(e, purpose, "", false)
+}
+
+// fillID is fill with {$id} and {$id!lower} standing for id (withID): as
+// if id were literal text there, so they are not counted among the
+// placeholders whose randomness follows their position.
+func (t *template) fillID(e *env, purpose, id string, hasID bool) (string, error) {
 	var b strings.Builder
-	b.Grow(t.size + 64)
+	b.Grow(t.size + len(id) + 64)
 	n := 0
 	for i := range t.segs {
 		sg := &t.segs[i]
 		if sg.ph == nil {
 			b.WriteString(sg.lit)
 			continue
+		}
+		if hasID {
+			switch sg.ph.raw {
+			case "$id":
+				b.WriteString(id)
+				continue
+			case "$id!lower":
+				b.WriteString(strings.ToLower(id))
+				continue
+			}
 		}
 		val, err := e.fill(sg.ph, purpose, n)
 		if err != nil {
