@@ -132,11 +132,8 @@ func opsEngine(tb testing.TB) *Engine { return opsEngineWith(tb, true, ContractR
 func opsEngineWith(tb testing.TB, sim bool, mode ContractMode) *Engine {
 	tb.Helper()
 	var e *Engine
-	if _, loop := tb.(*testing.B); loop {
-		var err error
-		if e, err = New(Options{Contract: mode}); err != nil {
-			tb.Fatal(err)
-		}
+	if b, loop := tb.(*testing.B); loop {
+		e = loopEngine(b, Options{Contract: mode})
 	} else {
 		e = newTestEngine(tb, Options{Contract: mode})
 	}
@@ -363,11 +360,7 @@ func timeOp(b *testing.B, n int, setUp func(b *testing.B, n int) *Engine, op fun
 		op(b, e, n)
 		total += time.Since(start)
 		cpu += cpuTime() - c0
-		b.StopTimer()
-		if err := e.Close(); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
+		closeLoopEngine(b, e)
 	}
 	perResource(b, n, total, cpu)
 }

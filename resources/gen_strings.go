@@ -357,10 +357,3 @@ func relationshipFormat(format string) (typ, attr string, ok bool) {
 
 // braces removes what would read as a placeholder from an id.
 var braces = strings.NewReplacer("{", "", "}", "")
-
-// withID puts an id into an ARN template ({$id}, {$id!lower}).
-func withID(tpl, id string) string {
-	id = braces.Replace(id)
-	tpl = strings.ReplaceAll(tpl, "{$id!lower}", strings.ToLower(id))
-	return strings.ReplaceAll(tpl, "{$id}", id)
-}

@@ -3,9 +3,19 @@ package resources
 import (
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
+
+// withID puts an id into an ARN template ({$id}, {$id!lower}) as text: how
+// the value generator filled its templates before expandWithID, kept as
+// the reference it must answer as.
+func withID(tpl, id string) string {
+	id = braces.Replace(id)
+	tpl = strings.ReplaceAll(tpl, "{$id!lower}", strings.ToLower(id))
+	return strings.ReplaceAll(tpl, "{$id}", id)
+}
 
 // expandWithID, which fills a template compiled once, must answer what
 // expanding the template with the id written into it (withID) answers:

@@ -117,21 +117,15 @@ func memberSchema(s *Schema, obj map[string]any, name string, depth int) map[str
 }
 
 func isIndex(s string) bool {
-	// Most segments are property names: tell them apart without Atoi,
-	// whose error allocates. Short runs of digits are indexes; anything
-	// else (a sign, a number too long for a fast answer) is Atoi's to judge.
-	if s == "" || len(s) > 18 {
-		return s != "" && atoiOK(s)
-	}
+	// Most segments are property names: tell them from indexes without
+	// Atoi, whose error allocates. A sign, or a run of digits too long to
+	// be sure of, is Atoi's to judge.
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < '0' || c > '9' {
-			if i == 0 && (c == '+' || c == '-') && len(s) > 1 {
-				return atoiOK(s)
-			}
-			return false
+			return i == 0 && (c == '+' || c == '-') && atoiOK(s)
 		}
 	}
-	return true
+	return s != "" && (len(s) <= 18 || atoiOK(s))
 }
 
 func atoiOK(s string) bool {

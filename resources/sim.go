@@ -263,8 +263,8 @@ func (e *env) expand(v any, purpose string) (any, error) {
 	}
 }
 
-// expandWithID expands tpl with {$id} and {$id!lower} standing for id, as
-// expandString(withID(tpl, id)) does, from tpl compiled once (tpl is one
+// expandWithID expands tpl with {$id} and {$id!lower} standing for id (an
+// id's braces dropped, so that it reads as text), from tpl compiled once (tpl is one
 // of the simulation's own templates: a few, kept for the process).
 func (e *env) expandWithID(tpl, id, purpose string) (string, error) {
 	return cachedTemplate(tpl).fillID(e, purpose, braces.Replace(id), true)
@@ -350,7 +350,7 @@ func (t *template) fill(e *env, purpose string) (string, error) {
 	return t.fillID(e, purpose, "", false)
 }
 
-// fillID is fill with {$id} and {$id!lower} standing for id (withID): as
+// fillID is fill with {$id} and {$id!lower} standing for id: as
 // if id were literal text there, so they are not counted among the
 // placeholders whose randomness follows their position.
 func (t *template) fillID(e *env, purpose, id string, hasID bool) (string, error) {
