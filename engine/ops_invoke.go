@@ -309,7 +309,15 @@ func sameMap(a, b map[string]any) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
+// mergeModels lays over over base: a map with base's keys and over's, over's
+// values where both have one.
 func mergeModels(base, over map[string]any) map[string]any {
+	if covers(over, base) {
+		// over has every key of base, and its values win: the merge is
+		// over itself, shared as the handler's answers are (a model is
+		// never changed once made: resources/doc.go).
+		return over
+	}
 	out := make(map[string]any, len(base)+len(over))
 	for k, v := range base {
 		out[k] = v
@@ -318,6 +326,19 @@ func mergeModels(base, over map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// covers tells whether m has every key of sub.
+func covers(m, sub map[string]any) bool {
+	if len(m) < len(sub) {
+		return false
+	}
+	for k := range sub {
+		if _, ok := m[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // initiated writes "Resource creation Initiated" once a create's model

@@ -111,7 +111,7 @@ func noExport(name string) error { return fmt.Errorf("No export named %s found."
 type checkResolver struct {
 	e       *Engine
 	tx      *txn
-	types   map[string]string
+	types   map[string]string // the resources' types (made with attrs)
 	attrs   bool
 	imports bool
 	missing *missingImports // see liveResolver.missing
@@ -190,9 +190,14 @@ func (e *Engine) checkTemplate(tx *txn, b boundTemplate, attrs, imports bool) er
 // the imports of exports that do not exist yet instead of refusing them
 // (CreateChangeSet).
 func (e *Engine) checkTemplateDeferring(tx *txn, b boundTemplate, attrs, imports bool, missing *missingImports) error {
-	c := checkResolver{e: e, tx: tx, types: map[string]string{}, attrs: attrs, imports: imports, missing: missing}
-	for _, res := range b.Resources() {
-		c.types[res.LogicalID] = res.Type
+	c := checkResolver{e: e, tx: tx, attrs: attrs, imports: imports, missing: missing}
+	if attrs {
+		// the types are what the attributes are checked against
+		rs := b.Resources()
+		c.types = make(map[string]string, len(rs))
+		for _, res := range rs {
+			c.types[res.LogicalID] = res.Type
+		}
 	}
 	if imports && !attrs {
 		if err := e.checkDynamicRefs(tx, b, c); err != nil {

@@ -306,6 +306,13 @@ func (e *Engine) runStart(ctx context.Context, tx *txn, t *Task) error {
 		// the end of the phase the stop queued ends the operation.
 		return r.flush()
 	}
+	if r.op.Phase == 0 {
+		// every step writes its row, its resource's and its object's
+		n := len(r.op.Plan.Steps)
+		tx.Expect(store.TSteps, n)
+		tx.Expect(store.TResources, n)
+		tx.Expect(store.TObjects, n)
+	}
 	if r.op.Plan.Operation == plan.OpCreate && r.op.Phase == 0 {
 		if r.op.Deadline.IsZero() && r.st.TimeoutInMinutes > 0 {
 			op := r.oper()

@@ -461,6 +461,16 @@ func (tx *Txn) Del(t TableID, k string) {
 	tx.setRow(t, k, nil)
 }
 
+// Expect sizes the overlay's map of table t for n rows when the
+// transaction has written none of t's yet and its hint is smaller: an
+// operation that starts knows how many rows its steps will write (one or
+// more per resource), and a map grown row by row rehashes as it goes.
+func (tx *Txn) Expect(t TableID, n int) {
+	if tx.write && tx.ov[t] == nil && n > tx.hint[t] {
+		tx.ov[t] = make(map[string]Record, n)
+	}
+}
+
 func (tx *Txn) setRow(t TableID, k string, r Record) {
 	ov := tx.ov[t]
 	if ov == nil {
