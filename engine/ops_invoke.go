@@ -383,11 +383,14 @@ func (r *run) partSucceeded(row *store.StepRecord, s *plan.Step, p resources.Pro
 		}
 		row.Model = model
 		if !s.Custom {
-			// Read the resource back, as Cloud Control does after a create.
+			// Read the resource back at once, as Cloud Control does after
+			// a create, in the same task (the read is the create's last
+			// call: nothing else of the operation comes between them). A
+			// read that must be called again (NotFound while the resource
+			// becomes visible, a retriable error) is scheduled as any
+			// other call.
 			row.Part, row.Attempt, row.Desired = partRead, 1, model
-			r.putRow(row)
-			r.scheduleInvoke(row, 0)
-			return nil
+			return r.invoke(row, s, &Task{Attempt: 1})
 		}
 		return r.createSucceeded(row, s, model)
 	case partRead:
