@@ -30,7 +30,7 @@ type Object struct {
 	answerOf     map[string]any
 	answerSchema *Schema
 	// lastStep is the callback context of the last step of a simulated
-	// duration for this object ({"id": ID, "remaining": 0}), made once and
+	// duration for this object (lastStepContext), made once and
 	// shared by its create, update and delete (contexts are never changed
 	// in place either).
 	lastStep map[string]any

@@ -2,7 +2,6 @@ package resources
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -176,8 +175,6 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 
 const stabilizeKey = "stacksimStabilize"
 
-// jsonZero is json.Number("0") boxed once (a stabilization's last step).
-var jsonZero any = json.Number("0")
 
 func (g *generic) TypeName() string { return g.schema.TypeName }
 func (g *generic) Schema() *Schema  { return g.schema }
@@ -332,7 +329,7 @@ func (g *generic) put(obj *Object) (map[string]any, error) {
 	out := g.output(obj.Model)
 	obj.answer, obj.answerOf, obj.answerSchema = out, obj.Model, g.schema
 	if obj.lastStep == nil && g.seconds != [3]int64{} {
-		obj.lastStep = stabilizeContext(obj.ID, jsonZero)
+		obj.lastStep = lastStepContext(obj.ID)
 	}
 	return out, g.cloud.Put(obj)
 }
@@ -363,7 +360,11 @@ func (g *generic) locate(req *Request) (string, bool) {
 
 // stabilizing reads the generic provider's own callback context.
 func stabilizing(req *Request) (id string, remaining int64, ok bool) {
-	st, isMap := req.CallbackContext[stabilizeKey].(map[string]any)
+	v := req.CallbackContext[stabilizeKey]
+	if id, isID := v.(string); isID {
+		return id, 0, id != "" // the last step: lastStepContext
+	}
+	st, isMap := v.(map[string]any)
 	if !isMap {
 		return "", 0, false
 	}
@@ -378,10 +379,18 @@ func stabilizing(req *Request) (id string, remaining int64, ok bool) {
 	return id, remaining, id != ""
 }
 
-// stabilizeContext is the callback context of a step: the object's id and
-// the seconds left after it.
+// stabilizeContext is the callback context of a step that leaves seconds
+// to wait after it: the object's id and the seconds left.
 func stabilizeContext(id string, remaining any) map[string]any {
 	return map[string]any{stabilizeKey: map[string]any{"id": id, "remaining": remaining}}
+}
+
+// lastStepContext is the callback context of the last step of a
+// stabilization (nothing left after it): the object's id alone, one map
+// per object rather than two (stabilizing also reads the two-map form,
+// {"id": ID, "remaining": 0}, that state files saved before have).
+func lastStepContext(id string) map[string]any {
+	return map[string]any{stabilizeKey: id}
 }
 
 // step answers IN_PROGRESS for the next part of a simulated duration, or
@@ -402,7 +411,7 @@ func (g *generic) step(obj *Object, id string, remaining int64, model map[string
 	if obj != nil && obj.lastStep != nil && obj.ID == id {
 		return InProgress(model, obj.lastStep, delay)
 	}
-	return InProgress(model, stabilizeContext(id, jsonZero), delay)
+	return InProgress(model, lastStepContext(id), delay)
 }
 
 func (g *generic) Create(ctx context.Context, req *Request) (*ProgressEvent, error) {

@@ -2,6 +2,7 @@ package resources
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -59,6 +60,35 @@ func TestEmbeddedTypesCRUD(t *testing.T) {
 				t.Fatalf("read after delete: %v", ev)
 			}
 			_ = context.Background()
+		})
+	}
+}
+
+// TestStabilizing reads the generic provider's callback context in the
+// forms it writes and in the two-map form of a stabilization's last step
+// that state files saved before lastStepContext hold.
+func TestStabilizing(t *testing.T) {
+	cases := []struct {
+		name      string
+		cc        map[string]any
+		id        string
+		remaining int64
+		ok        bool
+	}{
+		{"last step", lastStepContext("abc"), "abc", 0, true},
+		{"steps left", stabilizeContext("abc", numberFromInt(30)), "abc", 30, true},
+		{"last step, saved before", map[string]any{stabilizeKey: map[string]any{"id": "abc", "remaining": json.Number("0")}}, "abc", 0, true},
+		{"remaining as text", map[string]any{stabilizeKey: map[string]any{"id": "abc", "remaining": "12"}}, "abc", 12, true},
+		{"no id", map[string]any{stabilizeKey: ""}, "", 0, false},
+		{"another handler's context", map[string]any{"other": "abc"}, "", 0, false},
+		{"none", nil, "", 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			id, remaining, ok := stabilizing(&Request{CallbackContext: c.cc})
+			if id != c.id || remaining != c.remaining || ok != c.ok {
+				t.Errorf("stabilizing(%v) = %q, %d, %v; want %q, %d, %v", c.cc, id, remaining, ok, c.id, c.remaining, c.ok)
+			}
 		})
 	}
 }
