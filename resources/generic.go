@@ -175,7 +175,6 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 
 const stabilizeKey = "stacksimStabilize"
 
-
 func (g *generic) TypeName() string { return g.schema.TypeName }
 func (g *generic) Schema() *Schema  { return g.schema }
 
