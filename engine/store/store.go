@@ -532,8 +532,12 @@ func (tx *Txn) ScanFrom(t TableID, ix string, prefix, from string, fn func(r Rec
 		k string
 		r Record
 	}
-	// Sized for the common case, a scan of one stack's (or operation's)
-	// rows where the overlay and the buffer hold nothing else.
+	// Sized for the buffer's rows in range (a bound) and the overlay's: all
+	// of them where an operation's rows share a range (one stack's
+	// resources or events, one operation's steps); a few otherwise (the
+	// objects of one type, among those of every type the operation made:
+	// a slice for all of them on every scan would cost as much as the
+	// operation wrote).
 	size := buf.len()
 	keyed := ix != IxID && buf.indexed(ix, prefix)
 	switch {
@@ -542,7 +546,11 @@ func (tx *Txn) ScanFrom(t TableID, ix string, prefix, from string, fn func(r Rec
 	case keyed:
 		size = buf.sizeKeyed(ix, prefix)
 	}
-	extra := make([]row, 0, size+len(ov))
+	fromOverlay := len(ov)
+	if t == TObjects {
+		fromOverlay = min(fromOverlay, 64)
+	}
+	extra := make([]row, 0, size+fromOverlay)
 	keyOf := tx.indexKey(t, ix)
 	add := func(pk string, r Record) {
 		if ix == IxID {
