@@ -38,6 +38,9 @@ type generic struct {
 	// seconds by action.
 	defaults, values []compiledSpec
 	suffixWhen       []string
+	// name is what fitName holds a generated name to: the name property's
+	// pattern (nil: none) and lengths, found once.
+	name namePattern
 	seconds          [3]int64 // create, update, delete
 	templates        map[string]*template
 	// seq is g.sequence, bound once.
@@ -166,6 +169,9 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 	g.createRoom += len(g.gens)
 	if sim.Name != nil && sim.Name.Suffix != nil {
 		g.suffixWhen = SplitPointer(sim.Name.Suffix.When)
+	}
+	if sim.Name != nil {
+		g.name = namePatternOf(s, sim.Name.Property)
 	}
 	for i, a := range [...]Action{ActionCreate, ActionUpdate, ActionDelete} {
 		g.seconds[i] = int64(sim.duration(a) / time.Second)

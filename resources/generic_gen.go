@@ -140,13 +140,8 @@ func setCopying(model map[string]any, segs []string, v any) map[string]any {
 // pattern has no room for them; a name that still does not fit is
 // generated from the pattern.
 func (g *generic) fitName(e *env, n *nameSpec, name string) string {
-	ps := g.schema.PropertySchema("/properties/" + n.Property)
-	pat, _ := ps["pattern"].(string)
-	if pat == "" {
-		return name
-	}
-	cp := compilePattern(pat)
-	if cp.matches(name) {
+	cp := g.name.pattern
+	if cp == nil || cp.matches(name) {
 		return name
 	}
 	for _, cand := range []string{strings.ReplaceAll(name, "-", "_"), strings.ReplaceAll(name, "-", "")} {
@@ -154,13 +149,29 @@ func (g *generic) fitName(e *env, n *nameSpec, name string) string {
 			return cand
 		}
 	}
-	minLen, _ := schemaInt(ps, "minLength")
-	maxLen := -1
-	if m, ok := schemaInt(ps, "maxLength"); ok {
-		maxLen = m
-	}
-	if s, ok := cp.generate(e.entropy().stream2("name:", n.Property), minLen, maxLen); ok {
+	if s, ok := cp.generate(e.entropy().stream2("name:", n.Property), g.name.minLen, g.name.maxLen); ok {
 		return s
 	}
 	return name
+}
+
+// namePattern is the pattern a name property's schema gives (nil: none)
+// and its lengths (maxLen -1: no bound).
+type namePattern struct {
+	pattern        *compiledPattern
+	minLen, maxLen int
+}
+
+func namePatternOf(s *Schema, property string) namePattern {
+	ps := s.PropertySchema("/properties/" + property)
+	pat, _ := ps["pattern"].(string)
+	if pat == "" {
+		return namePattern{}
+	}
+	np := namePattern{pattern: compilePattern(pat), maxLen: -1}
+	np.minLen, _ = schemaInt(ps, "minLength")
+	if m, ok := schemaInt(ps, "maxLength"); ok {
+		np.maxLen = m
+	}
+	return np
 }
