@@ -40,9 +40,9 @@ type generic struct {
 	suffixWhen       []string
 	// name is what fitName holds a generated name to: the name property's
 	// pattern (nil: none) and lengths, found once.
-	name namePattern
-	seconds          [3]int64 // create, update, delete
-	templates        map[string]*template
+	name      namePattern
+	seconds   [3]int64 // create, update, delete
+	templates map[string]*template
 	// seq is g.sequence, bound once.
 	seq func(path, group string, model map[string]any) (int64, error)
 	// gens are the values made from the schema when a new model lacks
