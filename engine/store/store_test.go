@@ -148,3 +148,39 @@ func TestStoreRetiredExportsImportsOperations(t *testing.T) {
 		t.Fatalf("exportsOf = %+v", got)
 	}
 }
+
+// TestExpectSizesOnlyAnEmptyOverlay: Expect makes the overlay's map of a
+// table only while the transaction has written none of its rows (one with
+// rows is never replaced, which would lose them), and the rows written
+// after it read, roll back and commit as any others.
+func TestExpectSizesOnlyAnEmptyOverlay(t *testing.T) {
+	s := newTestStore(t)
+	tx := s.BeginLoop()
+	st := addStack(t, tx, "app")
+	tx.Expect(TResources, 100)
+	tx.PutResource(&ResourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: "A", PhysicalResourceId: "pA"})
+	tx.Expect(TResources, 1000) // has a row: kept
+	tx.Expect(TStacks, 1000)    // has a row: kept
+	sp := tx.Savepoint()
+	tx.PutResource(&ResourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: "B", PhysicalResourceId: "pB"})
+	if got := logicalIDs(tx.ResourcesOf(st.Num)); !reflect.DeepEqual(got, []string{"A=pA", "B=pB"}) {
+		t.Fatalf("resources before the rollback = %v", got)
+	}
+	tx.RollbackTo(sp)
+	tx.Release()
+	if tx.StackByName("app") == nil {
+		t.Fatal("Expect on a table with a row lost it")
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := logicalIDs(s.Read().ResourcesOf(st.Num)); !reflect.DeepEqual(got, []string{"A=pA"}) {
+		t.Fatalf("resources after the commit = %v", got)
+	}
+	// A read transaction writes nothing: Expect does nothing.
+	rd := s.Read()
+	rd.Expect(TResources, 10)
+	if rd.ov[TResources] != nil {
+		t.Fatal("Expect made an overlay in a read transaction")
+	}
+}
