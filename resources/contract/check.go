@@ -82,7 +82,15 @@ func (c *Checker) check(req *resources.Request, in map[string]any, ev *resources
 			j := i - boolInt(ev.ResourceModel != nil)
 			m, where = ev.ResourceModels[j], fmt.Sprintf("resourceModels[%d]", j)
 		}
-		if !s.ModelCertainlyValid(m) { // else neither a null nor a schema problem
+		single := ev.ResourceModel != nil && i == 0 && req.LogicalResourceIdentifier != ""
+		switch {
+		case single && c.knownValid(req.LogicalResourceIdentifier, m):
+			// the model this resource's last answer had, found valid then
+		case s.ModelCertainlyValid(m): // neither a null nor a schema problem
+			if single {
+				c.modelValid(req.LogicalResourceIdentifier, m)
+			}
+		default:
 			if p := findNull(m, ""); p != "" {
 				add(RuleModelNull, "%s holds null at %s; leave out properties without a value", where, p)
 			}
@@ -175,6 +183,9 @@ func (c *Checker) check(req *resources.Request, in map[string]any, ev *resources
 		c.mu.Lock()
 		switch a {
 		case resources.ActionRead, resources.ActionUpdate, resources.ActionDelete:
+			if a == resources.ActionDelete {
+				delete(c.valid, req.LogicalResourceIdentifier)
+			}
 			if id := requestID(); id != "" {
 				if c.deleted.has(id) && req.CallbackContext == nil {
 					add(RuleDeletedResourceFound, "%s of %q succeeded after its delete had; it must answer FAILED NotFound", a, id)

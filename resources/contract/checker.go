@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -57,6 +58,14 @@ type Checker struct {
 	originals  map[actionKey]map[string]any // the input view of an action's first desired state
 	life       map[string]lifeState         // the identifiers creates made and no delete removed
 	deleted    deletedIDs                   // the identifiers deletes removed
+	// valid is, by logical id, the last model the checker found valid
+	// under the schema. A handler's next answer is often the very same map
+	// (the generic provider answers its create's IN_PROGRESS, its SUCCESS
+	// and the read after it with one), and a model is never changed once
+	// handed over (resources/doc.go): that map is not walked again. Held,
+	// so that its address cannot be another map's; forgotten when the
+	// resource is deleted, replaced by the next valid model otherwise.
+	valid map[string]map[string]any
 }
 
 // actionKey names one action of one resource: re-invocations share it.
@@ -107,7 +116,7 @@ func (d *deletedIDs) remove(id string) {
 
 // Wrap returns a checker around p.
 func Wrap(p resources.Provider, opts Options) *Checker {
-	return &Checker{inner: p, opts: opts, custom: resources.IsCustomType(p.TypeName()), originals: map[actionKey]map[string]any{}, life: map[string]lifeState{}}
+	return &Checker{inner: p, opts: opts, custom: resources.IsCustomType(p.TypeName()), originals: map[actionKey]map[string]any{}, life: map[string]lifeState{}, valid: map[string]map[string]any{}}
 }
 
 // Unwrap is the provider the checker wraps.
@@ -249,4 +258,30 @@ func (c *Checker) requestID(req *resources.Request) string {
 		return id
 	}
 	return req.PhysicalResourceID
+}
+
+// knownValid tells whether m is the model the checker last found valid for
+// the logical resource (the same map, not an equal one).
+func (c *Checker) knownValid(logical string, m map[string]any) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.valid[logical]
+	return ok && sameMap(v, m)
+}
+
+// modelValid remembers m as the logical resource's last valid model (nil:
+// forgets it).
+func (c *Checker) modelValid(logical string, m map[string]any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m == nil {
+		delete(c.valid, logical)
+		return
+	}
+	c.valid[logical] = m
+}
+
+// sameMap tells whether a and b are the same map.
+func sameMap(a, b map[string]any) bool {
+	return a != nil && b != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

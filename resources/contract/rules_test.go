@@ -231,3 +231,55 @@ func TestGoodHandlerHasNoViolations(t *testing.T) {
 		t.Fatalf("violations: %v", vs)
 	}
 }
+
+// TestModelCheckedOnceIsNotTrustedWhenItChanges: the checker does not walk
+// again a model it found valid when the handler answers the very same map
+// for the same resource, but a different map — an invalid one, or one of
+// another resource — is checked, and a delete forgets what it knew.
+func TestModelCheckedOnceIsNotTrustedWhenItChanges(t *testing.T) {
+	valid := model("Name", "thing1", "Size", 3, "Arn", "arn:x")
+	invalid := model("Name", "thing1-much-too-long", "Size", 3, "Arn", "arn:x")
+	var answers []map[string]any
+	h := broken(func(r *resources.Request) (*resources.ProgressEvent, error) {
+		m := answers[0]
+		answers = answers[1:]
+		if r.Action == resources.ActionDelete {
+			return ok(nil), nil
+		}
+		return ok(m), nil
+	})
+	c := contract.Wrap(resources.NewHandlerProvider(thing(t), h), contract.Options{})
+	call := func(a resources.Action, logical string, m map[string]any) int {
+		t.Helper()
+		answers = append(answers, m)
+		before := len(c.Violations())
+		if _, err := resources.Invoke(context.Background(), c, &resources.Request{Action: a, LogicalResourceIdentifier: logical,
+			DesiredResourceState: model("Name", "thing1", "Size", 3), ClientRequestToken: "t-" + string(a)}); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, v := range c.Violations()[before:] {
+			if v.Rule == contract.RuleModelSchema {
+				n++
+			}
+		}
+		return n
+	}
+	for _, s := range []struct {
+		action  resources.Action
+		logical string
+		m       map[string]any
+		want    int
+	}{
+		{resources.ActionCreate, "A", valid, 0},
+		{resources.ActionRead, "A", valid, 0},   // the same map: known valid
+		{resources.ActionRead, "A", invalid, 1}, // another map: checked
+		{resources.ActionRead, "B", invalid, 1}, // another resource
+		{resources.ActionRead, "A", valid, 0},
+		{resources.ActionDelete, "A", nil, 0},
+	} {
+		if got := call(s.action, s.logical, s.m); got != s.want {
+			t.Errorf("%s of %s: %d model-schema violations, want %d", s.action, s.logical, got, s.want)
+		}
+	}
+}
