@@ -6,7 +6,8 @@ import "testing"
 // their schema fails them all before anything starts, in CloudFormation's
 // words (DetailedStatus VALIDATION_FAILED), and rolls back; an update
 // likewise, its refused resources ended by the rollback; a value known
-// only at run time is checked when its step starts.
+// only at run time is checked when its step starts; an imported value is
+// checked when the create starts.
 func TestLifecyclePreHandlerValidation(t *testing.T) {
 	h := newHarness(t, "pre-handler-validation", Options{})
 	h.mustDo(func() error {
@@ -29,6 +30,16 @@ func TestLifecyclePreHandlerValidation(t *testing.T) {
 	h.wait("app")
 	h.detailed("app")
 	h.resources("app")
+
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "exporter", TemplateBody: h.fixture("exporter.yaml")})
+	})
+	h.wait("exporter")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "importer", TemplateBody: h.fixture("bad-import.yaml")})
+	})
+	h.wait("importer")
+	h.detailed("importer")
 	h.done()
 }
 

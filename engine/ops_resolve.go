@@ -115,6 +115,37 @@ type checkResolver struct {
 	attrs   bool
 	imports bool
 	missing *missingImports // see liveResolver.missing
+	trace   *resolveTrace
+}
+
+// resolveTrace tells, while a checkResolver resolves a resource's
+// properties, whether the live resolver of a stack (live(true)) could
+// answer otherwise: it reads an export's or another stack's output, or a
+// resource of the stack that has a physical resource, where the
+// checkResolver answers Unknown. When nothing of that was read, the two
+// make the same properties, and the create's start resolves them once
+// (runtimeTemplateCheck's pass serves checkProperties).
+type resolveTrace struct {
+	tx      *txn
+	st      *store.StackRecord
+	differs bool
+}
+
+// read notes a Ref or a Fn::GetAtt of logical id id.
+func (t *resolveTrace) read(id string) {
+	if t == nil || t.differs {
+		return
+	}
+	if rec := t.tx.Resource(t.st.Num, id); rec != nil && rec.PhysicalResourceId != "" && rec.ResourceStatus != "DELETE_COMPLETE" && rec.ResourceStatus != "DELETE_SKIPPED" {
+		t.differs = true
+	}
+}
+
+// external notes an Fn::ImportValue or an Fn::GetStackOutput.
+func (t *resolveTrace) external() {
+	if t != nil {
+		t.differs = true
+	}
 }
 
 // missingImports are the imports of exports that do not exist yet that
@@ -151,9 +182,13 @@ func (m *missingImports) reason() string {
 		x.Resource + "] because: " + noExport(x.Export).Error()
 }
 
-func (c checkResolver) Ref(id string) (any, error) { return template.Unknown{LogicalID: id}, nil }
+func (c checkResolver) Ref(id string) (any, error) {
+	c.trace.read(id)
+	return template.Unknown{LogicalID: id}, nil
+}
 
 func (c checkResolver) GetAtt(id, attribute string) (any, error) {
+	c.trace.read(id)
 	if c.attrs {
 		if t, ok := c.types[id]; ok && !plan.IsCustom(t) {
 			p, err := c.e.providerOf(t)
@@ -170,6 +205,7 @@ func (c checkResolver) GetAtt(id, attribute string) (any, error) {
 }
 
 func (c checkResolver) ImportValue(name string) (any, error) {
+	c.trace.external()
 	if c.imports && c.tx.Export(name) == nil {
 		if c.missing != nil {
 			c.missing.add(name)
@@ -190,7 +226,17 @@ func (e *Engine) checkTemplate(tx *txn, b boundTemplate, attrs, imports bool) er
 // the imports of exports that do not exist yet instead of refusing them
 // (CreateChangeSet).
 func (e *Engine) checkTemplateDeferring(tx *txn, b boundTemplate, attrs, imports bool, missing *missingImports) error {
+	return e.checkTemplateKeeping(tx, b, attrs, imports, missing, nil)
+}
+
+// checkTemplateKeeping is checkTemplateDeferring that, with keep, hands
+// keep the properties of every resource whose resolution read nothing the
+// live resolver of keep's stack could answer otherwise (resolveTrace).
+func (e *Engine) checkTemplateKeeping(tx *txn, b boundTemplate, attrs, imports bool, missing *missingImports, keep *keptProperties) error {
 	c := checkResolver{e: e, tx: tx, attrs: attrs, imports: imports, missing: missing}
+	if keep != nil {
+		c.trace = &resolveTrace{tx: tx, st: keep.st}
+	}
 	if attrs {
 		// the types are what the attributes are checked against
 		rs := b.Resources()
@@ -211,8 +257,15 @@ func (e *Engine) checkTemplateDeferring(tx *txn, b boundTemplate, attrs, imports
 		if missing != nil {
 			missing.current = res.LogicalID
 		}
-		if _, err := b.Properties(res.LogicalID, c); err != nil {
+		if c.trace != nil {
+			c.trace.differs = false
+		}
+		props, err := b.Properties(res.LogicalID, c)
+		if err != nil {
 			return err
+		}
+		if c.trace != nil && !c.trace.differs {
+			keep.props[res.LogicalID] = props
 		}
 	}
 	if missing != nil {
@@ -233,15 +286,35 @@ func (e *Engine) checkTemplateDeferring(tx *txn, b boundTemplate, attrs, imports
 // CloudFormation finds only then (an attribute a type does not have), and
 // words the stack's reason: "[Error] /Outputs/X/Value/Fn::GetAtt:
 // Resource type T does not support attribute {A}." (BEHAVIOUR.md §4 F).
-func (r *run) runtimeTemplateCheck() (string, error) {
+//
+// It also returns the properties it resolved that are what checkProperties
+// would resolve again (keptProperties).
+func (r *run) runtimeTemplateCheck() (string, *keptProperties, error) {
 	b, err := r.template()
 	if err != nil {
-		return "", internalf("stack %s: binding its template: %w", r.st.StackName, err)
+		return "", nil, internalf("stack %s: binding its template: %w", r.st.StackName, err)
 	}
-	if err := r.e.checkTemplate(r.tx, b, true, false); err != nil {
-		return runtimeErrorReason(err), nil
+	keep := &keptProperties{st: r.st, props: make(map[string]map[string]any, len(b.Resources()))}
+	if err := r.e.checkTemplateKeeping(r.tx, b, true, false, nil, keep); err != nil {
+		return runtimeErrorReason(err), nil, nil
 	}
-	return "", nil
+	return "", keep, nil
+}
+
+// keptProperties are the properties, by logical id, that a template check
+// resolved the way the live resolver of stack st (live(true)) resolves them.
+type keptProperties struct {
+	st    *store.StackRecord
+	props map[string]map[string]any
+}
+
+// of returns a resource's kept properties.
+func (k *keptProperties) of(id string) (map[string]any, bool) {
+	if k == nil {
+		return nil, false
+	}
+	p, ok := k.props[id]
+	return p, ok
 }
 
 // runtimeErrorReason words a template error found while the stack runs.

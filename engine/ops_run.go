@@ -181,10 +181,15 @@ func (r *run) fireStack(ev statemachine.StackEvent, reason string) error {
 // --- plan indexes
 
 // planIndex is derived from a plan once per process: where each step is,
-// and which steps wait on it.
+// and which steps wait on it. The planner numbers a plan's steps from 1
+// up, so where a step is, by ID, is a slice about as long as the plan; a
+// plan whose IDs are sparse (a state file's, edited) has a map instead.
 type planIndex struct {
-	pos        map[int]int
-	dependents map[int][]int
+	byID   []int32       // ID → position in Plan.Steps + 1 (0: no step)
+	sparse map[int]int32 // ID → position, when byID is nil
+	// dependents are, by position, the IDs of the steps that wait on the
+	// step: slices of one backing array.
+	dependents [][]int
 }
 
 const maxPlanIndexes = 64
@@ -193,19 +198,78 @@ func (e *Engine) planIndexOf(p *plan.Plan) *planIndex {
 	if ix, ok := e.plans[p]; ok {
 		return ix
 	}
-	ix := &planIndex{pos: make(map[int]int, len(p.Steps)), dependents: map[int][]int{}}
-	for i := range p.Steps {
-		s := &p.Steps[i]
-		ix.pos[s.ID] = i
-		for _, a := range s.After {
-			ix.dependents[a] = append(ix.dependents[a], s.ID)
-		}
-	}
+	ix := newPlanIndex(p)
 	if len(e.plans) >= maxPlanIndexes {
 		clear(e.plans)
 	}
 	e.plans[p] = ix
 	return ix
+}
+
+func newPlanIndex(p *plan.Plan) *planIndex {
+	n := len(p.Steps)
+	maxID, edges := 0, 0
+	for i := range p.Steps {
+		maxID = max(maxID, p.Steps[i].ID)
+		edges += len(p.Steps[i].After)
+	}
+	ix := &planIndex{dependents: make([][]int, n)}
+	if maxID <= 2*n+64 {
+		ix.byID = make([]int32, maxID+1)
+	} else {
+		ix.sparse = make(map[int]int32, n)
+	}
+	for i := range p.Steps {
+		if id := p.Steps[i].ID; id >= 0 {
+			if ix.byID != nil {
+				ix.byID[id] = int32(i) + 1
+			} else {
+				ix.sparse[id] = int32(i)
+			}
+		}
+	}
+	// the dependents of every step in one backing array: counted, then
+	// filled in plan order
+	count := make([]int, n)
+	for i := range p.Steps {
+		for _, a := range p.Steps[i].After {
+			if at, ok := ix.stepAt(a); ok {
+				count[at]++
+			}
+		}
+	}
+	flat := make([]int, edges)
+	for at, c := range count {
+		ix.dependents[at], flat = flat[:0:c], flat[c:]
+	}
+	for i := range p.Steps {
+		for _, a := range p.Steps[i].After {
+			if at, ok := ix.stepAt(a); ok {
+				ix.dependents[at] = append(ix.dependents[at], p.Steps[i].ID)
+			}
+		}
+	}
+	return ix
+}
+
+// stepAt is the position in Plan.Steps of the step with an ID.
+func (ix *planIndex) stepAt(id int) (int, bool) {
+	if ix.byID == nil {
+		at, ok := ix.sparse[id]
+		return int(at), ok
+	}
+	if id < 0 || id >= len(ix.byID) || ix.byID[id] == 0 {
+		return 0, false
+	}
+	return int(ix.byID[id]) - 1, true
+}
+
+// dependentsOf are the IDs of the steps that wait on the step with an ID.
+func (ix *planIndex) dependentsOf(id int) []int {
+	if at, ok := ix.stepAt(id); ok {
+		return ix.dependents[at]
+	}
+	return nil
 }
 
 // dropPlanIndex forgets the index of a plan no task runs any more (its
@@ -220,7 +284,7 @@ func (e *Engine) dropPlanIndex(p *plan.Plan) {
 }
 
 func (r *run) step(id int) *plan.Step {
-	if i, ok := r.idx.pos[id]; ok {
+	if i, ok := r.idx.stepAt(id); ok {
 		return &r.op.Plan.Steps[i]
 	}
 	return nil
@@ -322,7 +386,8 @@ func (e *Engine) runStart(ctx context.Context, tx *txn, t *Task) error {
 		// A template error that only shows when the stack runs (an
 		// attribute a type does not have) fails the create before any
 		// resource starts (BEHAVIOUR.md §4 F).
-		if reason, err := r.runtimeTemplateCheck(); err != nil {
+		reason, kept, err := r.runtimeTemplateCheck()
+		if err != nil {
 			return err
 		} else if reason != "" {
 			op := r.oper()
@@ -330,7 +395,7 @@ func (e *Engine) runStart(ctx context.Context, tx *txn, t *Task) error {
 			r.schedulePhaseEnd()
 			return r.flush()
 		}
-		if refused, err := r.checkProperties(); err != nil {
+		if refused, err := r.checkProperties(kept); err != nil {
 			return err
 		} else if refused {
 			return r.flush()
@@ -349,7 +414,7 @@ func (e *Engine) runStart(ctx context.Context, tx *txn, t *Task) error {
 			}
 			return r.flush()
 		}
-		if refused, err := r.checkProperties(); err != nil {
+		if refused, err := r.checkProperties(nil); err != nil {
 			return err
 		} else if refused {
 			return r.flush()
@@ -415,7 +480,7 @@ func (r *run) schedulePhaseEnd() {
 // stepDone is called when a step has ended well: its dependents that wait
 // on nothing else become ready.
 func (r *run) stepDone(id int) {
-	deps := r.idx.dependents[id]
+	deps := r.idx.dependentsOf(id)
 	for _, d := range deps {
 		s := r.step(d)
 		if s == nil {
@@ -445,7 +510,7 @@ func (r *run) journal() plan.Journal {
 	for _, row := range rows {
 		// Rows of steps a continued rollback dropped (done before) stay
 		// with the operation but are no longer its plan's.
-		if _, ok := r.idx.pos[int(row.Index)]; ok && row.Entry.Step != 0 {
+		if _, ok := r.idx.stepAt(int(row.Index)); ok && row.Entry.Step != 0 {
 			j = append(j, row.Entry)
 		}
 	}

@@ -172,8 +172,10 @@ func aboutUnknown(problem string, unknown []string) bool {
 // checkProperties runs when a create or update starts: it fails, in
 // CloudFormation's words, every resource whose properties fail
 // validation, and reports whether any did (the operation then stops,
-// "Validation failed for following resources: [A, B].").
-func (r *run) checkProperties() (bool, error) {
+// "Validation failed for following resources: [A, B]."). kept are
+// properties resolved already as live(true) resolves them (a create's
+// runtimeTemplateCheck), nil for none.
+func (r *run) checkProperties(kept *keptProperties) (bool, error) {
 	b, err := r.template()
 	if err != nil {
 		return false, internalf("stack %s: binding its template: %w", r.st.StackName, err)
@@ -188,9 +190,12 @@ func (r *run) checkProperties() (bool, error) {
 		if schema == nil {
 			continue
 		}
-		props, perr := b.Properties(s.LogicalID, r.live(true))
-		if perr != nil {
-			continue // a template error: the step reports it when it starts
+		props, ok := kept.of(s.LogicalID)
+		if !ok {
+			var perr error
+			if props, perr = b.Properties(s.LogicalID, r.live(true)); perr != nil {
+				continue // a template error: the step reports it when it starts
+			}
 		}
 		problems := propertyProblems(schema, props)
 		if len(problems) == 0 {

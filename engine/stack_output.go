@@ -30,6 +30,7 @@ func (l liveResolver) GetStackOutput(stackName, outputName, region, roleARN stri
 // GetStackOutput implements template.StackOutputResolver when a template
 // is submitted: the output must exist now.
 func (c checkResolver) GetStackOutput(stackName, outputName, region, roleARN string) (any, error) {
+	c.trace.external()
 	if !c.imports {
 		return template.Unknown{Export: stackName + "." + outputName}, nil
 	}
