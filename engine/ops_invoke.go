@@ -113,8 +113,9 @@ func stepAction(row *store.StepRecord) resources.Action {
 
 // runInvoke calls a step's handler once.
 func (e *Engine) runInvoke(ctx context.Context, tx *txn, t *Task) error {
-	r, ok, err := e.newRun(ctx, tx, t)
-	if err != nil || !ok {
+	var rv run
+	r := &rv
+	if ok, err := e.loadRun(r, ctx, tx, t); err != nil || !ok {
 		return err
 	}
 	row, s := r.taskRow(t)

@@ -78,22 +78,30 @@ type run struct {
 // newRun loads the stack and operation a task works for; ok is false when
 // the task is stale (the operation is gone or no longer in motion).
 func (e *Engine) newRun(ctx context.Context, tx *txn, t *Task) (*run, bool, error) {
+	r := &run{}
+	ok, err := e.loadRun(r, ctx, tx, t)
+	return r, ok, err
+}
+
+// loadRun is newRun into a run the caller has (on its stack: the loop's
+// commonest task, an invoke, makes no garbage for it).
+func (e *Engine) loadRun(r *run, ctx context.Context, tx *txn, t *Task) (bool, error) {
 	op := tx.Operation(t.OperationId)
 	if op == nil || !op.InMotion {
-		return nil, false, nil
+		return false, nil
 	}
 	st := tx.StackByID(op.StackId)
 	if st == nil {
-		return nil, false, fmt.Errorf("operation %s names stack %s, which does not exist", op.Id, op.StackId)
+		return false, fmt.Errorf("operation %s names stack %s, which does not exist", op.Id, op.StackId)
 	}
 	if st.OperationId != op.Id {
-		return nil, false, nil
+		return false, nil
 	}
-	r := &run{e: e, ctx: ctx, tx: tx, st: st, op: op}
+	*r = run{e: e, ctx: ctx, tx: tx, st: st, op: op}
 	if op.Plan != nil {
 		r.idx = e.planIndexOf(op.Plan)
 	}
-	return r, true, nil
+	return true, nil
 }
 
 // stack returns the stack record to change (a copy owned by the run).

@@ -31,7 +31,7 @@ func fullResource(t testing.TB) *store.ResourceRecord {
 	v := reflect.ValueOf(r).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Type().Field(i)
-		if f.Tag.Get("json") == "-" {
+		if f.Tag.Get("json") == "-" || !f.IsExported() {
 			continue
 		}
 		if v.Field(i).IsZero() {

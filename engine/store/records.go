@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"time"
 
 	"github.com/stacksim/stacksim/plan"
@@ -237,6 +238,11 @@ type ResourceRecord struct {
 	// before a wait condition waited on it (AWS keeps them in S3 for the
 	// condition to count when it starts; engine/api_wait_handle.go).
 	HandleSignals []HandleSignal `json:",omitempty"`
+
+	// pk is the record's key in the resources table, made once by
+	// PutResource before the record is shared, and carried by its clones
+	// (Key checks that it still is the key of Num and LogicalResourceId).
+	pk string
 }
 
 // HandleSignal is a signal kept at a wait condition handle's URL.
@@ -285,7 +291,15 @@ func (r *ResourceRecord) Key() string {
 	if r.Retired != "" {
 		return retiredKey(r.Num, r.LogicalResourceId, r.PhysicalResourceId)
 	}
+	if r.pkValid() {
+		return r.pk
+	}
 	return ResourceKey(r.Num, r.LogicalResourceId)
+}
+
+// pkValid tells whether pk is ResourceKey(Num, LogicalResourceId).
+func (r *ResourceRecord) pkValid() bool {
+	return len(r.pk) == 4+len(r.LogicalResourceId) && binary.BigEndian.Uint32([]byte(r.pk[:4])) == r.Num && r.pk[4:] == r.LogicalResourceId
 }
 
 // Clone returns a shallow copy (see the note at the top of this file).

@@ -184,3 +184,31 @@ func TestExpectSizesOnlyAnEmptyOverlay(t *testing.T) {
 		t.Fatal("Expect made an overlay in a read transaction")
 	}
 }
+
+// TestResourceKeyMadeOnce: PutResource gives a record its key once, its
+// clones carry it, and a clone that names another resource (or stack) has
+// that one's key, not the carried one.
+func TestResourceKeyMadeOnce(t *testing.T) {
+	s := newTestStore(t)
+	tx := s.Begin()
+	st := addStack(t, tx, "app")
+	r := &ResourceRecord{Num: st.Num, StackId: st.StackId, LogicalResourceId: "A", PhysicalResourceId: "pA"}
+	tx.PutResource(r)
+	if r.pk != ResourceKey(st.Num, "A") || r.Key() != r.pk {
+		t.Fatalf("key %q, want %q", r.pk, ResourceKey(st.Num, "A"))
+	}
+	c := r.Clone()
+	c.LogicalResourceId = "B"
+	if c.Key() != ResourceKey(st.Num, "B") {
+		t.Fatalf("a clone renamed B has key %q", c.Key())
+	}
+	d := r.Clone()
+	d.Num++
+	if d.Key() != ResourceKey(st.Num+1, "A") {
+		t.Fatalf("a clone of another stack has key %q", d.Key())
+	}
+	tx.PutResource(c)
+	if got := logicalIDs(tx.ResourcesOf(st.Num)); !reflect.DeepEqual(got, []string{"A=pA", "B=pA"}) {
+		t.Fatalf("resources = %v", got)
+	}
+}

@@ -129,6 +129,9 @@ func (tx *Txn) PutResource(r *ResourceRecord) {
 	if r.Num == 0 || r.StackId == "" || r.Retired != "" {
 		panic("store: putResource needs the stack's Num and StackId, and a current resource")
 	}
+	if !r.pkValid() {
+		r.pk = ResourceKey(r.Num, r.LogicalResourceId) // r is the caller's fresh copy
+	}
 	tx.Put(r)
 }
 
