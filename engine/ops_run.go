@@ -202,6 +202,11 @@ type planIndex struct {
 
 const maxPlanIndexes = 64
 
+// journalPerStart is about how many journal entries the start of a step
+// writes (its row, its resource's, its event and the event's bookkeeping,
+// its task; ExpectChanges).
+const journalPerStart = 8
+
 func (e *Engine) planIndexOf(p *plan.Plan) *planIndex {
 	if ix, ok := e.plans[p]; ok {
 		return ix
@@ -458,6 +463,7 @@ func (r *run) beginPhase() error {
 			r.ready = append(r.ready, s.ID)
 		}
 	}
+	r.tx.ExpectChanges(journalPerStart * len(r.ready))
 	return r.drain()
 }
 

@@ -337,8 +337,8 @@ func (b *Bound) live(ref *Reference) bool {
 // resolvePolicies resolves DeletionPolicy and UpdateReplacePolicy written as
 // intrinsic functions.
 func (b *Bound) resolvePolicies(c *collector) {
-	b.deletion = map[string]string{}
-	b.replacement = map[string]string{}
+	b.deletion = make(map[string]string, len(b.enabled))
+	b.replacement = make(map[string]string, len(b.enabled))
 	for _, r := range b.enabled {
 		b.deletion[r.LogicalID] = b.policyValue(c, r, r.DeletionPolicy, r.deletionPolicyNode, "DeletionPolicy", deletionPolicies)
 		b.replacement[r.LogicalID] = b.policyValue(c, r, r.UpdateReplacePolicy, r.updateReplacePolicyNode, "UpdateReplacePolicy", updateReplacePolicies)

@@ -471,6 +471,16 @@ func (tx *Txn) Expect(t TableID, n int) {
 	}
 }
 
+// ExpectChanges makes room in the journal for n more entries: a task that
+// starts many steps at once (the first of a create whose resources wait on
+// nothing) journals several entries a step, and a journal grown entry by
+// entry copies itself over and over.
+func (tx *Txn) ExpectChanges(n int) {
+	if tx.write && n > 0 {
+		tx.journal = slices.Grow(tx.journal, n)
+	}
+}
+
 func (tx *Txn) setRow(t TableID, k string, r Record) {
 	ov := tx.ov[t]
 	if ov == nil {
