@@ -25,11 +25,21 @@ type generic struct {
 	// type (two creates of one name cannot both succeed).
 	mu       sync.Mutex
 	schema   *Schema
-	sim      *simulation
 	cloud    Cloud
 	seed     int64
 	now      func() time.Time
 	pageSize int
+	// seq is g.sequence, bound once.
+	seq func(path, group string, model map[string]any) (int64, error)
+	*compiledSim
+}
+
+// compiledSim is what the simulated provider derives from a schema alone,
+// compiled once per schema (Schema.simulated) and read-only after: every
+// provider of the type shares it (an engine per test, in a test suite,
+// makes one of each type it meets).
+type compiledSim struct {
+	sim *simulation
 	// createRoom and updateRoom are how many keys an action may add to the
 	// request's properties (names, defaults, values, kept createOnly and
 	// readOnly values): models are made that big at once, never grown.
@@ -43,8 +53,6 @@ type generic struct {
 	name      namePattern
 	seconds   [3]int64 // create, update, delete
 	templates map[string]*template
-	// seq is g.sequence, bound once.
-	seq func(path, group string, model map[string]any) (int64, error)
 	// gens are the values made from the schema when a new model lacks
 	// them (generic_gen.go), vg what makes them.
 	gens []genSpec
@@ -147,6 +155,18 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 	if opts.PageSize <= 0 {
 		opts.PageSize = 10
 	}
+	g := &generic{schema: s, cloud: opts.Cloud, seed: opts.Seed, now: opts.Now, pageSize: opts.PageSize, compiledSim: s.simulated()}
+	g.seq = g.sequence
+	return g
+}
+
+// simulated is the schema's simulation, compiled once.
+func (s *Schema) simulated() *compiledSim {
+	s.simOnce.Do(func() { s.simC = compileSim(s) })
+	return s.simC
+}
+
+func compileSim(s *Schema) *compiledSim {
 	sim := s.sim
 	switch {
 	case sim == nil:
@@ -154,29 +174,28 @@ func NewGeneric(s *Schema, opts GenericOptions) Provider {
 	case s.overlaid:
 		sim = mergeSimulation(sim, inferSimulation(s))
 	}
-	g := &generic{schema: s, sim: sim, cloud: opts.Cloud, seed: opts.Seed, now: opts.Now, pageSize: opts.PageSize}
+	c := &compiledSim{sim: sim}
 	var named []string
 	if sim.Name != nil {
 		named = []string{"/properties/" + sim.Name.Property}
 	}
-	g.createRoom = topLevelNames(named, specPaths(sim.Defaults), specPaths(sim.Values))
-	g.updateRoom = topLevelNames(s.CreateOnlyProperties, s.ReadOnlyProperties, specPaths(sim.Defaults), specPaths(sim.Values))
-	g.defaults, g.values = compileSpecs(s, sim.Defaults), compileSpecs(s, sim.Values)
-	g.seq = g.sequence
-	g.templates = compileTemplates(sim.Values, sim.Defaults)
-	g.gens, g.vg = compileGens(s, sim), newValueGen(s)
-	g.refPart = compositeRef(s, g.vg)
-	g.createRoom += len(g.gens)
+	c.createRoom = topLevelNames(named, specPaths(sim.Defaults), specPaths(sim.Values))
+	c.updateRoom = topLevelNames(s.CreateOnlyProperties, s.ReadOnlyProperties, specPaths(sim.Defaults), specPaths(sim.Values))
+	c.defaults, c.values = compileSpecs(s, sim.Defaults), compileSpecs(s, sim.Values)
+	c.templates = compileTemplates(sim.Values, sim.Defaults)
+	c.gens, c.vg = compileGens(s, sim), newValueGen(s)
+	c.refPart = compositeRef(s, c.vg)
+	c.createRoom += len(c.gens)
 	if sim.Name != nil && sim.Name.Suffix != nil {
-		g.suffixWhen = SplitPointer(sim.Name.Suffix.When)
+		c.suffixWhen = SplitPointer(sim.Name.Suffix.When)
 	}
 	if sim.Name != nil {
-		g.name = namePatternOf(s, sim.Name.Property)
+		c.name = namePatternOf(s, sim.Name.Property)
 	}
 	for i, a := range [...]Action{ActionCreate, ActionUpdate, ActionDelete} {
-		g.seconds[i] = int64(sim.duration(a) / time.Second)
+		c.seconds[i] = int64(sim.duration(a) / time.Second)
 	}
-	return g
+	return c
 }
 
 const stabilizeKey = "stacksimStabilize"

@@ -64,6 +64,11 @@ type Schema struct {
 	attrs      []string
 	ptrOnce    sync.Once
 	ptrs       pointerLists
+	// simOnce compiles, on first use, what the simulated provider derives
+	// from the schema alone (compiledSim): every provider of the type in
+	// the process shares it.
+	simOnce sync.Once
+	simC    *compiledSim
 	// segs caches the split form of every pointer the schema lists
 	// (filled at parse time, read-only after).
 	segs map[string][]string
