@@ -216,15 +216,10 @@ func (c checkResolver) ImportValue(name string) (any, error) {
 	return template.Unknown{Export: name}, nil
 }
 
-// checkTemplate resolves every resource's properties and every output of
-// a bound template with a checkResolver, and returns the first error.
-func (e *Engine) checkTemplate(tx *txn, b boundTemplate, attrs, imports bool) error {
-	return e.checkTemplateDeferring(tx, b, attrs, imports, nil)
-}
-
-// checkTemplateDeferring is checkTemplate that, with missing set, records
-// the imports of exports that do not exist yet instead of refusing them
-// (CreateChangeSet).
+// checkTemplateDeferring resolves every resource's properties and every
+// output of a bound template with a checkResolver, and returns the first
+// error; with missing set, it records the imports of exports that do not
+// exist yet instead of refusing them (CreateChangeSet).
 func (e *Engine) checkTemplateDeferring(tx *txn, b boundTemplate, attrs, imports bool, missing *missingImports) error {
 	return e.checkTemplateKeeping(tx, b, attrs, imports, missing, nil)
 }
