@@ -56,10 +56,26 @@ func (vg *valueGen) candidatePlan(ps map[string]any, r genRequest, maxLen int) [
 	switch {
 	case strings.HasSuffix(lname, "arn") || strings.HasSuffix(lname, "arns"):
 		stem := trimSuffixFold(trimSuffixFold(name, "s"), "arn")
+		// the type's (or the stem's) own form first, the general shapes
+		// after: each made only when the ones before it do not fit
 		if own {
-			fn(vg.ownARN)
+			if t, ok := ownARNs[vg.typeName]; ok {
+				fn(func(e *env, r genRequest) []string { return expandedWith(e, t, vg.identity(e, r), r) })
+			}
+			fn(func(e *env, r genRequest) []string {
+				return generalARNs(e, vg.service, vg.resource, vg.identity(e, r))
+			})
 		} else {
-			fn(func(e *env, r genRequest) []string { return vg.foreignARN(e, stem, r) })
+			if t, ok := foreignARNs[strings.ToLower(stem)]; ok {
+				fn(func(e *env, r genRequest) []string { return expandedWith(e, t, vg.foreignName(e, stem, r), r) })
+			}
+			kind := stem
+			if stem == "" {
+				kind = vg.resource
+			}
+			fn(func(e *env, r genRequest) []string {
+				return generalARNs(e, vg.service, kind, vg.foreignName(e, stem, r))
+			})
 		}
 	case strings.HasSuffix(lname, "id") || strings.HasSuffix(lname, "ids"):
 		stem := trimSuffixFold(trimSuffixFold(name, "s"), "id")
@@ -247,23 +263,18 @@ func (vg *valueGen) identity(e *env, r genRequest) string {
 	return e.entropy().stream2("gen-id:", r.path).pick(alphaLowerNum, 12)
 }
 
-// ownARN are the ARN shapes of the resource itself: the type's known form,
-// then the general ones (KIND/ID, KIND:ID, ID; without a region for global
-// services), so that the schema's pattern picks.
-func (vg *valueGen) ownARN(e *env, r genRequest) []string {
-	id := vg.identity(e, r)
-	var out []string
-	if t, ok := ownARNs[vg.typeName]; ok {
-		if s, err := e.expandWithID(t, id, "gen:"+r.path); err == nil {
-			out = append(out, s)
-		}
+// expandedWith is the ARN template t filled with id, or none.
+func expandedWith(e *env, t, id string, r genRequest) []string {
+	s, err := e.expandWithID(t, id, "gen:"+r.path)
+	if err != nil {
+		return nil
 	}
-	return append(out, vg.generalARNs(e, vg.service, vg.resource, id)...)
+	return []string{s}
 }
 
 // generalARNs are arn:PARTITION:SERVICE:REGION:ACCOUNT:KIND/ID and its
 // variations.
-func (vg *valueGen) generalARNs(e *env, service, resource, id string) []string {
+func generalARNs(e *env, service, resource, id string) []string {
 	region, account := e.region, e.account
 	if noRegionServices[service] {
 		region = ""
@@ -284,28 +295,18 @@ func (vg *valueGen) generalARNs(e *env, service, resource, id string) []string {
 	return out
 }
 
-// foreignARN are the ARN shapes of what a property named STEMArn refers to.
-func (vg *valueGen) foreignARN(e *env, stem string, r genRequest) []string {
+// foreignName is the name in the ARN of what a property named STEMArn
+// refers to: STACK-STEM-RANDOM (STACK-RANDOM without a stem).
+func (vg *valueGen) foreignName(e *env, stem string, r genRequest) string {
 	name := e.entropy().stream2("gen-name:", r.path).pick(alphaUpperNum, 13)
-	id := e.stackName + "-" + stem + "-" + name
 	if stem == "" {
-		id = e.stackName + "-" + name
+		return e.stackName + "-" + name
 	}
-	var out []string
-	if t, ok := foreignARNs[strings.ToLower(stem)]; ok {
-		if s, err := e.expandWithID(t, id, "gen:"+r.path); err == nil {
-			out = append(out, s)
-		}
-	}
-	if stem == "" {
-		return append(out, vg.generalARNs(e, vg.service, vg.resource, id)...)
-	}
-	return append(out, vg.generalARNs(e, vg.service, stem, id)...)
+	return e.stackName + "-" + stem + "-" + name
 }
 
 // foreign are the values of a relationship format (AWS::EC2::VPC.Id).
 func (vg *valueGen) foreign(e *env, typ, attr string, r genRequest) []string {
-	other := newValueGen(&Schema{TypeName: typ})
 	res := resourceOf(typ)
 	var tpl, id string
 	switch strings.ToLower(strings.TrimSuffix(attr, "s")) {
@@ -321,7 +322,7 @@ func (vg *valueGen) foreign(e *env, typ, attr string, r genRequest) []string {
 		} else if t, ok := foreignARNs[strings.ToLower(res)]; ok {
 			tpl = t
 		} else {
-			return other.generalARNs(e, other.service, res, id)
+			return generalARNs(e, arnServiceOf(typ), res, id)
 		}
 	default:
 		tpl = "{$StackName}-" + res + "-{$upper:13}"
