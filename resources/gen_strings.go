@@ -157,7 +157,7 @@ func (c candidate) values(e *env, r genRequest) []string {
 	if c.fn != nil {
 		return c.fn(e, r)
 	}
-	s, err := c.tpl.fill(e, "gen:"+r.path)
+	s, err := c.tpl.fill(e, r.purpose())
 	if err != nil {
 		return nil
 	}
@@ -265,7 +265,7 @@ func (vg *valueGen) identity(e *env, r genRequest) string {
 
 // expandedWith is the ARN template t filled with id, or none.
 func expandedWith(e *env, t, id string, r genRequest) []string {
-	s, err := e.expandWithID(t, id, "gen:"+r.path)
+	s, err := e.expandWithID(t, id, r.purpose())
 	if err != nil {
 		return nil
 	}
@@ -334,9 +334,9 @@ func (vg *valueGen) foreign(e *env, typ, attr string, r genRequest) []string {
 	var s string
 	var err error
 	if id != "" {
-		s, err = e.expandWithID(tpl, id, "gen:"+r.path)
+		s, err = e.expandWithID(tpl, id, r.purpose())
 	} else {
-		s, err = cachedTemplate(tpl).fill(e, "gen:"+r.path)
+		s, err = cachedTemplate(tpl).fill(e, r.purpose())
 	}
 	if err != nil {
 		return nil

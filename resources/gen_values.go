@@ -51,6 +51,17 @@ type genRequest struct {
 	name      string
 	attribute bool
 	own       bool // the property identifies the resource itself (its Id, Arn, Name)
+	// gen is "gen:" + path, made once for the requests compiled with the
+	// type (compileGens); "" for the others (purpose makes it).
+	gen string
+}
+
+// purpose is what keys the randomness of the value's templates.
+func (r genRequest) purpose() string {
+	if r.gen != "" {
+		return r.gen
+	}
+	return "gen:" + r.path
 }
 
 const maxGenDepth = 8

@@ -42,7 +42,7 @@ func compileGens(s *Schema, sim *simulation) []genSpec {
 		}
 		name := segs[len(segs)-1]
 		g := genSpec{path: p, segs: segs, schema: ps, parents: len(segs) == 1 || parentsReadOnly(s, segs),
-			req: genRequest{path: p, name: name, attribute: attribute}}
+			req: genRequest{path: p, name: name, attribute: attribute, gen: "gen:" + p}}
 		lname := strings.ToLower(name)
 		switch {
 		case contains(s.PrimaryIdentifier, p):
