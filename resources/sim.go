@@ -1,6 +1,7 @@
 package resources
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"strconv"
 	"strings"
@@ -464,9 +465,11 @@ func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
 			}
 			return e.accountStream(ph.length).pick(alphaLowerNum, ph.length), nil
 		case "uuid":
-			return e.placeholderStream(purpose, n).uuid(), nil
+			st := e.placeholderStream(purpose, n)
+			return st.uuid(), nil
 		case "octet":
-			return strconv.Itoa(1 + int(e.placeholderStream(purpose, n).next())%254), nil
+			st := e.placeholderStream(purpose, n)
+			return strconv.Itoa(1 + int(st.next())%254), nil
 		case "seq":
 			if e.seq == nil || ph.arg == "" {
 				return "", fmt.Errorf("placeholder {%s}: want a group property, as in {$seq:FunctionName}", p)
@@ -483,7 +486,8 @@ func (e *env) fill(ph *placeholderSpec, purpose string, n int) (string, error) {
 		if ph.alphabet == "" {
 			return "", fmt.Errorf("unknown placeholder {%s}", p)
 		}
-		return e.placeholderStream(purpose, n).pick(ph.alphabet, ph.length), nil
+		st := e.placeholderStream(purpose, n)
+		return st.pick(ph.alphabet, ph.length), nil
 	}
 	var v any
 	var ok bool
@@ -562,9 +566,9 @@ func (e *env) accountStream(n int) *byteStream {
 
 // placeholderStream is the random stream of the n-th placeholder of a
 // value: key and purpose#n.
-func (e *env) placeholderStream(purpose string, n int) *byteStream {
+func (e *env) placeholderStream(purpose string, n int) byteStream {
 	var arr [24]byte
-	return e.entropy().stream2(purpose, string(strconv.AppendInt(append(arr[:0], '#'), int64(n), 10)))
+	return byteStream{key: *e.entropy(), purpose: purpose, more: string(strconv.AppendInt(append(arr[:0], '#'), int64(n), 10)), used: sha256.Size}
 }
 
 func alphabetNamed(name string) string {
