@@ -152,18 +152,6 @@ func (vg *valueGen) candidatePlan(ps map[string]any, r genRequest, maxLen int) [
 	return out
 }
 
-// values are the strings of a candidate for a request.
-func (c candidate) values(e *env, r genRequest) []string {
-	if c.fn != nil {
-		return c.fn(e, r)
-	}
-	s, err := c.tpl.fill(e, r.purpose())
-	if err != nil {
-		return nil
-	}
-	return []string{s}
-}
-
 // planKey names a property's plan: its schema (by identity) and what else
 // the plan depends on.
 type planKey struct {

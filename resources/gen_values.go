@@ -366,16 +366,29 @@ func (vg *valueGen) str(e *env, ps map[string]any, r genRequest) string {
 		return n >= minLen && (maxLen < 0 || n <= maxLen) && (cp == nil || cp.matches(s))
 	}
 	first := ""
+	try := func(v string) bool {
+		if v == "" {
+			return false
+		}
+		if fits(v) {
+			return true
+		}
+		if first == "" {
+			first = v
+		}
+		return false
+	}
 	for _, c := range vg.plan(ps, r, maxLen) {
-		for _, v := range c.values(e, r) {
-			if v == "" {
-				continue
-			}
-			if fits(v) {
+		if c.fn == nil {
+			// a template: its one value, without a slice for it
+			if v, err := c.tpl.fill(e, r.purpose()); err == nil && try(v) {
 				return v
 			}
-			if first == "" {
-				first = v
+			continue
+		}
+		for _, v := range c.fn(e, r) {
+			if try(v) {
+				return v
 			}
 		}
 	}
