@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"testing"
 
@@ -28,7 +29,7 @@ func TestMergeModels(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			base, over := copyMap(c.base), copyMap(c.over)
+			base, over := maps.Clone(c.base), maps.Clone(c.over)
 			got := mergeModels(c.base, c.over)
 			if !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("mergeModels = %v, want %v", got, c.want)
@@ -41,17 +42,6 @@ func TestMergeModels(t *testing.T) {
 			}
 		})
 	}
-}
-
-func copyMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // TestReadAfterCreateInTheSameTask: a create's SUCCESS is read back in the
