@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
 	"time"
 
@@ -281,7 +280,7 @@ func (r *run) inProgress(row *store.StepRecord, s *plan.Step, p resources.Provid
 	if ev.ResourceModel != nil {
 		// The same model as the last answer's (providers share their
 		// answers: resources/doc.go) is laid over the desired state already.
-		again := row.Model != nil && sameMap(row.Model, ev.ResourceModel)
+		again := row.Model != nil && resources.SameModel(row.Model, ev.ResourceModel)
 		row.Model = ev.ResourceModel
 		if row.Part != partDelete && row.Part != partDeleteOld && !again {
 			row.Desired = mergeModels(row.Desired, ev.ResourceModel)
@@ -303,11 +302,6 @@ func (r *run) inProgress(row *store.StepRecord, s *plan.Step, p resources.Provid
 	r.putRow(row)
 	r.scheduleInvoke(row, delay, cc)
 	return nil
-}
-
-// sameMap tells whether a and b are the same map (not equal: the same).
-func sameMap(a, b map[string]any) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // mergeModels lays over over base: a map with base's keys and over's, over's

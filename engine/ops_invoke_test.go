@@ -34,8 +34,8 @@ func TestMergeModels(t *testing.T) {
 			if !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("mergeModels = %v, want %v", got, c.want)
 			}
-			if sameMap(got, c.over) != c.shared {
-				t.Errorf("the merge is the model itself: %v, want %v", sameMap(got, c.over), c.shared)
+			if resources.SameModel(got, c.over) != c.shared {
+				t.Errorf("the merge is the model itself: %v, want %v", resources.SameModel(got, c.over), c.shared)
 			}
 			if !reflect.DeepEqual(c.base, base) || !reflect.DeepEqual(c.over, over) {
 				t.Errorf("mergeModels changed its arguments: %v %v", c.base, c.over)

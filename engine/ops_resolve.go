@@ -37,7 +37,7 @@ func (r *run) live(unknown bool) liveResolver {
 // record returns the resource's record when it has a physical resource.
 func (l liveResolver) record(id string) (*store.ResourceRecord, resources.Provider, error) {
 	rec := l.tx.Resource(l.st.Num, id)
-	if rec == nil || rec.PhysicalResourceId == "" || rec.ResourceStatus == "DELETE_COMPLETE" || rec.ResourceStatus == "DELETE_SKIPPED" {
+	if !hasPhysical(rec) {
 		return nil, nil, nil
 	}
 	p, err := l.e.providerOf(rec.ResourceType)
@@ -45,6 +45,12 @@ func (l liveResolver) record(id string) (*store.ResourceRecord, resources.Provid
 		return nil, nil, err
 	}
 	return rec, p, nil
+}
+
+// hasPhysical tells whether a resource record names a physical resource
+// that exists: what the live resolver answers Ref and Fn::GetAtt from.
+func hasPhysical(rec *store.ResourceRecord) bool {
+	return rec != nil && rec.PhysicalResourceId != "" && rec.ResourceStatus != "DELETE_COMPLETE" && rec.ResourceStatus != "DELETE_SKIPPED"
 }
 
 func (l liveResolver) Ref(id string) (any, error) {
@@ -136,8 +142,8 @@ func (t *resolveTrace) read(id string) {
 	if t == nil || t.differs {
 		return
 	}
-	if rec := t.tx.Resource(t.st.Num, id); rec != nil && rec.PhysicalResourceId != "" && rec.ResourceStatus != "DELETE_COMPLETE" && rec.ResourceStatus != "DELETE_SKIPPED" {
-		t.differs = true
+	if hasPhysical(t.tx.Resource(t.st.Num, id)) {
+		t.differs = true // the live resolver answers its values
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -266,22 +265,12 @@ func (c *Checker) knownValid(logical string, m map[string]any) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	v, ok := c.valid[logical]
-	return ok && sameMap(v, m)
+	return ok && resources.SameModel(v, m)
 }
 
-// modelValid remembers m as the logical resource's last valid model (nil:
-// forgets it).
+// modelValid remembers m as the logical resource's last valid model.
 func (c *Checker) modelValid(logical string, m map[string]any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if m == nil {
-		delete(c.valid, logical)
-		return
-	}
 	c.valid[logical] = m
-}
-
-// sameMap tells whether a and b are the same map.
-func sameMap(a, b map[string]any) bool {
-	return a != nil && b != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
