@@ -73,6 +73,10 @@ type run struct {
 	ready []int
 	// tpl is the bound template the stack is on (lazily).
 	tpl boundTemplate
+	// kept are the properties the create's template check resolved in
+	// this task (runtimeTemplateCheck): a step that starts in the same
+	// task and whose kept properties are all known resolves them no more.
+	kept *keptProperties
 }
 
 // newRun loads the stack and operation a task works for; ok is false when
@@ -419,6 +423,7 @@ func (e *Engine) runStart(ctx context.Context, tx *txn, t *Task) error {
 			}
 			return r.flush()
 		}
+		r.kept = kept
 	}
 	if r.op.Plan.Operation == plan.OpUpdate && r.op.Phase == 0 {
 		if stopped, err := r.stopIfTriggered(); err != nil || stopped {

@@ -190,6 +190,11 @@ func (r *run) resolve(s *plan.Step) (props map[string]any, reason string, err er
 	if err != nil {
 		return nil, "", internalf("stack %s: binding its template: %w", r.st.StackName, err)
 	}
+	if p, ok := r.kept.of(s.LogicalID); ok && template.IsKnown(p) {
+		// it read no resource, export or output: the live resolver
+		// makes the same properties (resolveTrace)
+		return p, "", nil
+	}
 	props, perr := b.Properties(s.LogicalID, r.live(false))
 	if perr != nil {
 		return nil, templateReason(perr), nil
