@@ -718,9 +718,10 @@ func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, err
 }
 
 // remove deletes an object from the Cloud, with what its removal does to
-// others (effects).
+// others (effects) and the sequences it owned (endSequences).
 func (g *generic) remove(id string) error {
-	if effects[g.schema.TypeName] == nil {
+	_, owns := sequenceOwners[g.schema.TypeName]
+	if effects[g.schema.TypeName] == nil && !owns {
 		_, err := g.cloud.Delete(g.schema.TypeName, id)
 		return err
 	}
@@ -729,6 +730,9 @@ func (g *generic) remove(id string) error {
 		return err
 	}
 	if _, err := g.cloud.Delete(g.schema.TypeName, id); err != nil {
+		return err
+	}
+	if err := endSequences(g.cloud, obj); err != nil {
 		return err
 	}
 	return runEffect(g.cloud, obj, false)
@@ -764,31 +768,6 @@ func (g *generic) List(ctx context.Context, req *Request) (*ProgressEvent, error
 		models = append(models, g.answer(objs[i]))
 	}
 	return &ProgressEvent{Status: StatusSuccess, ResourceModels: models, NextToken: next}, nil
-}
-
-// sequence is {$seq:group}: one more than the largest number at path among
-// the objects of the type in the same group (the number that ends the
-// value: a Lambda version's "3", a task definition ARN's ":3").
-func (g *generic) sequence(path, group string, model map[string]any) (int64, error) {
-	want, _ := Get(model, "/"+group)
-	objs, err := g.cloud.List(g.schema.TypeName)
-	if err != nil {
-		return 0, err
-	}
-	var max int64
-	for _, o := range objs {
-		if v, ok := Get(o.Model, "/"+group); !ok || !LooseEqual(v, want) {
-			continue
-		}
-		if v, ok := Get(o.Model, path); ok {
-			if s, ok := scalarString(v); ok {
-				if n, ok := trailingNumber(s); ok && n > max {
-					max = n
-				}
-			}
-		}
-	}
-	return max + 1, nil
 }
 
 // trailingNumber is the number the digits that end s make.

@@ -53,7 +53,8 @@ import (
 //     {$digits:N}, {$octet} (1 to 254) are generated from the request's key;
 //     {$account:N} is N characters that are the same for every resource of
 //     the account in the region (RDS endpoints share them); {$seq:Group}
-//     counts up per group ({$seq:FunctionName}: Lambda versions).
+//     counts up per group and never gives a number twice
+//     ({$seq:FunctionName}: Lambda versions; see sequence.go).
 //
 // attributes are Fn::GetAtt names the type answers besides its read-only
 // properties; attributePrefixes, names that start so (a nested stack's
@@ -147,9 +148,9 @@ type env struct {
 	stackName string
 	logicalID string
 	now       time.Time
-	// seq answers {$seq:Group}: one more than the largest number at the
-	// filled path among the type's objects whose Group property equals this
-	// model's (Lambda versions count up per function).
+	// seq answers {$seq:Group}: the next number of the sequence of the
+	// type's objects at the filled path whose Group property equals this
+	// model's (Lambda versions count up per function; sequence.go).
 	seq     func(path, group string, model map[string]any) (int64, error)
 	curPath string
 	// templates are the simulation's value templates, compiled (nil: each
