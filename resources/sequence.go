@@ -22,8 +22,8 @@ import (
 // saved with the account, taken back with a rolled-back step, and found
 // in one lookup (listing the type's objects for each create made a stack
 // of n task definitions cost n² lookups). A group that has no such object
-// yet (the account of a state saved before sequences were kept) starts
-// from the largest number its objects hold.
+// yet starts from 1, or, in an account saved before sequences were kept
+// (sequencesKept), from the largest number its objects hold.
 
 // SequenceType is the type of the Cloud's objects that keep the last
 // number of a sequence. It is no resource type (it has no "::" triple of
@@ -68,8 +68,12 @@ func (g *generic) sequence(path, group string, model map[string]any) (int64, err
 	if kept != nil {
 		s, _ := kept.Model["Last"].(string)
 		last, _ = strconv.ParseInt(s, 10, 64)
-	} else if last, err = g.largestInGroup(path, group, want); err != nil {
+	} else if all, err := g.sequencesKept(); err != nil {
 		return 0, err
+	} else if !all {
+		if last, err = g.largestInGroup(path, group, want); err != nil {
+			return 0, err
+		}
 	}
 	next := last + 1
 	obj := &Object{Type: SequenceType, ID: id, Model: map[string]any{
@@ -78,6 +82,25 @@ func (g *generic) sequence(path, group string, model map[string]any) (int64, err
 		return 0, err
 	}
 	return next, nil
+}
+
+// sequencesKept tells whether every sequence of the type's objects is
+// kept: the type has a marker (a SequenceType object whose id is the type's
+// name), put when its first numbered object was made. A group without a
+// kept sequence then has no object yet, and starts from 1 without a look
+// at the type's objects. An account saved before sequences were kept has
+// objects of the type and no marker: each new group looks at them
+// (largestInGroup).
+func (g *generic) sequencesKept() (bool, error) {
+	marker, err := g.cloud.Get(SequenceType, g.schema.TypeName)
+	if err != nil || marker != nil {
+		return marker != nil, err
+	}
+	objs, err := g.cloud.List(g.schema.TypeName)
+	if err != nil || len(objs) > 0 {
+		return false, err
+	}
+	return true, g.cloud.Put(&Object{Type: SequenceType, ID: g.schema.TypeName, Model: map[string]any{"Type": g.schema.TypeName}})
 }
 
 // largestInGroup is the largest number at path among the type's objects

@@ -108,8 +108,8 @@ func TestLambdaVersionsStartAgainWithTheirFunction(t *testing.T) {
 }
 
 // An account saved before sequences were kept has the objects and no
-// sequence object: the sequence goes on from the largest number its
-// group's objects hold.
+// sequence object (nor the type's marker): the sequence goes on from the
+// largest number its group's objects hold, and another family starts at 1.
 func TestSequenceGoesOnFromAnAccountWithoutIt(t *testing.T) {
 	w := &seqWorld{t: t, reg: NewRegistry(RegistryOptions{Seed: 7})}
 	const td = "AWS::ECS::TaskDefinition"
@@ -118,13 +118,45 @@ func TestSequenceGoesOnFromAnAccountWithoutIt(t *testing.T) {
 		w.create(td, web)
 	}
 	seqs, err := w.reg.Cloud().List(SequenceType)
-	if err != nil || len(seqs) != 1 {
-		t.Fatalf("sequences %v, %v; want one", seqs, err)
+	if err != nil || len(seqs) != 2 {
+		t.Fatalf("sequences %v, %v; want the family's and the type's marker", seqs, err)
 	}
-	if _, err := w.reg.Cloud().Delete(SequenceType, seqs[0].ID); err != nil {
-		t.Fatal(err)
+	for _, s := range seqs {
+		if _, err := w.reg.Cloud().Delete(SequenceType, s.ID); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if n := number(t, w.create(td, web), "TaskDefinitionArn"); n != 6 {
 		t.Errorf("next revision %d, want 6", n)
+	}
+	if n := number(t, w.create(td, map[string]any{"Family": "worker"}), "TaskDefinitionArn"); n != 1 {
+		t.Errorf("another family's first revision %d, want 1", n)
+	}
+}
+
+// listCounting is a Cloud that counts the listings of each type.
+type listCounting struct {
+	Cloud
+	lists map[string]int
+}
+
+func (c *listCounting) List(typeName string) ([]*Object, error) {
+	c.lists[typeName]++
+	return c.Cloud.List(typeName)
+}
+
+// Numbering n task definitions of n families looks at the type's objects
+// once (to find it has none), not once per create: a stack of many task
+// definitions costs n lookups, not n².
+func TestSequencesDoNotListTheType(t *testing.T) {
+	cloud := &listCounting{Cloud: NewMemCloud(), lists: map[string]int{}}
+	w := &seqWorld{t: t, reg: NewRegistry(RegistryOptions{Seed: 7, Cloud: cloud})}
+	for i := 0; i < 20; i++ {
+		if n := number(t, w.create("AWS::ECS::TaskDefinition", map[string]any{"Family": "f" + strconv.Itoa(i)}), "TaskDefinitionArn"); n != 1 {
+			t.Fatalf("family f%d's first revision is %d", i, n)
+		}
+	}
+	if got := cloud.lists["AWS::ECS::TaskDefinition"]; got != 1 {
+		t.Errorf("the type's objects listed %d times, want once", got)
 	}
 }
