@@ -11,7 +11,7 @@ SOAK_PROCS  ?= 1
 SOAK_PERSISTED ?= 400
 SOAK_FLUSHED ?= 400
 
-.PHONY: help build test vet lint examples fmt-check bench bench-scale bench-serve bench-session bench-webview soak docs docs-check corpus corpus-create fixtures registry clean
+.PHONY: help build test vet lint examples fmt-check bench bench-engine bench-scale bench-serve bench-session bench-webview soak docs docs-check corpus corpus-create fixtures registry clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -45,6 +45,9 @@ bench: ## run every benchmark (BENCH=regexp, BENCHTIME=1s)
 
 bench-scale: build ## a command on one stack of an account of 10,000 resources vs one of 500 (RUNS=7)
 	python3 scripts/bench_scale.py --bin bin/stacksim --runs $(or $(RUNS),7)
+
+bench-engine: ## the in-process creates of issues 13 and 18, each in its own process, in turn (ROUNDS=9, BASE=git revision to compare)
+	python3 scripts/bench_engine.py --rounds $(or $(ROUNDS),9) $(if $(BASE),--base $(BASE))
 
 bench-serve: build ## stacksim serve beside moto_server through boto3: create/delete of 500 resources, reads under load, memory
 	python3 scripts/bench_serve.py --bin bin/stacksim
