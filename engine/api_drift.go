@@ -430,6 +430,11 @@ func (e *Engine) DriftResource(ctx context.Context, in DriftResourceInput) (*Dri
 		}
 		if in.Delete {
 			tx.Del(store.TObjects, store.ObjectKey(obj.Type, obj.ID))
+			// A function deleted by hand takes its versions' numbering
+			// with it, as one its stack deletes does.
+			if err := resources.EndSequences(e.cloud, obj); err != nil {
+				return err
+			}
 		} else {
 			c := *obj
 			model := resources.CopyModel(obj.Model)

@@ -68,3 +68,47 @@ func TestTaskDefinitionRevisionSurvivesTheStateFile(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A Lambda function deleted out of band (DriftResource) ends its versions'
+// numbering as a delete by its stack does: the function made again under
+// the same name by another stack publishes version 1.
+func TestFunctionDeletedByHandEndsItsVersions(t *testing.T) {
+	e := newTestEngine(t, Options{})
+	body := "Resources:\n  Fn:\n    Type: AWS::Lambda::Function\n    Properties:\n      FunctionName: orders\n      Role: arn:aws:iam::123456789012:role/r\n      Runtime: python3.12\n      Handler: index.handler\n      Code: {ZipFile: 'def handler(e, c): pass'}\n  V:\n    Type: AWS::Lambda::Version\n    Properties:\n      FunctionName: !Ref Fn\nOutputs:\n  Version: {Value: !GetAtt V.Version}\n"
+	version := func(stack string) string {
+		t.Helper()
+		if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: stack, TemplateBody: body}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Run(ctx()); err != nil {
+			t.Fatal(err)
+		}
+		out, err := e.DescribeStacks(ctx(), DescribeStacksInput{StackName: stack})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := out.Stacks[0]
+		if st.StackStatus != "CREATE_COMPLETE" || len(st.Outputs) != 1 {
+			t.Fatalf("%s: %s %s", stack, st.StackStatus, st.StackStatusReason)
+		}
+		return st.Outputs[0].OutputValue
+	}
+	if v := version("one"); v != "1" {
+		t.Fatalf("the first version is %s", v)
+	}
+	if _, err := e.DriftResource(ctx(), DriftResourceInput{StackName: "one", LogicalResourceId: "Fn", Delete: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DeleteStack(ctx(), DeleteStackInput{StackName: "one"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(ctx()); err != nil {
+		t.Fatal(err)
+	}
+	if v := version("two"); v != "1" {
+		t.Errorf("the function deleted by hand and made again publishes version %s, want 1", v)
+	}
+	if err := e.CheckInvariants(ctx()); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -718,7 +718,7 @@ func (g *generic) Delete(ctx context.Context, req *Request) (*ProgressEvent, err
 }
 
 // remove deletes an object from the Cloud, with what its removal does to
-// others (effects) and the sequences it owned (endSequences).
+// others (effects) and the sequences it owned (EndSequences).
 func (g *generic) remove(id string) error {
 	_, owns := sequenceOwners[g.schema.TypeName]
 	if effects[g.schema.TypeName] == nil && !owns {
@@ -732,7 +732,7 @@ func (g *generic) remove(id string) error {
 	if _, err := g.cloud.Delete(g.schema.TypeName, id); err != nil {
 		return err
 	}
-	if err := endSequences(g.cloud, obj); err != nil {
+	if err := EndSequences(g.cloud, obj); err != nil {
 		return err
 	}
 	return runEffect(g.cloud, obj, false)

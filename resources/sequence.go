@@ -126,10 +126,12 @@ func (g *generic) largestInGroup(path, group string, want any) (int64, error) {
 	return largest, nil
 }
 
-// endSequences deletes the sequences obj owned (sequenceOwners), when it
+// EndSequences deletes the sequences obj owned (sequenceOwners), when it
 // is deleted: a function made again under the same name numbers its
-// versions from 1.
-func endSequences(c Cloud, obj *Object) error {
+// versions from 1. The generic provider calls it when it deletes an
+// object; whoever deletes one behind its back (the engine's DriftResource,
+// someone deleting it by hand) calls it too.
+func EndSequences(c Cloud, obj *Object) error {
 	owner, ok := sequenceOwners[obj.Type]
 	if !ok {
 		return nil
