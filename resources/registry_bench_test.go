@@ -1,6 +1,7 @@
 package resources
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/stacksim/stacksim/resources/internal/schemapack"
@@ -64,4 +65,42 @@ func BenchmarkRegistryCompile(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(benchTypes)), "ns/type")
+}
+
+// BenchmarkRegistryRetained reports the heap a type keeps once a process
+// has used it: its schema parsed, the validators of its template
+// properties and of the contract compiled, and a valid model (its
+// example) checked with both — what a long-lived serve keeps per type it
+// has met. The decoded documents the validators are built from are not
+// kept (validator).
+func BenchmarkRegistryRetained(b *testing.B) {
+	p, err := registryPack()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var per float64
+	for i := 0; i < b.N; i++ {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		kept := make([]*Schema, 0, len(benchTypes))
+		for _, typ := range benchTypes {
+			doc, _, _ := p.Doc(typ)
+			s, err := parseRegistryDoc(typ, doc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m := s.ExampleModel(1)
+			if err := s.ValidateInput(m); err != nil {
+				b.Fatalf("%s: its example is not valid: %v", typ, err)
+			}
+			s.ModelCertainlyValid(m)
+			kept = append(kept, s)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		per = float64(after.HeapAlloc-before.HeapAlloc) / float64(len(kept)) / 1024
+		runtime.KeepAlive(kept)
+	}
+	b.ReportMetric(per, "KiB/type")
 }

@@ -61,10 +61,18 @@ const ValidationMessagePrefix = "Properties validation failed for resource "
 // validator is one compiled variant: the quick check, made at once, and
 // the full validator, compiled only when the quick check cannot say a
 // model is valid (valid models never need it).
+//
+// The validator does not keep the decoded document it was built from: a
+// registry schema decodes to tens or hundreds of kilobytes of maps, twice
+// (one document per variant), which every collection of the process would
+// mark for as long as the type is known. The full validator decodes the
+// schema's bytes again when it is first needed.
 type validator struct {
 	fast *fastNode
-	// root is the stripped document the full validator compiles.
-	root map[string]any
+	// raw and drop are what the stripped document is made from again
+	// (strippedDoc) when the full validator is compiled.
+	raw  []byte
+	drop []string
 	src  string
 	once sync.Once
 	full *fullNode
@@ -74,7 +82,10 @@ type validator struct {
 // fullSchema is the full validator, compiled on first use.
 func (v *validator) fullSchema() (*fullNode, error) {
 	v.once.Do(func() {
-		v.full, v.err = compileFull(v.root)
+		var root map[string]any
+		if root, v.err = strippedDoc(v.raw, v.drop, v.src); v.err == nil {
+			v.full, v.err = compileFull(root)
+		}
 		if v.err != nil {
 			v.err = fmt.Errorf("%s: compile schema: %w", v.src, v.err)
 		}
@@ -104,19 +115,30 @@ func (s *Schema) compile() {
 }
 
 func (s *Schema) compileVariant(drop []string) (*validator, error) {
-	doc, err := decodeJSON(s.raw)
+	root, err := strippedDoc(s.raw, drop, s.Source)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.Source, err)
+		return nil, err
+	}
+	return &validator{fast: buildFast(root), raw: s.raw, drop: drop, src: s.Source}, nil
+}
+
+// strippedDoc decodes a schema's bytes and takes off what validation does
+// not read (its name, handlers, stacksim's section) and the keywords of
+// drop.
+func strippedDoc(raw []byte, drop []string, src string) (map[string]any, error) {
+	doc, err := decodeJSON(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	root, ok := doc.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s: a schema is a JSON object", s.Source)
+		return nil, fmt.Errorf("%s: a schema is a JSON object", src)
 	}
 	for _, k := range []string{"$schema", "$id", "id", "x-stacksim", "handlers", "propertyTransform", "typeName", "description", "sourceUrl", "documentationUrl"} {
 		delete(root, k)
 	}
 	stripKeywords(root, drop)
-	return &validator{fast: buildFast(root), root: root, src: s.Source}, nil
+	return root, nil
 }
 
 // stripKeywords removes keywords from a schema object and its subschemas.
