@@ -14,29 +14,11 @@ import (
 func TestTaskDefinitionRevisionSurvivesTheStateFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
 	body := "Resources:\n  Task:\n    Type: AWS::ECS::TaskDefinition\n    Properties:\n      Family: web\n      ContainerDefinitions: [{Name: app, Image: nginx}]\nOutputs:\n  Arn: {Value: !Ref Task}\n"
-	arn := func(e *Engine, stack string) string {
-		t.Helper()
-		out, err := e.DescribeStacks(ctx(), DescribeStacksInput{StackName: stack})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := out.Stacks[0]
-		if st.StackStatus != "CREATE_COMPLETE" || len(st.Outputs) != 1 {
-			t.Fatalf("%s: %s %s", stack, st.StackStatus, st.StackStatusReason)
-		}
-		return st.Outputs[0].OutputValue
-	}
 	e, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "one", TemplateBody: body}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Run(ctx()); err != nil {
-		t.Fatal(err)
-	}
-	if got := arn(e, "one"); !strings.HasSuffix(got, ":task-definition/web:1") {
+	if got := createdOutput(t, e, "one", body); !strings.HasSuffix(got, ":task-definition/web:1") {
 		t.Fatalf("the first revision is %s", got)
 	}
 	if _, err := e.DeleteStack(ctx(), DeleteStackInput{StackName: "one"}); err != nil {
@@ -55,13 +37,7 @@ func TestTaskDefinitionRevisionSurvivesTheStateFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: "two", TemplateBody: body}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Run(ctx()); err != nil {
-		t.Fatal(err)
-	}
-	if got := arn(e, "two"); !strings.HasSuffix(got, ":task-definition/web:2") {
+	if got := createdOutput(t, e, "two", body); !strings.HasSuffix(got, ":task-definition/web:2") {
 		t.Errorf("after the first stack was deleted and the state reopened, the next revision is %s, want web:2", got)
 	}
 	if err := e.CheckInvariants(ctx()); err != nil {
@@ -75,25 +51,7 @@ func TestTaskDefinitionRevisionSurvivesTheStateFile(t *testing.T) {
 func TestFunctionDeletedByHandEndsItsVersions(t *testing.T) {
 	e := newTestEngine(t, Options{})
 	body := "Resources:\n  Fn:\n    Type: AWS::Lambda::Function\n    Properties:\n      FunctionName: orders\n      Role: arn:aws:iam::123456789012:role/r\n      Runtime: python3.12\n      Handler: index.handler\n      Code: {ZipFile: 'def handler(e, c): pass'}\n  V:\n    Type: AWS::Lambda::Version\n    Properties:\n      FunctionName: !Ref Fn\nOutputs:\n  Version: {Value: !GetAtt V.Version}\n"
-	version := func(stack string) string {
-		t.Helper()
-		if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: stack, TemplateBody: body}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.Run(ctx()); err != nil {
-			t.Fatal(err)
-		}
-		out, err := e.DescribeStacks(ctx(), DescribeStacksInput{StackName: stack})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := out.Stacks[0]
-		if st.StackStatus != "CREATE_COMPLETE" || len(st.Outputs) != 1 {
-			t.Fatalf("%s: %s %s", stack, st.StackStatus, st.StackStatusReason)
-		}
-		return st.Outputs[0].OutputValue
-	}
-	if v := version("one"); v != "1" {
+	if v := createdOutput(t, e, "one", body); v != "1" {
 		t.Fatalf("the first version is %s", v)
 	}
 	if _, err := e.DriftResource(ctx(), DriftResourceInput{StackName: "one", LogicalResourceId: "Fn", Delete: true}); err != nil {
@@ -105,10 +63,31 @@ func TestFunctionDeletedByHandEndsItsVersions(t *testing.T) {
 	if _, err := e.Run(ctx()); err != nil {
 		t.Fatal(err)
 	}
-	if v := version("two"); v != "1" {
+	if v := createdOutput(t, e, "two", body); v != "1" {
 		t.Errorf("the function deleted by hand and made again publishes version %s, want 1", v)
 	}
 	if err := e.CheckInvariants(ctx()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// createdOutput creates a stack of body, runs it to rest and returns its
+// one output's value; the stack must end CREATE_COMPLETE.
+func createdOutput(t *testing.T, e *Engine, stack, body string) string {
+	t.Helper()
+	if _, err := e.CreateStack(ctx(), CreateStackInput{StackName: stack, TemplateBody: body}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(ctx()); err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.DescribeStacks(ctx(), DescribeStacksInput{StackName: stack})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := out.Stacks[0]
+	if st.StackStatus != "CREATE_COMPLETE" || len(st.Outputs) != 1 {
+		t.Fatalf("%s: %s %s", stack, st.StackStatus, st.StackStatusReason)
+	}
+	return st.Outputs[0].OutputValue
 }
