@@ -45,16 +45,71 @@ func ExplainStack(s StackStatus) (Explanation, error) {
 	if !s.Valid() {
 		return Explanation{}, fmt.Errorf("statemachine: unknown stack status %q", string(s))
 	}
-	p := stackProse[s]
-	x := Explanation{
-		Machine: "stack", Status: string(s), InMotion: s.InMotion(), Final: s.Final(), Phase: s.Phase(),
-		Summary: p.Summary, During: p.During, Next: p.Next,
-		Arrivals:    edgesOf(StackTransitions(), func(t StackTransition) bool { return t.To == s }),
-		Departures:  edgesOf(StackTransitions(), func(t StackTransition) bool { return t.From == s }),
-		Permissions: Permissions(s),
-		Refusals:    refusals(s),
+	x := explainStack(s)
+	x.Permissions, x.Refusals = Permissions(s), refusals(s)
+	return x, nil
+}
+
+// ExplainStackOf explains the status of one stack, as info describes it:
+// the operations it accepts and AWS's answers to the others are this
+// stack's — its name and ARN in the messages, and of the operations a
+// status accepts only when rollback was disabled, the case the stack is in.
+func ExplainStackOf(info StackInfo) (Explanation, error) {
+	s := info.Status
+	if !s.Valid() {
+		return Explanation{}, fmt.Errorf("statemachine: unknown stack status %q", string(s))
+	}
+	x := explainStack(s)
+	accepted := map[Operation]bool{}
+	for _, p := range Permissions(s) {
+		if p.IfRollbackDisabled {
+			if p = acceptedFor(p, info); p.Operation == "" {
+				continue
+			}
+		}
+		accepted[p.Operation] = true
+		x.Permissions = append(x.Permissions, p)
+	}
+	for _, op := range operations {
+		if accepted[op] {
+			continue
+		}
+		if oe, ok := CheckOperation(op, info).(*OperationError); ok {
+			x.Refusals = append(x.Refusals, Refusal{Err: oe})
+		}
 	}
 	return x, nil
+}
+
+// acceptedFor narrows a permission granted only when rollback was disabled
+// to what the stack info describes accepts: the permission without its
+// condition, with the change set types the stack accepts, or the zero
+// Permission when it accepts none.
+func acceptedFor(p Permission, info StackInfo) Permission {
+	types := p.ChangeSetTypes
+	if len(types) == 0 {
+		types = []ChangeSetType{""}
+	}
+	var kept Permission
+	for _, t := range types {
+		info.ChangeSetType = t
+		if CheckOperation(p.Operation, info) == nil {
+			kept.add(p.Operation, t)
+		}
+	}
+	return kept
+}
+
+// explainStack is what a stack status's explanation says whatever the
+// stack: its prose and its transitions.
+func explainStack(s StackStatus) Explanation {
+	p := stackProse[s]
+	return Explanation{
+		Machine: "stack", Status: string(s), InMotion: s.InMotion(), Final: s.Final(), Phase: s.Phase(),
+		Summary: p.Summary, During: p.During, Next: p.Next,
+		Arrivals:   edgesOf(StackTransitions(), func(t StackTransition) bool { return t.To == s }),
+		Departures: edgesOf(StackTransitions(), func(t StackTransition) bool { return t.From == s }),
+	}
 }
 
 // ExplainResource explains a resource status.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stacksim/stacksim/engine"
 	"github.com/stacksim/stacksim/statemachine"
 )
 
@@ -17,30 +19,139 @@ const textWidth = 80
 
 func (a *app) explainCommand() *cobra.Command {
 	var resource bool
+	var stack, logical string
 	cmd := &cobra.Command{
-		Use:   "explain STATUS",
-		Short: "Explain a stack (or resource) status: how it comes about, what happens in it, what to do next",
+		Use:   "explain (STATUS | --stack-name NAME [--logical-resource-id ID])",
+		Short: "Explain a stack (or resource) status, or the status a stack is in: how it comes about, what happens in it, what to do next",
 		Long: `Explain one CloudFormation status: how a stack (or, with --resource, a
 resource) gets there, what happens while it is in it, what can be done next,
 and for a stack which API operations are accepted and what AWS answers to the
 others.
 
 STATUS is spelt as AWS spells it; lower case and hyphens are accepted too
-(update-rollback-failed).`,
+(update-rollback-failed).
+
+With --stack-name, the status explained is the one the stack is in (with
+--logical-resource-id, the one its resource is in), read from the state:
+its reason and the resources that failed come first, and what AWS answers
+to each operation refused is what it answers for this stack.`,
 		Example: `  stacksim explain UPDATE_ROLLBACK_FAILED
   stacksim explain update-rollback-failed
-  stacksim explain --resource DELETE_SKIPPED`,
-		Args: cobra.ExactArgs(1),
+  stacksim explain --resource DELETE_SKIPPED
+  stacksim explain --stack-name orders
+  stacksim explain --stack-name orders --logical-resource-id Config`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case stack != "" && len(args) > 0:
+				return badInput(fmt.Errorf("give a STATUS or --stack-name, not both"))
+			case stack != "" && resource:
+				return badInput(fmt.Errorf("--resource explains a STATUS; a stack's resource is named with --logical-resource-id"))
+			case stack != "":
+				return a.explainStack(cmd.Context(), stack, logical)
+			case logical != "":
+				return badInput(fmt.Errorf("--logical-resource-id needs --stack-name (the stack the resource is in)"))
+			case len(args) == 0:
+				return badInput(fmt.Errorf("give the STATUS to explain (stacksim explain UPDATE_ROLLBACK_FAILED), or --stack-name NAME for the status a stack is in"))
+			}
 			x, err := explain(args[0], resource)
 			if err != nil {
 				return badInput(err)
 			}
-			return writeExplanation(a.stdout, x)
+			return writeExplanation(a.stdout, x, false)
 		},
 	}
 	cmd.Flags().BoolVar(&resource, "resource", false, "STATUS is a resource status")
+	cmd.Flags().StringVar(&stack, "stack-name", "", "explain the status this stack is in (its name, or its ARN for a deleted one)")
+	cmd.Flags().StringVar(&logical, "logical-resource-id", "", "with --stack-name: explain the status this resource of the stack is in")
 	return cmd
+}
+
+// explainStack explains the status a stack (or one of its resources) is
+// in: what it is and why first (the status reason, the resources that
+// failed), then the status's explanation, with AWS's answers for this
+// stack.
+func (a *app) explainStack(ctx context.Context, stack, logical string) error {
+	e, err := a.openRead()
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	var b strings.Builder
+	var x statemachine.Explanation
+	if logical != "" {
+		out, err := e.DescribeStackResource(ctx, engine.DescribeStackResourceInput{StackName: stack, LogicalResourceId: logical})
+		if err != nil {
+			return a.apiError("DescribeStackResource", err)
+		}
+		r := out.StackResourceDetail
+		fmt.Fprintf(&b, "Resource %s (%s) of stack %s is %s", r.LogicalResourceId, r.ResourceType, r.StackName, r.ResourceStatus)
+		writeReason(&b, r.ResourceStatusReason)
+		if x, err = explain(r.ResourceStatus, true); err != nil {
+			return err
+		}
+	} else {
+		info, err := e.StackInfo(ctx, stack)
+		if err != nil {
+			return a.apiError("DescribeStacks", err)
+		}
+		out, err := e.DescribeStacks(ctx, engine.DescribeStacksInput{StackName: info.StackID})
+		if err != nil {
+			return a.apiError("DescribeStacks", err)
+		}
+		st := out.Stacks[0]
+		fmt.Fprintf(&b, "Stack %s is %s", st.StackName, st.StackStatus)
+		writeReason(&b, st.StackStatusReason)
+		if err := writeFailedResources(ctx, &b, e, info); err != nil {
+			return err
+		}
+		if x, err = statemachine.ExplainStackOf(info); err != nil {
+			return err
+		}
+	}
+	b.WriteString("\n")
+	if _, err := io.WriteString(a.stdout, b.String()); err != nil {
+		return err
+	}
+	return writeExplanation(a.stdout, x, true)
+}
+
+// writeReason ends the first line of a live explanation with the status
+// reason, when there is one.
+func writeReason(b *strings.Builder, reason string) {
+	if reason == "" {
+		b.WriteString(".\n")
+		return
+	}
+	fmt.Fprintf(b, ": %s\n", strings.TrimSpace(reason))
+}
+
+// writeFailedResources lists the stack's resources in a failed status,
+// with their reasons: what ContinueUpdateRollback may skip, what a
+// DELETE_FAILED stack's retry must retain.
+func writeFailedResources(ctx context.Context, b *strings.Builder, e *engine.Engine, info statemachine.StackInfo) error {
+	if info.Status == statemachine.StackStatusDeleteComplete {
+		return nil
+	}
+	out, err := e.DescribeStackResources(ctx, engine.DescribeStackResourcesInput{StackName: info.StackID})
+	if err != nil {
+		return err
+	}
+	var failed []engine.StackResource
+	for _, r := range out.StackResources {
+		if strings.HasSuffix(r.ResourceStatus, "_FAILED") {
+			failed = append(failed, r)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	b.WriteString("\nResources that failed:\n")
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	for _, r := range failed {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.LogicalResourceId, r.ResourceStatus, r.ResourceStatusReason)
+	}
+	return tw.Flush()
 }
 
 // explain parses name as a status of the machine asked for and explains it.
@@ -77,8 +188,9 @@ func explain(name string, resource bool) (statemachine.Explanation, error) {
 	return statemachine.Explanation{}, err
 }
 
-// writeExplanation renders an explanation as text for a terminal.
-func writeExplanation(w io.Writer, x statemachine.Explanation) error {
+// writeExplanation renders an explanation as text for a terminal. live:
+// the refusals are one stack's (ExplainStackOf), not an example's.
+func writeExplanation(w io.Writer, x statemachine.Explanation, live bool) error {
 	var b strings.Builder
 	subject := "a " + x.Machine
 
@@ -112,7 +224,11 @@ func writeExplanation(w io.Writer, x statemachine.Explanation) error {
 			fmt.Fprintf(&b, "    %s\n", p)
 		}
 		if len(x.Refusals) > 0 {
-			b.WriteString("  Refused (for a stack NAME with ID STACK_ID):\n")
+			if live {
+				b.WriteString("  Refused, with AWS's answer for this stack:\n")
+			} else {
+				b.WriteString("  Refused (for a stack NAME with ID STACK_ID):\n")
+			}
 			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 			for _, r := range x.Refusals {
 				op := string(r.Err.Operation)

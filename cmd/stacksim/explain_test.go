@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestExplainGolden(t *testing.T) {
 	cases := []struct {
@@ -79,5 +82,38 @@ func TestExplainUnknownStatus(t *testing.T) {
 	}
 	if _, _, code := runCLI(t, "explain"); code != exitBadInput {
 		t.Errorf("explain without a status: exit %d, want 2", code)
+	}
+}
+
+// explain --stack-name explains the status the stack is in: its reason,
+// its failed resources, and AWS's answers for this stack (its name and
+// ARN in the messages); with --logical-resource-id, its resource's.
+func TestExplainAStack(t *testing.T) {
+	c := newCLI(t)
+	dir := fixtures + "/update-rollback-failed/"
+	c.must(exitOK, "create-stack", "--stack-name", "orders", "--template-body", "file://"+dir+"template-v1.yaml", "--quiet")
+	c.must(exitFailed, "update-stack", "--stack-name", "orders", "--template-body", "file://"+dir+"template-v2.yaml",
+		"--faults", dir+"faults.yaml", "--quiet")
+	c.golden("explain-stack", exitOK, "explain", "--stack-name", "orders")
+	c.golden("explain-stack-resource", exitOK, "explain", "--stack-name", "orders", "--logical-resource-id", "Config")
+	out, _ := c.must(exitOK, "explain", "--stack-name", "orders")
+	if strings.Contains(out, "NAME") && strings.Contains(out, "STACK_ID") {
+		t.Errorf("the refusals are an example's, not the stack's:\n%s", out)
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explain", "--stack-name", "nope"}, "Stack with id nope does not exist"},
+		{[]string{"explain", "--stack-name", "orders", "UPDATE_COMPLETE"}, "give a STATUS or --stack-name, not both"},
+		{[]string{"explain", "--stack-name", "orders", "--resource"}, "--logical-resource-id"},
+		{[]string{"explain", "--logical-resource-id", "Config"}, "--logical-resource-id needs --stack-name"},
+		{[]string{"explain"}, "give the STATUS to explain"},
+		{[]string{"explain", "--stack-name", "orders", "--logical-resource-id", "Nope"}, "Resource Nope does not exist for stack orders"},
+	} {
+		_, errOut := c.must(exitBadInput, bad.args...)
+		if !strings.Contains(errOut, bad.want) {
+			t.Errorf("%v: stderr %q, want %q", bad.args, errOut, bad.want)
+		}
 	}
 }
