@@ -128,7 +128,8 @@ func Parse(text string) (Ref, error) {
 	bad := func(format string, args ...any) (Ref, error) {
 		return Ref{}, fmt.Errorf("the dynamic reference %s is not valid: %s", text, fmt.Sprintf(format, args...))
 	}
-	if strings.Contains(body, refClose) {
+	if strings.Contains(body, refClose) || strings.HasSuffix(body, "}") {
+		// "{{resolve:ssm:a}}}" is the reference {{resolve:ssm:a}} and a "}"
 		return bad("a reference ends at the first }}")
 	}
 	switch service {

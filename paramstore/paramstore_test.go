@@ -129,6 +129,7 @@ func TestParseRefs(t *testing.T) {
 			want: Ref{Service: "secretsmanager", SecretID: "arn:aws:secretsmanager:us-east-1:123456789012:secret:db-AbCdEf", JSONKey: "password"}},
 		{in: "{{resolve:ssm:}}", err: "names no parameter"},
 		{in: "{{resolve:secretsmanager:a}}b}}", err: "ends at the first }}"},
+		{in: "{{resolve:ssm:a}}}", err: "ends at the first }}"},
 		{in: "{{resolve:ssm:a b}}", err: "only letters"},
 		{in: "{{resolve:ssm:a:x}}", err: "not a whole number"},
 		{in: "{{resolve:secretsmanager:s:SecretBinary}}", err: "SecretString"},
