@@ -3,6 +3,7 @@ package statefile
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/stacksim/stacksim/internal/jsonvalue"
 )
@@ -129,13 +130,21 @@ func (p *rowParser) str() (string, error) {
 		case c == '\\':
 			return p.escaped(start)
 		case c < 0x20:
-			return "", fmt.Errorf("a control character in a string")
+			return "", errControl
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(p.b[p.i:])
+			if r == utf8.RuneError && size == 1 {
+				return p.escaped(start)
+			}
+			p.i += size
 		default:
 			p.i++
 		}
 	}
 	return "", fmt.Errorf("an unterminated string")
 }
+
+var errControl = errors.New("a control character in a string")
 
 // escaped finishes a string that holds escapes, from start.
 func (p *rowParser) escaped(start int) (string, error) {
@@ -146,6 +155,19 @@ func (p *rowParser) escaped(start int) (string, error) {
 		case c == '"':
 			p.i++
 			return p.in.of(p.buf), nil
+		case c < 0x20:
+			return "", errControl
+		case c >= utf8.RuneSelf:
+			// A byte that is not UTF-8 reads as U+FFFD, as encoding/json
+			// reads it, so what loads saves the same again.
+			r, size := utf8.DecodeRune(p.b[p.i:])
+			if r == utf8.RuneError && size == 1 {
+				p.buf = utf8.AppendRune(p.buf, utf8.RuneError)
+			} else {
+				p.buf = append(p.buf, p.b[p.i:p.i+size]...)
+			}
+			p.i += size
+			continue
 		case c != '\\':
 			p.buf = append(p.buf, c)
 			p.i++

@@ -56,6 +56,30 @@ func TestParseEventRows(t *testing.T) {
 	}
 }
 
+// An event row's string reads as encoding/json reads it, a byte that is
+// not UTF-8 included (U+FFFD), so a state that loads saves the same again.
+func TestParseEventRowsReadsStringsAsEncodingJSON(t *testing.T) {
+	for _, raw := range []string{`"plain"`, `"é 日本 🙂"`, "\"A\xd4\xff\xfeWS\"", "\"\xe2\x82\"", "\"x\xff\\n\xc3\"",
+		`"\ufffd"`, "\"\xef\xbf\xbd\"", "\"a\\u00e9\xff\""} {
+		var want string
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatalf("%q: %v", raw, err)
+		}
+		rows, err := parseEventRows([]byte("[["+raw+"]]"), interner{})
+		if err != nil {
+			t.Fatalf("%q: %v", raw, err)
+		}
+		if rows[0][0] != want {
+			t.Errorf("%q reads as %q, encoding/json reads %q", raw, rows[0][0], want)
+		}
+	}
+	for _, bad := range []string{"[[\"a\\n\x01\"]]", "[[\"\xff\x1f\"]]"} {
+		if _, err := parseEventRows([]byte(bad), interner{}); err == nil {
+			t.Errorf("%q (a control character after an escape) was accepted", bad)
+		}
+	}
+}
+
 // unsafeSameString reports whether a and b share their bytes.
 func unsafeSameString(a, b string) bool {
 	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b))
