@@ -1,6 +1,7 @@
 package statemachine
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -72,5 +73,40 @@ func TestExplainStackOf(t *testing.T) {
 	}
 	if _, err := ExplainStackOf(StackInfo{Status: "NOPE"}); err == nil {
 		t.Error("ExplainStackOf accepted an unknown status")
+	}
+}
+
+// An explanation's JSON: a stack status lists its operations and
+// refusals (as lists, even when empty); a resource status has neither.
+func TestExplanationJSON(t *testing.T) {
+	for _, c := range []struct {
+		x        func() (Explanation, error)
+		withOps  bool
+		contains string
+	}{
+		{func() (Explanation, error) { return ExplainStack(StackStatusUpdateRollbackFailed) }, true, `"operation":"ContinueUpdateRollback"`},
+		{func() (Explanation, error) { return ExplainStack(StackStatusDeleteComplete) }, true, `"final":true`},
+		{func() (Explanation, error) { return ExplainResource(ResourceStatusDeleteSkipped) }, false, `"machine":"resource"`},
+	} {
+		x, err := c.x()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := json.Marshal(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		_, ops := doc["operations"].([]any)
+		_, refused := doc["refusals"].([]any)
+		if ops != c.withOps || refused != c.withOps || !strings.Contains(string(data), c.contains) {
+			t.Errorf("%s: operations %v, refusals %v, want %v; %s", x.Status, ops, refused, c.withOps, data)
+		}
+		if _, ok := doc["arrivals"].([]any); !ok {
+			t.Errorf("%s: arrivals is not a list: %s", x.Status, data)
+		}
 	}
 }

@@ -64,6 +64,14 @@ type jsonPermission struct {
 	NoOp               bool     `json:"noOp,omitempty"`
 }
 
+func jsonPermissionOf(p Permission) jsonPermission {
+	jp := jsonPermission{Operation: string(p.Operation), IfRollbackDisabled: p.IfRollbackDisabled, NoOp: p.NoOp}
+	for _, t := range p.ChangeSetTypes {
+		jp.ChangeSetTypes = append(jp.ChangeSetTypes, string(t))
+	}
+	return jp
+}
+
 type jsonEvent struct {
 	Event       string `json:"event"`
 	Summary     string `json:"summary"`
@@ -81,11 +89,7 @@ func (v view) json(w io.Writer) error {
 			js.Phase = strings.Split(s.phase.Words(), ", ")
 		}
 		for _, p := range s.permissions {
-			jp := jsonPermission{Operation: string(p.Operation), IfRollbackDisabled: p.IfRollbackDisabled, NoOp: p.NoOp}
-			for _, t := range p.ChangeSetTypes {
-				jp.ChangeSetTypes = append(jp.ChangeSetTypes, string(t))
-			}
-			js.Operations = append(js.Operations, jp)
+			js.Operations = append(js.Operations, jsonPermissionOf(p))
 		}
 		for _, e := range v.out(s.name) {
 			js.Events = append(js.Events, e.Event)

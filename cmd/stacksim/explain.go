@@ -34,21 +34,30 @@ STATUS is spelt as AWS spells it; lower case and hyphens are accepted too
 With --stack-name, the status explained is the one the stack is in (with
 --logical-resource-id, the one its resource is in), read from the state:
 its reason and the resources that failed come first, and what AWS answers
-to each operation refused is what it answers for this stack.`,
+to each operation refused is what it answers for this stack.
+
+The explanation is prose, unless --output json, yaml or yaml-stream is
+given on the command line: then it is a document (the vocabulary of
+'stacksim states --output json'), which --query can select from.`,
 		Example: `  stacksim explain UPDATE_ROLLBACK_FAILED
   stacksim explain update-rollback-failed
   stacksim explain --resource DELETE_SKIPPED
   stacksim explain --stack-name orders
-  stacksim explain --stack-name orders --logical-resource-id Config`,
+  stacksim explain --stack-name orders --logical-resource-id Config
+  stacksim explain --output json --query 'refusals[].operation' UPDATE_ROLLBACK_FAILED`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			structured := a.structuredExplain(cmd)
+			if a.aws.query != "" && !structured {
+				return badInput(fmt.Errorf("--query selects from explain's document, not its prose: add --output json (or yaml)"))
+			}
 			switch {
 			case stack != "" && len(args) > 0:
 				return badInput(fmt.Errorf("give a STATUS or --stack-name, not both"))
 			case stack != "" && resource:
 				return badInput(fmt.Errorf("--resource explains a STATUS; a stack's resource is named with --logical-resource-id"))
 			case stack != "":
-				return a.explainStack(cmd.Context(), stack, logical)
+				return a.explainStack(cmd.Context(), stack, logical, structured)
 			case logical != "":
 				return badInput(fmt.Errorf("--logical-resource-id needs --stack-name (the stack the resource is in)"))
 			case len(args) == 0:
@@ -57,6 +66,9 @@ to each operation refused is what it answers for this stack.`,
 			x, err := explain(args[0], resource)
 			if err != nil {
 				return badInput(err)
+			}
+			if structured {
+				return a.print("Explain", x)
 			}
 			return writeExplanation(a.stdout, x, false)
 		},
@@ -71,23 +83,22 @@ to each operation refused is what it answers for this stack.`,
 // in: what it is and why first (the status reason, the resources that
 // failed), then the status's explanation, with AWS's answers for this
 // stack.
-func (a *app) explainStack(ctx context.Context, stack, logical string) error {
+func (a *app) explainStack(ctx context.Context, stack, logical string, structured bool) error {
 	e, err := a.openRead()
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	var b strings.Builder
-	var x statemachine.Explanation
+	var live liveExplanation
 	if logical != "" {
 		out, err := e.DescribeStackResource(ctx, engine.DescribeStackResourceInput{StackName: stack, LogicalResourceId: logical})
 		if err != nil {
 			return a.apiError("DescribeStackResource", err)
 		}
 		r := out.StackResourceDetail
-		fmt.Fprintf(&b, "Resource %s (%s) of stack %s is %s", r.LogicalResourceId, r.ResourceType, r.StackName, r.ResourceStatus)
-		writeReason(&b, r.ResourceStatusReason)
-		if x, err = explain(r.ResourceStatus, true); err != nil {
+		live.Resource = &explainedResource{LogicalResourceID: r.LogicalResourceId, ResourceType: r.ResourceType,
+			StackName: r.StackName, ResourceStatus: r.ResourceStatus, ResourceStatusReason: r.ResourceStatusReason}
+		if live.Explanation, err = explain(r.ResourceStatus, true); err != nil {
 			return err
 		}
 	} else {
@@ -100,20 +111,31 @@ func (a *app) explainStack(ctx context.Context, stack, logical string) error {
 			return a.apiError("DescribeStacks", err)
 		}
 		st := out.Stacks[0]
-		fmt.Fprintf(&b, "Stack %s is %s", st.StackName, st.StackStatus)
-		writeReason(&b, st.StackStatusReason)
-		if err := writeFailedResources(ctx, &b, e, info); err != nil {
+		live.Stack = &explainedStack{StackName: st.StackName, StackID: st.StackId, StackStatus: st.StackStatus, StackStatusReason: st.StackStatusReason}
+		if live.FailedResources, err = failedResources(ctx, e, info); err != nil {
 			return err
 		}
-		if x, err = statemachine.ExplainStackOf(info); err != nil {
+		if live.Explanation, err = statemachine.ExplainStackOf(info); err != nil {
 			return err
 		}
+	}
+	if structured {
+		return a.print("Explain", live)
+	}
+	var b strings.Builder
+	if r := live.Resource; r != nil {
+		fmt.Fprintf(&b, "Resource %s (%s) of stack %s is %s", r.LogicalResourceID, r.ResourceType, r.StackName, r.ResourceStatus)
+		writeReason(&b, r.ResourceStatusReason)
+	} else {
+		fmt.Fprintf(&b, "Stack %s is %s", live.Stack.StackName, live.Stack.StackStatus)
+		writeReason(&b, live.Stack.StackStatusReason)
+		writeFailedResources(&b, live.FailedResources)
 	}
 	b.WriteString("\n")
 	if _, err := io.WriteString(a.stdout, b.String()); err != nil {
 		return err
 	}
-	return writeExplanation(a.stdout, x, true)
+	return writeExplanation(a.stdout, live.Explanation, true)
 }
 
 // writeReason ends the first line of a live explanation with the status
@@ -126,32 +148,36 @@ func writeReason(b *strings.Builder, reason string) {
 	fmt.Fprintf(b, ": %s\n", strings.TrimSpace(reason))
 }
 
-// writeFailedResources lists the stack's resources in a failed status,
-// with their reasons: what ContinueUpdateRollback may skip, what a
+// failedResources are the stack's resources in a failed status, with
+// their reasons: what ContinueUpdateRollback may skip, what a
 // DELETE_FAILED stack's retry must retain.
-func writeFailedResources(ctx context.Context, b *strings.Builder, e *engine.Engine, info statemachine.StackInfo) error {
+func failedResources(ctx context.Context, e *engine.Engine, info statemachine.StackInfo) ([]failedResource, error) {
 	if info.Status == statemachine.StackStatusDeleteComplete {
-		return nil
+		return nil, nil
 	}
 	out, err := e.DescribeStackResources(ctx, engine.DescribeStackResourcesInput{StackName: info.StackID})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var failed []engine.StackResource
+	var failed []failedResource
 	for _, r := range out.StackResources {
 		if strings.HasSuffix(r.ResourceStatus, "_FAILED") {
-			failed = append(failed, r)
+			failed = append(failed, failedResource{LogicalResourceID: r.LogicalResourceId, ResourceStatus: r.ResourceStatus, ResourceStatusReason: r.ResourceStatusReason})
 		}
 	}
+	return failed, nil
+}
+
+func writeFailedResources(b *strings.Builder, failed []failedResource) {
 	if len(failed) == 0 {
-		return nil
+		return
 	}
 	b.WriteString("\nResources that failed:\n")
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	for _, r := range failed {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.LogicalResourceId, r.ResourceStatus, r.ResourceStatusReason)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.LogicalResourceID, r.ResourceStatus, r.ResourceStatusReason)
 	}
-	return tw.Flush()
+	_ = tw.Flush()
 }
 
 // explain parses name as a status of the machine asked for and explains it.

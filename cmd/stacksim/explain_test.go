@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -17,6 +20,8 @@ func TestExplainGolden(t *testing.T) {
 		{"explain-delete-complete", []string{"explain", "DELETE_COMPLETE"}},
 		{"explain-resource-update-failed", []string{"explain", "--resource", "UPDATE_FAILED"}},
 		{"explain-resource-delete-skipped", []string{"explain", "--resource", "delete-skipped"}},
+		{"explain-update-rollback-failed-json", []string{"explain", "--output", "json", "UPDATE_ROLLBACK_FAILED"}},
+		{"explain-resource-delete-skipped-yaml", []string{"explain", "--output", "yaml", "--resource", "DELETE_SKIPPED"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -96,9 +101,52 @@ func TestExplainAStack(t *testing.T) {
 		"--faults", dir+"faults.yaml", "--quiet")
 	c.golden("explain-stack", exitOK, "explain", "--stack-name", "orders")
 	c.golden("explain-stack-resource", exitOK, "explain", "--stack-name", "orders", "--logical-resource-id", "Config")
+	c.golden("explain-stack-json", exitOK, "explain", "--stack-name", "orders", "--output", "json")
 	out, _ := c.must(exitOK, "explain", "--stack-name", "orders")
 	if strings.Contains(out, "NAME") && strings.Contains(out, "STACK_ID") {
 		t.Errorf("the refusals are an example's, not the stack's:\n%s", out)
+	}
+	// text and table are the prose; so is a settings file's output: json
+	// (the default of AWS's answers, not of explain's prose).
+	for _, args := range [][]string{{"--output", "text"}, {"--output", "table"}} {
+		if again, _ := c.must(exitOK, append([]string{"explain", "--stack-name", "orders"}, args...)...); again != out {
+			t.Errorf("explain %v is not the prose:\n%s", args, again)
+		}
+	}
+	settings := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(settings, []byte("output: json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := c.must(exitOK, "--config", settings, "explain", "--stack-name", "orders"); again != out {
+		t.Errorf("a settings file's output: json changed explain's prose:\n%s", again)
+	}
+	// The document: the stack, what failed, and refusals naming it.
+	js, _ := c.must(exitOK, "explain", "--stack-name", "orders", "--output", "json")
+	var doc struct {
+		Stack struct {
+			StackName, StackStatus string
+		}
+		FailedResources []struct{ LogicalResourceID, ResourceStatus string }
+		Explanation     struct {
+			Status   string
+			Refusals []struct{ Operation, Code, Message string }
+		}
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		t.Fatalf("%v:\n%s", err, js)
+	}
+	if doc.Stack.StackName != "orders" || doc.Stack.StackStatus != "UPDATE_ROLLBACK_FAILED" || doc.Explanation.Status != "UPDATE_ROLLBACK_FAILED" ||
+		len(doc.FailedResources) == 0 || len(doc.Explanation.Refusals) == 0 {
+		t.Fatalf("%+v", doc)
+	}
+	for _, r := range doc.Explanation.Refusals {
+		if strings.Contains(r.Message, "NAME") || strings.Contains(r.Message, "STACK_ID") {
+			t.Errorf("%s's refusal is an example's: %s", r.Operation, r.Message)
+		}
+	}
+	ops, _ := c.must(exitOK, "explain", "--stack-name", "orders", "--logical-resource-id", "Config", "--output", "json", "--query", "[resource.resourceStatus, explanation.machine]")
+	if got := strings.Join(strings.Fields(ops), ""); got != `["UPDATE_FAILED","resource"]` {
+		t.Errorf("--query over the resource's document: %s", ops)
 	}
 	for _, bad := range []struct {
 		args []string
@@ -109,6 +157,8 @@ func TestExplainAStack(t *testing.T) {
 		{[]string{"explain", "--stack-name", "orders", "--resource"}, "--logical-resource-id"},
 		{[]string{"explain", "--logical-resource-id", "Config"}, "--logical-resource-id needs --stack-name"},
 		{[]string{"explain"}, "give the STATUS to explain"},
+		{[]string{"explain", "--stack-name", "orders", "--query", "stack"}, "--query selects from explain's document, not its prose: add --output json"},
+		{[]string{"explain", "--output", "bogus", "CREATE_FAILED"}, "argument --output: Invalid choice"},
 		{[]string{"explain", "--stack-name", "orders", "--logical-resource-id", "Nope"}, "Resource Nope does not exist for stack orders"},
 	} {
 		_, errOut := c.must(exitBadInput, bad.args...)
