@@ -168,53 +168,30 @@ func (p *orderedParser) value(key string) (any, error) {
 	}
 }
 
-// str reads a JSON string.
+// str reads a JSON string, as encoding/json reads it.
 func (p *orderedParser) str() (string, error) {
 	if p.i >= len(p.b) || p.b[p.i] != '"' {
 		return "", p.fail("a string")
 	}
 	p.i++
-	start := p.i
-	for p.i < len(p.b) {
-		c := p.b[p.i]
-		if c == '"' {
-			s := string(p.b[start:p.i])
-			p.i++
-			return s, nil
-		}
-		if c == '\\' {
-			return p.escaped(start)
-		}
-		p.i++
+	end, plain := jsonvalue.PlainString(p.b, p.i)
+	if plain {
+		s := string(p.b[p.i:end])
+		p.i = end + 1
+		return s, nil
 	}
-	return "", p.fail("the end of a string")
-}
-
-// escaped reads the rest of a string that holds escapes.
-func (p *orderedParser) escaped(start int) (string, error) {
-	p.buf = append(p.buf[:0], p.b[start:p.i]...)
-	for p.i < len(p.b) {
-		c := p.b[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return string(p.buf), nil
-		case c != '\\':
-			p.buf = append(p.buf, c)
-			p.i++
-			continue
-		}
-		if p.i+1 >= len(p.b) {
-			break
-		}
-		e := p.b[p.i+1]
-		var ok bool
-		if p.buf, p.i, ok = jsonvalue.AppendEscape(p.buf, p.b, p.i); !ok {
-			if e == 'u' {
-				return "", p.fail("4 hex digits")
-			}
-			return "", p.fail("an escape")
-		}
+	p.buf = append(p.buf[:0], p.b[p.i:end]...)
+	var problem jsonvalue.StringProblem
+	p.buf, p.i, problem = jsonvalue.AppendUnquoted(p.buf, p.b, end)
+	switch problem {
+	case jsonvalue.StringOK:
+		return string(p.buf), nil
+	case jsonvalue.StringControl:
+		return "", p.fail("an escaped control character")
+	case jsonvalue.StringBadUnicode:
+		return "", p.fail("4 hex digits")
+	case jsonvalue.StringBadEscape:
+		return "", p.fail("an escape")
 	}
 	return "", p.fail("the end of a string")
 }

@@ -3,7 +3,6 @@ package statefile
 import (
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/stacksim/stacksim/internal/jsonvalue"
 )
@@ -115,75 +114,29 @@ func (p *rowParser) fail(want string) error {
 
 var errNotString = errors.New("not a string")
 
-// str parses a JSON string.
+// str parses a JSON string, as encoding/json reads it.
 func (p *rowParser) str() (string, error) {
 	if !p.eat('"') {
 		return "", errNotString
 	}
-	start := p.i
-	for p.i < len(p.b) {
-		switch c := p.b[p.i]; {
-		case c == '"':
-			s := p.in.of(p.b[start:p.i])
-			p.i++
-			return s, nil
-		case c == '\\':
-			return p.escaped(start)
-		case c < 0x20:
-			return "", errControl
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(p.b[p.i:])
-			if r == utf8.RuneError && size == 1 {
-				return p.escaped(start)
-			}
-			p.i += size
-		default:
-			p.i++
-		}
+	end, plain := jsonvalue.PlainString(p.b, p.i)
+	if plain {
+		s := p.in.of(p.b[p.i:end])
+		p.i = end + 1
+		return s, nil
 	}
-	return "", fmt.Errorf("an unterminated string")
-}
-
-var errControl = errors.New("a control character in a string")
-
-// escaped finishes a string that holds escapes, from start.
-func (p *rowParser) escaped(start int) (string, error) {
-	p.buf = append(p.buf[:0], p.b[start:p.i]...)
-	for p.i < len(p.b) {
-		c := p.b[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return p.in.of(p.buf), nil
-		case c < 0x20:
-			return "", errControl
-		case c >= utf8.RuneSelf:
-			// A byte that is not UTF-8 reads as U+FFFD, as encoding/json
-			// reads it, so what loads saves the same again.
-			r, size := utf8.DecodeRune(p.b[p.i:])
-			if r == utf8.RuneError && size == 1 {
-				p.buf = utf8.AppendRune(p.buf, utf8.RuneError)
-			} else {
-				p.buf = append(p.buf, p.b[p.i:p.i+size]...)
-			}
-			p.i += size
-			continue
-		case c != '\\':
-			p.buf = append(p.buf, c)
-			p.i++
-			continue
-		}
-		if p.i+1 >= len(p.b) {
-			break
-		}
-		e := p.b[p.i+1]
-		var ok bool
-		if p.buf, p.i, ok = jsonvalue.AppendEscape(p.buf, p.b, p.i); !ok {
-			if e == 'u' {
-				return "", fmt.Errorf("a bad \\u escape")
-			}
-			return "", fmt.Errorf("a bad escape \\%c", e)
-		}
+	p.buf = append(p.buf[:0], p.b[p.i:end]...)
+	var problem jsonvalue.StringProblem
+	if p.buf, p.i, problem = jsonvalue.AppendUnquoted(p.buf, p.b, end); problem == jsonvalue.StringOK {
+		return p.in.of(p.buf), nil
+	}
+	switch problem {
+	case jsonvalue.StringControl:
+		return "", fmt.Errorf("a control character in a string")
+	case jsonvalue.StringBadUnicode:
+		return "", fmt.Errorf("a bad \\u escape")
+	case jsonvalue.StringBadEscape:
+		return "", fmt.Errorf("a bad escape \\%c", p.b[p.i+1])
 	}
 	return "", fmt.Errorf("an unterminated string")
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
-	"unicode/utf8"
 
 	"github.com/stacksim/stacksim/engine/store"
 	"github.com/stacksim/stacksim/internal/jsonvalue"
@@ -374,68 +373,22 @@ func (p *valueParser) digits() bool {
 	return p.i > start
 }
 
-// str reads a JSON string, interned; a string with an escape or a byte
-// that is not valid UTF-8 is read as encoding/json reads it.
+// str reads a JSON string, interned, as encoding/json reads it; a string
+// that is not valid falls back to encoding/json, which says what is wrong.
 func (p *valueParser) str() (string, error) {
 	if !p.eat('"') {
 		return "", errFallBack
 	}
-	start := p.i
-	for p.i < len(p.b) {
-		c := p.b[p.i]
-		switch {
-		case c == '"':
-			s := p.intern(p.b[start:p.i])
-			p.i++
-			return s, nil
-		case c == '\\':
-			return p.escaped(start)
-		case c < 0x20:
-			return "", errFallBack
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(p.b[p.i:])
-			if r == utf8.RuneError && size == 1 {
-				return p.escaped(start)
-			}
-			p.i += size
-		default:
-			p.i++
-		}
+	end, plain := jsonvalue.PlainString(p.b, p.i)
+	if plain {
+		s := p.intern(p.b[p.i:end])
+		p.i = end + 1
+		return s, nil
 	}
-	return "", errFallBack
-}
-
-func (p *valueParser) escaped(start int) (string, error) {
-	p.buf = append(p.buf[:0], p.b[start:p.i]...)
-	for p.i < len(p.b) {
-		c := p.b[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return p.intern(p.buf), nil
-		case c < 0x20:
-			return "", errFallBack
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(p.b[p.i:])
-			if r == utf8.RuneError && size == 1 {
-				p.buf = utf8.AppendRune(p.buf, utf8.RuneError) // as encoding/json
-			} else {
-				p.buf = append(p.buf, p.b[p.i:p.i+size]...)
-			}
-			p.i += size
-			continue
-		case c != '\\':
-			p.buf = append(p.buf, c)
-			p.i++
-			continue
-		}
-		if p.i+1 >= len(p.b) {
-			return "", errFallBack
-		}
-		var ok bool
-		if p.buf, p.i, ok = jsonvalue.AppendEscape(p.buf, p.b, p.i); !ok {
-			return "", errFallBack
-		}
+	p.buf = append(p.buf[:0], p.b[p.i:end]...)
+	var problem jsonvalue.StringProblem
+	if p.buf, p.i, problem = jsonvalue.AppendUnquoted(p.buf, p.b, end); problem != jsonvalue.StringOK {
+		return "", errFallBack
 	}
-	return "", errFallBack
+	return p.intern(p.buf), nil
 }
