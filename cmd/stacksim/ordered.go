@@ -174,15 +174,8 @@ func (p *orderedParser) str() (string, error) {
 		return "", p.fail("a string")
 	}
 	p.i++
-	end, plain := jsonvalue.PlainString(p.b, p.i)
-	if plain {
-		s := string(p.b[p.i:end])
-		p.i = end + 1
-		return s, nil
-	}
-	p.buf = append(p.buf[:0], p.b[p.i:end]...)
 	var problem jsonvalue.StringProblem
-	p.buf, p.i, problem = jsonvalue.AppendUnquoted(p.buf, p.b, end)
+	p.buf, p.i, problem = jsonvalue.AppendUnquoted(p.buf[:0], p.b, p.i)
 	switch problem {
 	case jsonvalue.StringOK:
 		return string(p.buf), nil

@@ -119,15 +119,8 @@ func (p *rowParser) str() (string, error) {
 	if !p.eat('"') {
 		return "", errNotString
 	}
-	end, plain := jsonvalue.PlainString(p.b, p.i)
-	if plain {
-		s := p.in.of(p.b[p.i:end])
-		p.i = end + 1
-		return s, nil
-	}
-	p.buf = append(p.buf[:0], p.b[p.i:end]...)
 	var problem jsonvalue.StringProblem
-	if p.buf, p.i, problem = jsonvalue.AppendUnquoted(p.buf, p.b, end); problem == jsonvalue.StringOK {
+	if p.buf, p.i, problem = jsonvalue.AppendUnquoted(p.buf[:0], p.b, p.i); problem == jsonvalue.StringOK {
 		return p.in.of(p.buf), nil
 	}
 	switch problem {

@@ -379,15 +379,8 @@ func (p *valueParser) str() (string, error) {
 	if !p.eat('"') {
 		return "", errFallBack
 	}
-	end, plain := jsonvalue.PlainString(p.b, p.i)
-	if plain {
-		s := p.intern(p.b[p.i:end])
-		p.i = end + 1
-		return s, nil
-	}
-	p.buf = append(p.buf[:0], p.b[p.i:end]...)
 	var problem jsonvalue.StringProblem
-	if p.buf, p.i, problem = jsonvalue.AppendUnquoted(p.buf, p.b, end); problem != jsonvalue.StringOK {
+	if p.buf, p.i, problem = jsonvalue.AppendUnquoted(p.buf[:0], p.b, p.i); problem != jsonvalue.StringOK {
 		return "", errFallBack
 	}
 	return p.intern(p.buf), nil

@@ -11,7 +11,7 @@
 // what encoding/json would have written (TestMatchesEncodingJSON,
 // FuzzMatchesEncodingJSON).
 //
-// It also reads: AppendEscape, PlainString and AppendUnquoted decode a
+// It also reads: AppendEscape and AppendUnquoted decode a
 // JSON string's body as encoding/json does, for the module's hand-written
 // parsers, which must read what they read alike (FuzzString).
 //

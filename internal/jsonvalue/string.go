@@ -14,42 +14,42 @@ const (
 	StringBadUnicode                 // \u without 4 hex digits
 )
 
-// PlainString scans the body of a JSON string from b[i] (just after its
-// opening quote) for its closing quote. When plain, b[i:end] is the
-// string as encoding/json reads it (no escape, no control character,
-// every byte UTF-8) and b[end] is the quote. Otherwise end is where the
-// body stops being plain: the rest is for AppendUnquoted, from end.
-// The hand-written parsers of this module (the state file's, the CLI's
-// ordered output) share it, so that they read strings alike.
-func PlainString(b []byte, i int) (end int, plain bool) {
+// plainRun is the end of the plain run of a JSON string's body from
+// b[i]: bytes that read as themselves (no quote, escape or control
+// character, every byte UTF-8).
+func plainRun(b []byte, i int) int {
 	for i < len(b) {
 		switch c := b[i]; {
-		case c == '"':
-			return i, true
-		case c == '\\' || c < 0x20:
-			return i, false
+		case c == '"' || c == '\\' || c < 0x20:
+			return i
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && size == 1 {
-				return i, false
+				return i
 			}
 			i += size
 		default:
 			i++
 		}
 	}
-	return i, false
+	return i
 }
 
-// AppendUnquoted decodes the body of a JSON string from b[i] to its closing
-// quote onto buf, as encoding/json decodes it: escapes (AppendEscape), a
-// byte that is not UTF-8 as U+FFFD, a control character refused. It
-// returns buf and the index after the closing quote; on a problem, the
-// index of the byte at fault (buf is then not to be used).
+// AppendUnquoted decodes the body of a JSON string from b[i] (just after
+// its opening quote) to its closing quote onto buf, as encoding/json
+// decodes it: escapes (AppendEscape), a byte that is not UTF-8 as U+FFFD,
+// a control character refused. It returns buf and the index after the
+// closing quote; on a problem, the index of the byte at fault (buf is then
+// not to be used). The hand-written parsers of this module (the state
+// file's, the CLI's ordered output) all read strings with it, so that they
+// read them alike.
 func AppendUnquoted(buf, b []byte, i int) (_ []byte, next int, problem StringProblem) {
 	for i < len(b) {
-		c := b[i]
-		switch {
+		if end := plainRun(b, i); end > i {
+			buf, i = append(buf, b[i:end]...), end
+			continue
+		}
+		switch c := b[i]; {
 		case c == '"':
 			return buf, i + 1, StringOK
 		case c < 0x20:
@@ -66,17 +66,8 @@ func AppendUnquoted(buf, b []byte, i int) (_ []byte, next int, problem StringPro
 				}
 				return buf, at, StringBadEscape
 			}
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size == 1 {
-				buf = utf8.AppendRune(buf, utf8.RuneError)
-			} else {
-				buf = append(buf, b[i:i+size]...)
-			}
-			i += size
-		default:
-			buf = append(buf, c)
-			i++
+		default: // a byte that is not UTF-8
+			buf, i = utf8.AppendRune(buf, utf8.RuneError), i+1
 		}
 	}
 	return buf, i, StringUnterminated

@@ -7,18 +7,13 @@ import (
 )
 
 // readString reads data, a whole JSON string, as the module's parsers do
-// (PlainString, then AppendUnquoted for the rest): its value, and whether it
-// is one whole valid string.
+// (AppendUnquoted): its value, and whether it is one whole valid string.
 func readString(data []byte) (string, bool) {
 	data = bytes.Trim(data, " \t\r\n") // JSON's whitespace, around the value
 	if len(data) == 0 || data[0] != '"' {
 		return "", false
 	}
-	end, plain := PlainString(data, 1)
-	if plain {
-		return string(data[1:end]), end == len(data)-1
-	}
-	buf, next, problem := AppendUnquoted(append([]byte(nil), data[1:end]...), data, end)
+	buf, next, problem := AppendUnquoted(nil, data, 1)
 	return string(buf), problem == StringOK && next == len(data)
 }
 
