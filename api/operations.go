@@ -224,6 +224,8 @@ func operations() map[string]*operation {
 			"ListExports":            bridge(read, newOf[cfn.ListExportsInput], newOf[cfn.ListExportsOutput], (*engine.Engine).ListExports),
 			"ListImports":            bridge(read, newOf[cfn.ListImportsInput], newOf[cfn.ListImportsOutput], (*engine.Engine).ListImports),
 			"GetTemplateSummary":     bridge(read, newOf[cfn.GetTemplateSummaryInput], newOf[cfn.GetTemplateSummaryOutput], (*engine.Engine).GetTemplateSummary),
+			"DescribeType":           bridge(read, newOf[cfn.DescribeTypeInput], newOf[cfn.DescribeTypeOutput], (*engine.Engine).DescribeType),
+			"ListTypes":              bridge(read, newOf[cfn.ListTypesInput], newOf[cfn.ListTypesOutput], (*engine.Engine).ListTypes),
 			"UpdateTerminationProtection": bridge(change, newOf[cfn.UpdateTerminationProtectionInput], newOf[cfn.UpdateTerminationProtectionOutput],
 				(*engine.Engine).UpdateTerminationProtection),
 			"SetStackPolicy":   bridge(change, newOf[cfn.SetStackPolicyInput], newOf[cfn.SetStackPolicyOutput], (*engine.Engine).SetStackPolicy),

@@ -124,8 +124,8 @@ func TestProtocolErrors(t *testing.T) {
 		{"template too large", "POST", cfn("ValidateTemplate", "TemplateBody", "Resources: {}\n#"+strings.Repeat("x", 51200)), 400, "ValidationError",
 			"1 validation error detected: Value at 'templateBody' failed to satisfy constraint: Member must have length less than or equal to 51200"},
 		{"body too large", "POST", cfn("ValidateTemplate", "TemplateBody", strings.Repeat("x", 70<<10)), 413, "RequestEntityTooLarge", "The request body is larger than 65536 bytes"},
-		{"not supported", "POST", cfn("ListTypes"), 400, "InvalidOperationException",
-			"stacksim does not support ListTypes yet (see the README's list of what stacksim serve supports)"},
+		{"not supported", "POST", cfn("ListTypeVersions"), 400, "InvalidOperationException",
+			"stacksim does not support ListTypeVersions yet (see the README's list of what stacksim serve supports)"},
 		{"sts unknown action", "POST", form("Action", "GetSessionToken", "Version", "2011-06-15"), 400, "InvalidAction",
 			"Could not find operation GetSessionToken for version 2011-06-15 (stacksim serves STS's GetCallerIdentity and AssumeRole only)"},
 	}

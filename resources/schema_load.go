@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -113,4 +114,27 @@ func (d *schemaDir) lookup(typeName string) (*Schema, error) {
 		return nil, d.scanErr
 	}
 	return overlaidDirSchema(d.byType[typeName])
+}
+
+// types lists the types the directory holds a schema of, sorted (the
+// directory is read once).
+func (d *schemaDir) types() ([]string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.scanned {
+		all, err := LoadSchemaDir(d.dir)
+		d.scanned, d.scanErr = true, err
+		for t, s := range all {
+			d.byType[t] = s
+		}
+	}
+	if d.scanErr != nil {
+		return nil, d.scanErr
+	}
+	out := make([]string, 0, len(d.byType))
+	for t := range d.byType {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out, nil
 }

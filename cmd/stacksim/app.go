@@ -181,6 +181,7 @@ replays a whole scenario in one process.`,
 	root.AddCommand(a.stackPolicyCommands()...)
 	root.AddCommand(a.driftCommands()...)
 	root.AddCommand(a.readCommands()...)
+	root.AddCommand(a.typeCommands()...)
 	root.AddCommand(a.stepCommand(), a.timelineCommand(), a.runCommand())
 	root.AddCommand(a.stateCommand(), a.waitCommand(), a.deployCommand())
 	root.AddCommand(a.packageCommand())

@@ -365,7 +365,7 @@ func (a *app) checkRegion(stateRegion string) error {
 var resultKeys = map[string]string{
 	"DescribeStacks": "Stacks", "ListStacks": "StackSummaries", "DescribeStackEvents": "StackEvents",
 	"ListStackResources": "StackResourceSummaries", "ListExports": "Exports", "ListImports": "Imports",
-	"ListChangeSets": "Summaries", "DescribeChangeSet": "Changes", "DescribeEvents": "OperationEvents",
+	"ListChangeSets": "Summaries", "DescribeChangeSet": "Changes", "DescribeEvents": "OperationEvents", "ListTypes": "TypeSummaries",
 }
 
 // startingToken is what a NextToken of --max-items holds: how many items
