@@ -212,6 +212,24 @@ func TestServeAWSCLI(t *testing.T) {
 		t.Fatalf("describe-events of the import: %q", out)
 	}
 
+	// The registry, as scripts fetch a type's schema; the AWS CLI pages
+	// list-types itself.
+	out = cli.ok(cf("describe-type", "--type", "RESOURCE", "--type-name", "AWS::SQS::Queue", "--query", "Schema", "--output", "text")...)
+	var schema struct {
+		TypeName string `json:"typeName"`
+	}
+	if err := json.Unmarshal([]byte(out), &schema); err != nil || schema.TypeName != "AWS::SQS::Queue" {
+		t.Fatalf("describe-type's schema: %v\n%s", err, out)
+	}
+	_, errOut, code = cli.run(cf("describe-type", "--type", "RESOURCE", "--type-name", "AWS::S3::Buckett")...)
+	if code == 0 || !strings.Contains(errOut, "An error occurred (TypeNotFoundException) when calling the DescribeType operation: The type 'AWS::S3::Buckett' cannot be found.") {
+		t.Fatalf("describe-type of a missing type: exit %d\n%s", code, errOut)
+	}
+	out = cli.ok(cf("list-types", "--visibility", "PUBLIC", "--filters", "Category=AWS_TYPES,TypeNamePrefix=AWS::SQS::", "--page-size", "1", "--query", "TypeSummaries[].TypeName", "--output", "text")...)
+	if strings.Fields(out)[0] != "AWS::SQS::Queue" || len(strings.Fields(out)) != 3 {
+		t.Fatalf("list-types in pages of one: %q", out)
+	}
+
 	// STS, as SDK-based tools ask first.
 	cmd := exec.Command("aws", "--endpoint-url", s.url, "sts", "get-caller-identity", "--query", "Account", "--output", "text")
 	cmd.Env = clientEnv(dir)
