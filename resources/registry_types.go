@@ -1,6 +1,7 @@
 package resources
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -41,10 +42,10 @@ func (d TypeDescription) ProvisioningType() string {
 
 // DescribeType describes a type the registry can create: a registered
 // handler's, a --schemas file's, or the AWS registry's. ok is false for any
-// other type, and for custom resources and stacksim's own types, which
-// are not registry types on AWS either.
+// other type, and for Custom:: types and stacksim's own types, which are
+// not registry types on AWS either.
 func (r *Registry) DescribeType(typeName string) (d TypeDescription, ok bool, err error) {
-	if checkTypeName(typeName) != nil || IsCustomType(typeName) {
+	if checkTypeName(typeName) != nil || isCustomName(typeName) {
 		return d, false, nil
 	}
 	r.mu.Lock()
@@ -76,7 +77,7 @@ func (r *Registry) DescribeType(typeName string) (d TypeDescription, ok bool, er
 	if err != nil {
 		return d, false, fmt.Errorf("the registry's schema of %s: %w", typeName, err)
 	}
-	rs, _, err := RegistrySchema(typeName) // parsed once per process
+	rs, err := ParseSchema("registry:"+typeName, doc) // not kept: a listing reads every type
 	if err != nil {
 		return d, false, err
 	}
@@ -97,7 +98,7 @@ func (r *Registry) DescribedTypes() ([]TypeEntry, error) {
 	private := map[string]bool{}
 	r.mu.Lock()
 	for t := range r.byType {
-		if !IsCustomType(t) {
+		if !isCustomName(t) {
 			private[t] = true
 		}
 	}
@@ -108,7 +109,7 @@ func (r *Registry) DescribedTypes() ([]TypeEntry, error) {
 			return nil, err
 		}
 		for _, t := range ts {
-			if !IsCustomType(t) && !InRegistry(t) {
+			if !isCustomName(t) && !InRegistry(t) {
 				private[t] = true
 			}
 		}
@@ -128,9 +129,14 @@ func (r *Registry) DescribedTypes() ([]TypeEntry, error) {
 }
 
 // mutable tells whether some property of the schema a template sets can
-// change without replacement.
+// change without replacement. It reads the properties' names only, so
+// that listing every type of the registry decodes no property's schema.
 func mutable(s *Schema) bool {
-	for name := range s.Properties() {
+	var names map[string]json.RawMessage
+	if json.Unmarshal(s.rawProps, &names) != nil {
+		return false
+	}
+	for name := range names {
 		p := "/properties/" + name
 		if !s.IsReadOnly(p) && !s.IsCreateOnly(p) {
 			return true
@@ -138,6 +144,10 @@ func mutable(s *Schema) bool {
 	}
 	return false
 }
+
+// isCustomName: a Custom:: type is a custom resource, never a registry
+// type (AWS::CloudFormation::CustomResource is one of the registry's).
+func isCustomName(typeName string) bool { return strings.HasPrefix(typeName, "Custom::") }
 
 // TypeArnName is a type's name as its ARN spells it: AWS::S3::Bucket →
 // AWS-S3-Bucket.

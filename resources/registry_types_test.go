@@ -35,7 +35,7 @@ func TestRegistryDescribeType(t *testing.T) {
 		{typeName: "AWS::SQS::Queue", found: true, mutable: true, schemaHas: `"typeName":"AWS::SQS::Queue"`},        // embedded: the registry's facts are shown
 		{typeName: "AWS::CDK::Metadata"}, // stacksim's own, not a registry type
 		{typeName: "Custom::Anything"},   // custom resources are not registry types
-		{typeName: "AWS::CloudFormation::CustomResource"},
+		{typeName: "AWS::CloudFormation::CustomResource", found: true, mutable: true, schemaHas: `"ServiceToken"`}, // a registry type
 		{typeName: "not a type"},
 	} {
 		d, ok, err := reg.DescribeType(c.typeName)
