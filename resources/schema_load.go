@@ -104,11 +104,7 @@ func (d *schemaDir) lookup(typeName string) (*Schema, error) {
 				return s, nil
 			}
 		}
-		all, err := LoadSchemaDir(d.dir)
-		d.scanned, d.scanErr = true, err
-		for t, s := range all {
-			d.byType[t] = s
-		}
+		d.scan()
 	}
 	if d.scanErr != nil {
 		return nil, d.scanErr
@@ -116,18 +112,24 @@ func (d *schemaDir) lookup(typeName string) (*Schema, error) {
 	return overlaidDirSchema(d.byType[typeName])
 }
 
+// scan reads the whole directory, once (the caller holds d.mu).
+func (d *schemaDir) scan() {
+	if d.scanned {
+		return
+	}
+	all, err := LoadSchemaDir(d.dir)
+	d.scanned, d.scanErr = true, err
+	for t, s := range all {
+		d.byType[t] = s
+	}
+}
+
 // types lists the types the directory holds a schema of, sorted (the
 // directory is read once).
 func (d *schemaDir) types() ([]string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !d.scanned {
-		all, err := LoadSchemaDir(d.dir)
-		d.scanned, d.scanErr = true, err
-		for t, s := range all {
-			d.byType[t] = s
-		}
-	}
+	d.scan()
 	if d.scanErr != nil {
 		return nil, d.scanErr
 	}

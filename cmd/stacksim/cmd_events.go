@@ -78,9 +78,10 @@ update-stack and rollback-stack print the one they began.`,
 	return cmd
 }
 
-// parseEventFilter reads --filters as the AWS CLI does: shorthand
-// (FailedEvents=true) or JSON ({"FailedEvents": true}).
-func parseEventFilter(s string) (*engine.EventFilter, error) {
+// parseFiltersArg reads a --filters argument as the AWS CLI does, shorthand
+// (A=x,B=true) or JSON ({"A": "x"}), and checks it against the model's
+// shape of that name.
+func parseFiltersArg(s, shapeName string) (*pyDict, error) {
 	var d *pyDict
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
 		if err := checkJSONArg("--filters", s); err != nil {
@@ -96,12 +97,22 @@ func parseEventFilter(s string) (*engine.EventFilter, error) {
 		if err != nil {
 			return nil, fmt.Errorf("Error parsing parameter '--filters': %w", err)
 		}
-		shape, _ := api.ShapeNamed("EventFilter")
+		shape, _ := api.ShapeNamed(shapeName)
 		d = shorthandBooleans(&pyDict{keys: keys, vals: vals}, shape)
 	}
 	var problems []string
-	if checkShapeValue(d, "EventFilter", "Filters", &problems); len(problems) > 0 {
+	if checkShapeValue(d, shapeName, "Filters", &problems); len(problems) > 0 {
 		return nil, errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n"))
+	}
+	return d, nil
+}
+
+// parseEventFilter reads describe-events' --filters: shorthand
+// (FailedEvents=true) or JSON ({"FailedEvents": true}).
+func parseEventFilter(s string) (*engine.EventFilter, error) {
+	d, err := parseFiltersArg(s, "EventFilter")
+	if err != nil {
+		return nil, err
 	}
 	f := &engine.EventFilter{}
 	if b, ok := d.vals["FailedEvents"].(bool); ok {

@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/stacksim/stacksim/api"
 	"github.com/stacksim/stacksim/engine"
 )
 
@@ -88,27 +84,9 @@ func (a *app) listTypesCommand() *cobra.Command {
 // parseTypeFilters reads list-types' --filters as the AWS CLI does:
 // shorthand (Category=AWS_TYPES,TypeNamePrefix=AWS::S3::) or JSON.
 func parseTypeFilters(s string) (*engine.TypeFilters, error) {
-	var d *pyDict
-	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
-		if err := checkJSONArg("--filters", s); err != nil {
-			return nil, err
-		}
-		v, err := decodePyJSON(t)
-		if err != nil {
-			return nil, fmt.Errorf("Error parsing parameter '--filters': Invalid JSON: %v\nJSON received: %s", err, s)
-		}
-		d = v.(*pyDict)
-	} else {
-		vals, keys, err := parseShorthand(s)
-		if err != nil {
-			return nil, fmt.Errorf("Error parsing parameter '--filters': %w", err)
-		}
-		shape, _ := api.ShapeNamed("TypeFilters")
-		d = shorthandBooleans(&pyDict{keys: keys, vals: vals}, shape)
-	}
-	var problems []string
-	if checkShapeValue(d, "TypeFilters", "Filters", &problems); len(problems) > 0 {
-		return nil, errors.New("Parameter validation failed:\n" + strings.Join(problems, "\n"))
+	d, err := parseFiltersArg(s, "TypeFilters")
+	if err != nil {
+		return nil, err
 	}
 	f := &engine.TypeFilters{}
 	f.Category, _ = d.vals["Category"].(string)
