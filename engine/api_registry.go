@@ -3,8 +3,10 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/stacksim/stacksim/internal/readfile"
 	"github.com/stacksim/stacksim/resources"
 )
 
@@ -91,15 +93,22 @@ func (e *Engine) typeAsked(in DescribeTypeInput) (typeName, version string, err 
 		return e.parseTypeArn(in.Arn)
 	case in.TypeName == "" || in.Type == "":
 		return "", "", newAPIError(CodeCFNRegistryError, "Specify either TypeName and Type, or Arn")
-	case !validRegistryType(in.Type):
-		return "", "", ValidationError("1 validation error detected: Value '%s' at 'type' failed to satisfy constraint: Member must satisfy enum value set: [RESOURCE, MODULE, HOOK]", in.Type)
+	case !slices.Contains(registryTypes, in.Type):
+		return "", "", enumError(in.Type, "type", registryTypes)
 	case in.Type != "RESOURCE":
 		return "", "", typeNotFound(in.TypeName)
 	}
 	return in.TypeName, in.VersionId, nil
 }
 
-func validRegistryType(t string) bool { return t == "RESOURCE" || t == "MODULE" || t == "HOOK" }
+// The enumerations of the registry's calls, in the model's order.
+var (
+	registryTypes      = []string{"RESOURCE", "MODULE", "HOOK"}
+	visibilities       = []string{"PUBLIC", "PRIVATE"}
+	provisioningTypes  = []string{"NON_PROVISIONABLE", "IMMUTABLE", "FULLY_MUTABLE"}
+	deprecatedStatuses = []string{"LIVE", "DEPRECATED"}
+	typeCategories     = []string{"REGISTERED", "ACTIVATED", "THIRD_PARTY", "AWS_TYPES"}
+)
 
 // typeArn is a type's ARN without a version: a public type's has no
 // account, a private type's the simulated account's.
@@ -116,12 +125,10 @@ func (e *Engine) typeArn(d resources.TypeDescription) string {
 func (e *Engine) parseTypeArn(arn string) (typeName, version string, err error) {
 	prefix := fmt.Sprintf("arn:%s:cloudformation:%s:", e.opts.Partition, e.opts.Region)
 	rest, ok := strings.CutPrefix(arn, prefix)
-	if !ok {
-		return "", "", newAPIError(CodeCFNRegistryError, "Invalid type ARN %s: a type's ARN is %stype/resource/NAME (%s::type/resource/AWS-S3-Bucket)", arn, prefix, strings.TrimSuffix(prefix, ":"))
-	}
-	account, path, ok := strings.Cut(rest, ":")
-	if !ok || (account != "" && account != e.opts.AccountID) || !strings.HasPrefix(path, "type/") {
-		return "", "", newAPIError(CodeCFNRegistryError, "Invalid type ARN %s: a type's ARN is %stype/resource/NAME (%s::type/resource/AWS-S3-Bucket)", arn, prefix, strings.TrimSuffix(prefix, ":"))
+	account, path, ok2 := strings.Cut(rest, ":")
+	if !ok || !ok2 || (account != "" && account != e.opts.AccountID) || !strings.HasPrefix(path, "type/") {
+		return "", "", newAPIError(CodeCFNRegistryError, "Invalid type ARN %s: a type's ARN is %stype/resource/NAME (%s::type/resource/AWS-S3-Bucket)",
+			readfile.Excerpt(arn), prefix, strings.TrimSuffix(prefix, ":"))
 	}
 	name, ok := strings.CutPrefix(path, "type/resource/")
 	if !ok { // type/module/..., type/hook/...
@@ -226,33 +233,29 @@ func checkListTypes(in *ListTypesInput) error {
 	if in.ProvisioningType == "" {
 		in.ProvisioningType = "FULLY_MUTABLE"
 	}
-	enums := []struct{ member, value, set string }{
-		{"visibility", in.Visibility, "PUBLIC, PRIVATE"},
-		{"provisioningType", in.ProvisioningType, "NON_PROVISIONABLE, IMMUTABLE, FULLY_MUTABLE"},
-		{"deprecatedStatus", in.DeprecatedStatus, "LIVE, DEPRECATED"},
-		{"type", in.Type, "RESOURCE, MODULE, HOOK"},
-	}
+	category := ""
 	if in.Filters != nil {
-		enums = append(enums, struct{ member, value, set string }{"filters.category", in.Filters.Category, "REGISTERED, ACTIVATED, THIRD_PARTY, AWS_TYPES"})
+		category = in.Filters.Category
+	}
+	enums := []struct {
+		member, value string
+		set           []string
+	}{
+		{"visibility", in.Visibility, visibilities},
+		{"provisioningType", in.ProvisioningType, provisioningTypes},
+		{"deprecatedStatus", in.DeprecatedStatus, deprecatedStatuses},
+		{"type", in.Type, registryTypes},
+		{"filters.category", category, typeCategories},
 	}
 	for _, x := range enums {
-		if x.value != "" && !inSet(x.value, strings.Split(x.set, ", ")) {
-			return ValidationError("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [%s]", x.value, x.member, x.set)
+		if x.value != "" && !slices.Contains(x.set, x.value) {
+			return enumError(x.value, x.member, x.set)
 		}
 	}
 	if in.MaxResults < 0 || in.MaxResults > 100 {
 		return ValidationError("1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value between 1 and 100", in.MaxResults)
 	}
 	return nil
-}
-
-func inSet(v string, set []string) bool {
-	for _, s := range set {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // listsAny tells whether a ListTypes request can list any type stacksim
