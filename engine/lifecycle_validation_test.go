@@ -7,7 +7,8 @@ import "testing"
 // words (DetailedStatus VALIDATION_FAILED), and rolls back; an update
 // likewise, its refused resources ended by the rollback; a value known
 // only at run time is checked when its step starts; an imported value is
-// checked when the create starts.
+// checked when the create starts; a oneOf is checked, at the start when
+// its alternatives are known, when the step starts otherwise.
 func TestLifecyclePreHandlerValidation(t *testing.T) {
 	h := newHarness(t, "pre-handler-validation", Options{})
 	h.mustDo(func() error {
@@ -40,6 +41,19 @@ func TestLifecyclePreHandlerValidation(t *testing.T) {
 	})
 	h.wait("importer")
 	h.detailed("importer")
+
+	// a oneOf both of whose alternatives match, known at the start and
+	// known only when the step starts
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "vectors", TemplateBody: h.fixture("bad-one-of.yaml")})
+	})
+	h.wait("vectors")
+	h.detailed("vectors")
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "vectors-late", TemplateBody: h.fixture("bad-one-of-late.yaml")})
+	})
+	h.wait("vectors-late")
+	h.resources("vectors-late")
 	h.done()
 }
 

@@ -82,17 +82,47 @@ func (b *shapeBuilder) build(v any, depth int) *shape {
 	if it, ok := m["items"].(map[string]any); ok {
 		n.items = b.build(it, depth+1)
 	}
-	// A oneOf/anyOf of one shape (common in registry schemas) coerces as it.
-	if len(n.types) == 0 && n.props == nil {
-		for _, k := range []string{"oneOf", "anyOf", "allOf"} {
-			if alts, ok := m[k].([]any); ok && len(alts) == 1 {
-				if alt := b.build(alts[0], depth+1); alt != nil {
-					return alt
-				}
+	// The alternatives of oneOf, anyOf and allOf add what they describe:
+	// their members (the first alternative to name one gives its shape),
+	// their item and additional shapes, and their types where the node
+	// names none (a value of any of them keeps its own type).
+	typed := len(n.types) > 0
+	for _, k := range []string{"allOf", "oneOf", "anyOf"} {
+		alts, _ := m[k].([]any)
+		for _, x := range alts {
+			if alt := b.build(x, depth+1); alt != nil {
+				n.merge(alt, typed)
 			}
 		}
 	}
 	return n
+}
+
+// merge adds an alternative's shape to n: members n does not have, its
+// items and additional members where n has none, and its types unless
+// typed (n's own types stand).
+func (n *shape) merge(alt *shape, typed bool) {
+	if !typed {
+		for _, t := range alt.types {
+			if !n.has(t) {
+				n.types = append(n.types, t)
+			}
+		}
+	}
+	for k, p := range alt.props {
+		if _, ok := n.props[k]; !ok {
+			if n.props == nil {
+				n.props = make(map[string]*shape, len(alt.props))
+			}
+			n.props[k] = p
+		}
+	}
+	if n.additional == nil {
+		n.additional = alt.additional
+	}
+	if n.items == nil {
+		n.items = alt.items
+	}
 }
 
 func (n *shape) has(t string) bool {

@@ -2,13 +2,15 @@ package resources
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"unicode/utf8"
 )
 
 // ExampleModel is a minimal model of a type: its required properties that
-// are not read-only, with values that fit the schema (types, enums,
+// are not read-only (those its first alternative requires too, when the
+// schema's top level has some), with values that fit the schema (types, enums,
 // patterns, formats, lengths, bounds; nested objects with their own
 // required members), made from seed. It is what the registry-wide test
 // creates every type from, and a starting point for a template.
@@ -17,7 +19,9 @@ func (s *Schema) ExampleModel(seed int64) map[string]any {
 		LogicalResourceIdentifier: "Example", ClientRequestToken: "example"}
 	e := newEnv(req, seed, Epoch, map[string]any{})
 	vg := newValueGen(s)
-	doc := s.document()
+	// the top level's required names and those of its first oneOf or
+	// anyOf alternative and every allOf part, as a nested object's
+	doc := vg.withAlternative(s.document())
 	props := s.Properties()
 	names := stringList(doc["required"])
 	sort.Strings(names)
@@ -37,18 +41,22 @@ func (s *Schema) ExampleModel(seed int64) map[string]any {
 // ExampleModelWith is ExampleModel with the objects on the way to each of
 // pointers made too (each with its own required members): a read-only
 // attribute under an optional property (MasterUserSecret.SecretArn)
-// exists only where its parent does. Pointers into arrays are skipped.
+// exists only where its parent does. Pointers into arrays are skipped, and
+// so is a pointer whose objects would make a valid model invalid (a
+// member of a oneOf's other alternative).
 func (s *Schema) ExampleModelWith(seed int64, pointers []string) map[string]any {
 	m := s.ExampleModel(seed)
 	req := &Request{StackID: "arn:aws:cloudformation:us-east-1:123456789012:stack/example/00000000-0000-4000-8000-000000000000",
 		LogicalResourceIdentifier: "Example", ClientRequestToken: "example"}
 	e := newEnv(req, seed, Epoch, m)
 	vg := newValueGen(s)
+	valid := s.ValidateInput(m) == nil
 	for _, p := range pointers {
 		segs := SplitPointer(p)
 		if len(segs) < 2 || contains(segs, "*") {
 			continue
 		}
+		before := maps.Clone(e.model) // setCopying sets the top level in place
 		for i := 1; i < len(segs); i++ {
 			anc := segs[:i]
 			if hasSegs(e.model, anc) || s.IsReadOnly(JoinPointer(anc)) {
@@ -63,6 +71,11 @@ func (s *Schema) ExampleModelWith(seed int64, pointers []string) map[string]any 
 				break
 			}
 			e.model = setCopying(e.model, anc, v)
+		}
+		if valid && s.ValidateInput(e.model) != nil {
+			// the way to p leaves the schema (a second alternative of
+			// a oneOf): the attribute is not the model's to have
+			e.model = before
 		}
 	}
 	return e.model

@@ -2,7 +2,9 @@ package resources
 
 import (
 	"encoding/json"
+	"maps"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -222,7 +224,10 @@ next:
 
 // withAlternative merges into an object schema the members and required
 // names of every allOf part and of its first oneOf or anyOf alternative,
-// so that a generated object is one the schema describes.
+// so that a generated object is one the schema describes. A oneOf's first
+// alternative that requires nothing has its first member (by name)
+// required: an empty object would match every such alternative, and a
+// oneOf wants exactly one.
 func (vg *valueGen) withAlternative(ps map[string]any) map[string]any {
 	var parts []map[string]any
 	for _, k := range [...]string{"allOf", "oneOf", "anyOf"} {
@@ -231,9 +236,16 @@ func (vg *valueGen) withAlternative(ps map[string]any) map[string]any {
 			if k != "allOf" && i > 0 {
 				break
 			}
-			if alt := resolveRef(vg.s, asMap(x)); alt != nil {
-				parts = append(parts, vg.withAlternative(alt))
+			alt := resolveRef(vg.s, asMap(x))
+			if alt == nil {
+				continue
 			}
+			alt = vg.withAlternative(alt)
+			if props, _ := alt["properties"].(map[string]any); k == "oneOf" && len(props) > 0 && len(stringList(alt["required"])) == 0 {
+				alt = maps.Clone(alt)
+				alt["required"] = []any{slices.Sorted(maps.Keys(props))[0]}
+			}
+			parts = append(parts, alt)
 		}
 	}
 	if len(parts) == 0 {

@@ -87,7 +87,7 @@ func TestRegistryValuesLookLikeAWS(t *testing.T) {
 			map[string]string{"MeshOwner": `^123456789012$`, "ResourceOwner": `^123456789012$`, "Uid": `^[0-9a-f-]{36}$`}},
 		{"AWS::AppRunner::Service", map[string]any{"SourceConfiguration": map[string]any{"ImageRepository": map[string]any{"ImageIdentifier": "public.ecr.aws/x/y:latest", "ImageRepositoryType": "ECR_PUBLIC"}}},
 			`^arn:aws:apprunner:us-east-1:123456789012:service/demo-Thing-[A-Z0-9]+/[0-9a-f]{32}$`, map[string]string{"ServiceId": `^[0-9a-f]{32}$`, "ServiceUrl": `^[a-z0-9]{10}\.us-east-1\.awsapprunner\.com$`}},
-		{"AWS::CloudFormation::StackSet", map[string]any{"StackSetName": "shared", "PermissionModel": "SELF_MANAGED"}, `^shared:[0-9a-f-]{36}$`, nil},
+		{"AWS::CloudFormation::StackSet", map[string]any{"StackSetName": "shared", "PermissionModel": "SELF_MANAGED", "TemplateURL": "https://s3.amazonaws.com/b/t.yaml"}, `^shared:[0-9a-f-]{36}$`, nil},
 		{"AWS::Cognito::UserPoolDomain", map[string]any{"UserPoolId": "us-east-1_abcdefghi", "Domain": "shop-auth"}, `.`,
 			map[string]string{"CloudFrontDistribution": `^d[a-z0-9]{13}\.cloudfront\.net$`}},
 		{"AWS::EKS::Cluster", map[string]any{"RoleArn": "arn:aws:iam::123456789012:role/eks", "ResourcesVpcConfig": map[string]any{"SubnetIds": []any{"subnet-0123456789abcdef0"}}}, `^demo-Thing-`,
@@ -161,7 +161,7 @@ func TestRegistryValuesLookLikeAWS(t *testing.T) {
 			map[string]string{"S3CanonicalUserId": `^[0-9a-f]{96}$`}},
 		{"AWS::Lambda::CodeSigningConfig", map[string]any{"AllowedPublishers": map[string]any{"SigningProfileVersionArns": []any{"arn:aws:signer:us-east-1:123456789012:/signing-profiles/p/1"}}},
 			`^arn:aws:lambda:us-east-1:123456789012:code-signing-config:csc-[0-9a-f]{17}$`, map[string]string{"CodeSigningConfigId": `^csc-[0-9a-f]{17}$`}},
-		{"AWS::RDS::GlobalCluster", nil, `^demo-thing-[a-z0-9]+$`, map[string]string{"GlobalEndpoint.Address": `^demo-thing-[a-z0-9]+\.global-[a-z0-9]{12}\.global\.rds\.amazonaws\.com$`}},
+		{"AWS::RDS::GlobalCluster", map[string]any{"Engine": "aurora-mysql"}, `^demo-thing-[a-z0-9]+$`, map[string]string{"GlobalEndpoint.Address": `^demo-thing-[a-z0-9]+\.global-[a-z0-9]{12}\.global\.rds\.amazonaws\.com$`}},
 		{"AWS::RDS::DBProxy", map[string]any{"DBProxyName": "app", "EngineFamily": "MYSQL", "RoleArn": "arn:aws:iam::123456789012:role/p", "VpcSubnetIds": []any{"subnet-0123456789abcdef0", "subnet-0123456789abcdef1"}},
 			`^app$`, map[string]string{"DBProxyArn": `^arn:aws:rds:us-east-1:123456789012:db-proxy:prx-[0-9a-f]{17}$`, "Endpoint": `^app\.proxy-[a-z0-9]{12}\.us-east-1\.rds\.amazonaws\.com$`}},
 		{"AWS::GlobalAccelerator::Accelerator", map[string]any{"Name": "edge"}, `^arn:aws:globalaccelerator::123456789012:accelerator/[0-9a-f-]{36}$`, map[string]string{

@@ -34,8 +34,12 @@ import (
 //   - a pattern Go's regexp cannot compile (registry schemas use a few
 //     lookaheads) matches everything, in pattern and patternProperties;
 //   - numbers compare exactly (big.Rat);
-//   - "format" and the keywords stripped before (conditionals, boolean
-//     combinators, dependencies) are not asserted.
+//   - allOf, anyOf, oneOf and not: each alternative is checked on its own,
+//     and a failure is one violation at the value (how many alternatives
+//     matched), not the alternatives' own problems;
+//   - "format" and the keywords stripped before (conditionals,
+//     dependencies; the combinators too in the contract variant) are not
+//     asserted.
 type fullNode struct {
 	// boolean is a true or false schema (only when isBool).
 	isBool, boolean bool
@@ -70,6 +74,12 @@ type fullNode struct {
 	minProps      int
 	maxProps      int
 	propertyNames *fullNode
+
+	// The combinators: allOf, anyOf and oneOf's alternatives; not's
+	// schema, with its JSON (everit's message shows it).
+	allOf, anyOf, oneOf []*fullNode
+	not                 *fullNode
+	notSrc              string
 }
 
 type fullPattern struct {
@@ -353,6 +363,33 @@ func (c *fullCompiler) applicators(n *fullNode, m map[string]any, ptr string) er
 			}
 			n.patterns = append(n.patterns, fp)
 		}
+	}
+	for _, k := range []struct {
+		name string
+		dst  *[]*fullNode
+	}{{"allOf", &n.allOf}, {"anyOf", &n.anyOf}, {"oneOf", &n.oneOf}} {
+		v, ok := m[k.name]
+		if !ok {
+			continue
+		}
+		list, isArr := v.([]any)
+		if !isArr || len(list) == 0 {
+			return &schemaError{ptr + "/" + k.name, k.name + " is a non-empty array of schemas"}
+		}
+		for i, e := range list {
+			alt, err := c.node(e, ptr+"/"+k.name+"/"+strconv.Itoa(i))
+			if err != nil {
+				return err
+			}
+			*k.dst = append(*k.dst, alt)
+		}
+	}
+	if v, ok := m["not"]; ok {
+		if n.not, err = c.node(v, ptr+"/not"); err != nil {
+			return err
+		}
+		src, _ := json.Marshal(v)
+		n.notSrc = string(src)
 	}
 	// Definitions are compiled when a $ref names them.
 	return nil

@@ -53,6 +53,10 @@ const (
 	vMaxProperties
 	vRequired
 	vAdditionalProperties
+	vAllOf
+	vAnyOf
+	vOneOf
+	vNot
 )
 
 // check appends what is wrong with v (at loc) to out.
@@ -94,6 +98,48 @@ func (n *fullNode) check(v any, loc []string, out *[]violation) {
 	default:
 		n.checkNumber(v, loc, out)
 	}
+	if n.allOf != nil || n.anyOf != nil || n.oneOf != nil || n.not != nil {
+		n.checkCombinators(v, loc, out)
+	}
+}
+
+// checkCombinators checks v against allOf, anyOf, oneOf and not: each
+// alternative on its own, a failure reported as one violation at v (got:
+// the alternatives that matched, want: how many there are), as everit
+// reports it; the alternatives' own problems are not.
+func (n *fullNode) checkCombinators(v any, loc []string, out *[]violation) {
+	matches := func(alts []*fullNode) int {
+		c := 0
+		for _, a := range alts {
+			if a.accepts(v) {
+				c++
+			}
+		}
+		return c
+	}
+	if n.allOf != nil {
+		if c := matches(n.allOf); c != len(n.allOf) {
+			*out = append(*out, violation{loc: loc, kind: vAllOf, got: c, want: len(n.allOf)})
+		}
+	}
+	if n.anyOf != nil && matches(n.anyOf) == 0 {
+		*out = append(*out, violation{loc: loc, kind: vAnyOf, want: len(n.anyOf)})
+	}
+	if n.oneOf != nil {
+		if c := matches(n.oneOf); c != 1 {
+			*out = append(*out, violation{loc: loc, kind: vOneOf, got: c, want: len(n.oneOf)})
+		}
+	}
+	if n.not != nil && n.not.accepts(v) {
+		*out = append(*out, violation{loc: loc, kind: vNot, value: n.notSrc})
+	}
+}
+
+// accepts tells whether v passes every check of n.
+func (n *fullNode) accepts(v any) bool {
+	var found []violation
+	n.check(v, nil, &found)
+	return len(found) == 0
 }
 
 func (n *fullNode) typeMatches(t string, v any) bool {
@@ -364,6 +410,17 @@ func (f violation) text() string {
 		return p.Sprintf("missing properties %s", joinQuoted(f.keys))
 	case vAdditionalProperties:
 		return p.Sprintf("additional properties %s not allowed", joinQuoted(f.keys))
+	case vAllOf:
+		return p.Sprintf("allOf failed: %d of %d subschemas matched", f.got, f.want)
+	case vAnyOf:
+		return p.Sprintf("anyOf failed: none of %d subschemas matched", f.want)
+	case vOneOf:
+		if f.got == 0 {
+			return p.Sprintf("oneOf failed: none of %d subschemas matched", f.want)
+		}
+		return p.Sprintf("oneOf failed: %d subschemas matched", f.got)
+	case vNot:
+		return p.Sprintf("'not' failed")
 	}
 	return "validation failed"
 }

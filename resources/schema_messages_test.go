@@ -68,3 +68,82 @@ func TestValidationMessagesEveryKeyword(t *testing.T) {
 		})
 	}
 }
+
+// The boolean subschemas: AWS's validation applies allOf, anyOf, oneOf and
+// not to template properties, and words a failure as everit does, by the
+// count of the alternatives that matched (below the root, with the
+// subschema's own "#: " inside). The contract checker does not apply them
+// (the contract tests do not).
+func TestValidationMessagesCombinators(t *testing.T) {
+	const schema = `{
+	  "typeName": "Test::Combined::Thing",
+	  "additionalProperties": false,
+	  "primaryIdentifier": ["/properties/Name"],
+	  "oneOf": [{"required": ["TemplateURL"]}, {"required": ["TemplateBody"]}],
+	  "properties": {
+	    "Name": {"type": "string"},
+	    "TemplateURL": {"type": "string"},
+	    "TemplateBody": {"type": "string"},
+	    "Vectors": {"$ref": "#/definitions/Vectors"},
+	    "Day": {"type": "string", "anyOf": [{"enum": ["MONDAY", "TUESDAY"]}, {"pattern": "^[Mm]onday$"}]},
+	    "Size": {"type": "integer", "allOf": [{"minimum": 1}, {"maximum": 9}, {"multipleOf": 2}]},
+	    "Mode": {"type": "string", "not": {"const": "legacy"}}
+	  },
+	  "definitions": {
+	    "Vectors": {
+	      "type": "object",
+	      "additionalProperties": false,
+	      "properties": {"IndexArn": {"type": "string"}, "IndexName": {"type": "string"}, "VectorBucketArn": {"type": "string"}},
+	      "oneOf": [{"required": ["IndexArn"]}, {"required": ["IndexName", "VectorBucketArn"]}]
+	    }
+	  }
+	}`
+	s, err := ParseSchema("test", []byte(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := func(m map[string]any) map[string]any { m["TemplateBody"] = "{}"; return m }
+	for _, tc := range []struct {
+		name  string
+		model map[string]any
+		want  []string // nil: valid
+	}{
+		{"oneOf of the root, one matches", map[string]any{"TemplateURL": "u"}, nil},
+		{"oneOf of the root, none", map[string]any{"Name": "n"}, []string{"#: 0 subschemas matched instead of one"}},
+		{"oneOf of the root, both", map[string]any{"TemplateURL": "u", "TemplateBody": "b"}, []string{"#: 2 subschemas matched instead of one"}},
+		{"oneOf below the root, one", body(map[string]any{"Vectors": map[string]any{"IndexArn": "a"}}), nil},
+		{"oneOf below the root, both", body(map[string]any{"Vectors": map[string]any{"IndexArn": "a", "IndexName": "i", "VectorBucketArn": "b"}}),
+			[]string{"#/Vectors: #: 2 subschemas matched instead of one"}},
+		{"oneOf below the root, none", body(map[string]any{"Vectors": map[string]any{}}), []string{"#/Vectors: #: 0 subschemas matched instead of one"}},
+		{"the node's own problems too", body(map[string]any{"Vectors": map[string]any{"Other": "x"}}),
+			[]string{"#/Vectors: #: 0 subschemas matched instead of one", "#/Vectors: extraneous key [Other] is not permitted"}},
+		{"anyOf, one matches", body(map[string]any{"Day": "monday"}), nil},
+		{"anyOf, none", body(map[string]any{"Day": "Friday"}), []string{"#/Day: #: no subschema matched out of the total 2 subschemas"}},
+		{"allOf, all match", body(map[string]any{"Size": "4"}), nil},
+		{"allOf, some fail", body(map[string]any{"Size": "11"}), []string{"#/Size: #: only 1 subschema matches out of 3"}},
+		{"not, passes", body(map[string]any{"Mode": "modern"}), nil},
+		{"not, fails", body(map[string]any{"Mode": "legacy"}), []string{`#/Mode: #: subject must not be valid against schema {"const":"legacy"}`}},
+		{"a type problem stops the node's checks", body(map[string]any{"Vectors": "x"}), []string{"#/Vectors: expected type: JSONObject, found: String"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := s.ValidateInput(tc.model)
+			if tc.want == nil {
+				if err != nil {
+					t.Fatalf("ValidateInput = %v, want valid", err)
+				}
+				return
+			}
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("ValidateInput = %v, want a *ValidationError", err)
+			}
+			if got, want := strings.Join(ve.Problems, "\n"), strings.Join(tc.want, "\n"); got != want {
+				t.Errorf("problems:\n%s\nwant:\n%s", got, want)
+			}
+			// the contract tests apply none of them
+			if err := s.ValidateModel(tc.model); err != nil && strings.Contains(err.Error(), "subschema") {
+				t.Errorf("ValidateModel applies a combinator: %v", err)
+			}
+		})
+	}
+}

@@ -14,7 +14,11 @@ import (
 //
 //   - the input validator, which checks template properties as
 //     CloudFormation does before it calls a handler (required keys,
-//     types, lengths, patterns, extraneous keys);
+//     types, lengths, patterns, extraneous keys, and the boolean
+//     subschemas allOf/anyOf/oneOf/not: AWS refuses a Bedrock knowledge
+//     base's S3VectorsConfiguration that matches both of its oneOf's
+//     alternatives, "2 subschemas matched instead of one"; conditionals,
+//     if/then/else, are not applied);
 //   - the contract validator, which checks handler models as the contract
 //     tests do: every keyword for any instance, numbers, strings, arrays and
 //     objects, except required, dependencies and propertyNames, and no
@@ -26,8 +30,8 @@ import (
 // accepted as matching everything rather than failing the schema.
 
 var (
-	inputDrop    = []string{"dependencies", "dependentRequired", "dependentSchemas", "if", "then", "else", "allOf", "anyOf", "oneOf", "not", "format"}
-	contractDrop = append([]string{"required", "propertyNames"}, inputDrop...)
+	inputDrop    = []string{"dependencies", "dependentRequired", "dependentSchemas", "if", "then", "else", "format"}
+	contractDrop = append([]string{"required", "propertyNames", "allOf", "anyOf", "oneOf", "not"}, inputDrop...)
 )
 
 // ValidationError lists what is wrong with a model, one problem a line, each
@@ -156,7 +160,15 @@ func stripKeywords(sch map[string]any, drop []string) {
 					}
 				}
 			}
-		case "additionalProperties", "items", "additionalItems", "contains", "unevaluatedProperties", "unevaluatedItems":
+		case "allOf", "anyOf", "oneOf":
+			if list, ok := v.([]any); ok {
+				for _, e := range list {
+					if m, ok := e.(map[string]any); ok {
+						stripKeywords(m, drop)
+					}
+				}
+			}
+		case "additionalProperties", "items", "additionalItems", "contains", "not", "unevaluatedProperties", "unevaluatedItems":
 			switch t := v.(type) {
 			case map[string]any:
 				stripKeywords(t, drop)
@@ -336,8 +348,34 @@ func problemTexts(f violation) []string {
 			want[i] = everitType(w)
 		}
 		return []string{fmt.Sprintf("expected type: %s, found: %s", strings.Join(want, " or "), everitType(f.gotType))}
+	case vAllOf, vAnyOf, vOneOf, vNot:
+		return []string{combinedText(f)}
 	}
 	return []string{f.text()}
+}
+
+// combinedText words a failed combinator as everit does: the count of the
+// alternatives that matched, not their problems. Below the root everit
+// nests the subschema's own "#: " in the message, as recorded from its
+// users ("#/predicate: #: 0 subschemas matched instead of one") and from
+// AWS ("2 subschemas matched instead of one" for a Bedrock knowledge
+// base's S3VectorsConfiguration given both of its alternatives' members).
+func combinedText(f violation) string {
+	var msg string
+	switch f.kind {
+	case vAllOf:
+		msg = fmt.Sprintf("only %d subschema matches out of %d", f.got, f.want)
+	case vAnyOf:
+		msg = fmt.Sprintf("no subschema matched out of the total %d subschemas", f.want)
+	case vOneOf:
+		msg = fmt.Sprintf("%d subschemas matched instead of one", f.got)
+	case vNot:
+		msg = fmt.Sprintf("subject must not be valid against schema %s", f.value)
+	}
+	if len(f.loc) > 0 {
+		return "#: " + msg
+	}
+	return msg
 }
 
 // scrubbedKeyword names the keywords whose messages CloudFormation scrubs

@@ -23,6 +23,7 @@ var topKeys = map[string]bool{
 	"createOnlyProperties": true, "conditionalCreateOnlyProperties": true,
 	"readOnlyProperties": true, "writeOnlyProperties": true, "deprecatedProperties": true,
 	"replacementStrategy": true, "tagging": true, "handlers": true,
+	"oneOf": true, "anyOf": true, "allOf": true, "not": true,
 }
 
 // valueKeys are the keywords a subschema keeps.
@@ -33,9 +34,9 @@ var valueKeys = map[string]bool{
 	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
 	"multipleOf": true, "minItems": true, "maxItems": true, "uniqueItems": true,
 	"minProperties": true, "maxProperties": true, "insertionOrder": true,
-	// kept for the structure they hold (the members of one alternative);
-	// stacksim's validators do not apply them
-	"oneOf": true, "anyOf": true, "allOf": true,
+	// the input validator applies them (and the value generator takes
+	// the members of their first alternative)
+	"oneOf": true, "anyOf": true, "allOf": true, "not": true,
 }
 
 // Entry is one type's fact document.
@@ -68,10 +69,12 @@ func Reduce(raw []byte) (Entry, error) {
 		switch k {
 		case "properties", "definitions", "patternProperties":
 			v = reduceMembers(v)
-		case "additionalProperties":
+		case "additionalProperties", "not":
 			if m, ok := v.(map[string]any); ok {
 				v = reduceValue(m)
 			}
+		case "oneOf", "anyOf", "allOf":
+			v = reduceAlternatives(v)
 		case "handlers":
 			v = reduceHandlers(v)
 			if v == nil {
@@ -112,23 +115,36 @@ func reduceValue(s map[string]any) map[string]any {
 		switch k {
 		case "properties", "patternProperties":
 			v = reduceMembers(v)
-		case "items", "additionalProperties":
+		case "items", "additionalProperties", "not":
 			if m, ok := v.(map[string]any); ok {
 				v = reduceValue(m)
 			}
 		case "oneOf", "anyOf", "allOf":
-			list, _ := v.([]any)
-			subs := make([]any, 0, len(list))
-			for _, x := range list {
-				if m, ok := x.(map[string]any); ok {
-					subs = append(subs, reduceValue(m))
-				}
-			}
-			v = subs
+			v = reduceAlternatives(v)
 		}
 		out[k] = v
 	}
 	return out
+}
+
+// reduceAlternatives reduces each alternative of a oneOf, anyOf or allOf.
+// An alternative reduced to nothing (only a relationshipRef, say) stays,
+// as {}: it still counts, and matches every value, as it does in the
+// registry's schema.
+func reduceAlternatives(v any) any {
+	list, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	subs := make([]any, 0, len(list))
+	for _, x := range list {
+		if m, ok := x.(map[string]any); ok {
+			subs = append(subs, reduceValue(m))
+		} else {
+			subs = append(subs, x)
+		}
+	}
+	return subs
 }
 
 // reduceHandlers keeps each action's timeoutInMinutes.
