@@ -3,7 +3,6 @@ package resources
 import (
 	"encoding/json"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -27,7 +26,7 @@ type fastNode struct {
 	hasConst    bool
 
 	minLen, maxLen     int
-	pattern            *regexp.Regexp
+	pattern            matcher
 	patternUnsupported bool
 	// matched remembers strings that matched pattern lately (models
 	// repeat the same names and ARNs event after event); made on first use.
@@ -51,7 +50,7 @@ type fastNode struct {
 }
 
 type patternNode struct {
-	re   *regexp.Regexp
+	re   matcher
 	node *fastNode
 }
 
@@ -160,7 +159,7 @@ func (b *fastBuilder) object(m map[string]any, depth int) *fastNode {
 	if p, ok := m["pattern"].(string); ok {
 		re, err := cachedRegexp(p)
 		if err != nil {
-			n.patternUnsupported = true // the full validator takes it as matching everything
+			n.patternUnsupported = true // neither engine compiles it: the full validator takes it as matching everything
 		} else {
 			n.pattern = re
 		}

@@ -66,7 +66,7 @@ func (vg *valueGen) candidatePlan(ps map[string]any, r genRequest, maxLen int) [
 				return generalARNs(e, vg.service, vg.resource, vg.identity(e, r))
 			})
 		} else {
-			if t, ok := foreignARNs[strings.ToLower(stem)]; ok {
+			if t, ok := foreignARN(stem); ok {
 				fn(func(e *env, r genRequest) []string { return expandedWith(e, t, vg.foreignName(e, stem, r), r) })
 			}
 			kind := stem
@@ -203,6 +203,19 @@ func (vg *valueGen) isOwn(name string) bool {
 		}
 	}
 	return false
+}
+
+// foreignARN is the ARN template of what a property named STEMArn refers
+// to: the stem's, else its last words' (TargetFunctionArn: a function's).
+func foreignARN(stem string) (string, bool) {
+	for i := 0; i < len(stem); i++ {
+		if i == 0 || stem[i] >= 'A' && stem[i] <= 'Z' {
+			if t, ok := foreignARNs[strings.ToLower(stem[i:])]; ok {
+				return t, true
+			}
+		}
+	}
+	return "", false
 }
 
 func trimSuffixFold(s, suffix string) string {

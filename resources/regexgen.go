@@ -20,7 +20,9 @@ import (
 // Characters come from printable ASCII where the expression allows it
 // (letters and digits first), so that generated values can be read and
 // typed. Every result is checked against the compiled pattern and the
-// length bounds; a pattern Go cannot parse (a lookahead) generates nothing.
+// length bounds; a pattern Go cannot parse (a lookahead) is walked in a Go
+// form close to it (javaToGo), its results checked against the pattern
+// itself.
 
 // patternCache holds compiled patterns, for the process: registry
 // schemas repeat patterns, and both validators and the generator use
@@ -30,7 +32,10 @@ var patternCache sync.Map // string → *compiledPattern
 type compiledPattern struct {
 	src string
 	re  *regexp.Regexp // nil when Go cannot compile it
-	err error
+	// java is the pattern run by regexp2 when Go cannot compile it
+	// (pattern_java.go); err is set when neither can.
+	java matcher
+	err  error
 	// tree is the parsed expression the generator walks, made on first use.
 	treeOnce sync.Once
 	tree     *syntax.Regexp
@@ -41,32 +46,57 @@ func compilePattern(p string) *compiledPattern {
 		return c.(*compiledPattern)
 	}
 	c := &compiledPattern{src: p}
-	c.re, c.err = regexp.Compile(p)
+	if re, err := regexp.Compile(p); err == nil {
+		c.re = re
+	} else if c.java, err = compileJava(p); err != nil {
+		c.err = err
+	}
 	actual, _ := patternCache.LoadOrStore(p, c)
 	return actual.(*compiledPattern)
 }
 
-// cachedRegexp is regexp.Compile through the pattern cache.
-func cachedRegexp(p string) (*regexp.Regexp, error) {
+// cachedRegexp compiles a schema's pattern through the pattern cache:
+// with regexp, else with regexp2 (pattern_java.go); an error when neither
+// can.
+func cachedRegexp(p string) (matcher, error) {
 	c := compilePattern(p)
-	return c.re, c.err
+	switch {
+	case c.re != nil:
+		return c.re, nil
+	case c.java != nil:
+		return c.java, nil
+	}
+	return nil, c.err
 }
 
 func (c *compiledPattern) syntaxTree() *syntax.Regexp {
 	c.treeOnce.Do(func() {
-		if c.re == nil {
+		src := c.src
+		switch {
+		case c.java != nil:
+			src = javaToGo(src) // close to it; what it makes is checked against the pattern
+		case c.re == nil:
 			return
 		}
-		if tree, err := syntax.Parse(c.src, syntax.Perl); err == nil {
+		if tree, err := syntax.Parse(src, syntax.Perl); err == nil {
 			c.tree = tree.Simplify()
 		}
 	})
 	return c.tree
 }
 
-// matches reports whether s matches the pattern; a pattern Go cannot
-// compile matches everything (as the validators treat it).
-func (c *compiledPattern) matches(s string) bool { return c.re == nil || c.re.MatchString(s) }
+// matches reports whether s matches the pattern; a pattern neither
+// regexp nor regexp2 compiles matches everything (as the validators treat
+// it).
+func (c *compiledPattern) matches(s string) bool {
+	switch {
+	case c.re != nil:
+		return c.re.MatchString(s)
+	case c.java != nil:
+		return c.java.MatchString(s)
+	}
+	return true
+}
 
 // generate returns a string the pattern matches, of minLen to maxLen runes
 // (maxLen < 0: no bound), or false when none was found in a few tries.
@@ -75,12 +105,19 @@ func (c *compiledPattern) generate(st *byteStream, minLen, maxLen int) (string, 
 	if tree == nil {
 		return "", false
 	}
+	if lo, hi, ok := lengthAhead(c.src); ok && c.java != nil {
+		// the walk knows no lookahead: its length bound becomes the walk's
+		minLen = max(minLen, lo)
+		if maxLen < 0 || hi < maxLen {
+			maxLen = hi
+		}
+	}
 	for _, mode := range [...]repeatMode{repeatFew, repeatFew, repeatToMin, repeatShortest, repeatMore, repeatToMin, repeatFew, repeatMore} {
 		g := regexGen{st: st, mode: mode, minLen: minLen}
 		g.walk(tree)
 		s := g.b.String()
 		n := utf8.RuneCountInString(s)
-		if n >= minLen && (maxLen < 0 || n <= maxLen) && c.re.MatchString(s) {
+		if n >= minLen && (maxLen < 0 || n <= maxLen) && c.matches(s) {
 			return s, true
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/big"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,8 +30,9 @@ import (
 //     both forms with additionalItems, contains, propertyNames;
 //   - a violation of type, const or enum stops the checks of that node;
 //     the rest are each checked and reported;
-//   - a pattern Go's regexp cannot compile (registry schemas use a few
-//     lookaheads) matches everything, in pattern and patternProperties;
+//   - a pattern Go's regexp cannot compile (lookarounds, Java's escapes)
+//     runs on regexp2 (pattern_java.go); one neither compiles matches
+//     everything, in pattern and patternProperties;
 //   - numbers compare exactly (big.Rat);
 //   - allOf, anyOf, oneOf and not: each alternative is checked on its own,
 //     and a failure is one violation at the value (how many alternatives
@@ -53,9 +53,9 @@ type fullNode struct {
 	enum       []any
 	minLen     int
 	maxLen     int
-	pattern    *regexp.Regexp
+	pattern    matcher
 	patternSrc string
-	patternAny bool // a pattern Go cannot compile: matches everything
+	patternAny bool // a pattern neither regexp nor regexp2 compiles: matches everything
 
 	minimum, maximum, exMin, exMax, multipleOf *big.Rat
 
@@ -83,7 +83,7 @@ type fullNode struct {
 }
 
 type fullPattern struct {
-	re   *regexp.Regexp // nil: Go cannot compile it, matches every name
+	re   matcher // nil: neither regexp nor regexp2 compiles it, matches every name
 	src  string
 	node *fullNode
 }

@@ -25,9 +25,11 @@ import (
 //     conditional (if/then/else) or boolean (allOf/anyOf/oneOf/not)
 //     subschemas.
 //
-// Neither asserts "format" (the contract tests do not), and a pattern that
-// Go's regexp cannot compile (registry schemas use a few lookaheads) is
-// accepted as matching everything rather than failing the schema.
+// Neither asserts "format" (the contract tests do not). A pattern is a Java
+// expression, run on Go's regexp or, where that cannot compile it (one
+// pattern in eleven of the registry's: lookarounds, \uXXXX), on regexp2
+// (pattern_java.go); one that neither compiles is accepted as matching
+// everything rather than failing the schema.
 
 var (
 	inputDrop    = []string{"dependencies", "dependentRequired", "dependentSchemas", "if", "then", "else", "format"}

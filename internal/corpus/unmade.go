@@ -115,6 +115,10 @@ func unmade() map[string]Why {
 		lint+"functions_findinmap.yaml")
 	add(TemplateFault, true, "DeletionPolicy Fn::FindInMap [StackIdMap01, !Ref AWS::StackId, ...]: the keys are teststack1/teststack2, a stack id is an ARN",
 		lint+"resources_deletionpolicy.yaml", lint+"resources_updatereplacepolicy.yaml")
+	add(TemplateFault, false, "CloudwatchLogsGroup's KmsKeyId is !Ref LogsKmsKey, an AWS::KMS::Key's key id: AWS::Logs::LogGroup "+
+		"takes the key's ARN (its pattern ^arn:...:kms:...:(key|alias)/.+\\Z), and AWS fails it so: \"Model validation failed "+
+		"(#/KmsKeyId: failed validation constraint for keyword [pattern])\" (cloudformation-resource-schema#119)",
+		both(aws+"ECS/ECS_Schedule_Example")...)
 	add(TemplateFault, false, "several AWS::AppMesh::Mesh resources get the same MeshName (Value1) from the mapping: a mesh's name "+
 		"is its identity in the account (its ARN ends mesh/NAME), so CloudFormation fails all but one with AlreadyExists",
 		lint+"functions_findinmap_default_value.yaml", lint+"functions_findinmap_enhanced.yaml")

@@ -170,11 +170,15 @@ func (in *Inputs) Referenced(body []byte) {
 		if in.Secrets == nil {
 			in.Secrets = map[string]string{}
 		}
-		value := "corpus-secret-value"
+		// a secret's value as a password is: what AWS's password patterns
+		// ask (SimpleAD's: 8 to 64 characters of three of the four
+		// classes) it meets
+		const secret = "Corpus-Secret-Value-1"
+		value := secret
 		if len(keys[id]) > 0 {
 			parts := make([]string, len(keys[id]))
 			for i, k := range keys[id] {
-				parts[i] = strconv.Quote(k) + `:"corpus-secret-value"`
+				parts[i] = strconv.Quote(k) + `:` + strconv.Quote(secret)
 			}
 			value = "{" + strings.Join(parts, ",") + "}"
 		}
