@@ -112,7 +112,23 @@ func v6Combined(k jsonschema.ErrorKind) (string, bool) {
 	return "", false
 }
 
-var combinedMessage = regexp.MustCompile(`^(#: )?(?:(only \d+ subschema matches out of \d+)|(no subschema matched out of the total \d+ subschemas)|(\d+) subschemas matched instead of one|(subject must not be valid against schema .*))$`)
+// combinedForms are stacksim's combinator messages, in AWS's words
+// (combinedText) and the contract checker's (violation.text), with the
+// token each compares as.
+var combinedForms = []struct {
+	re    *regexp.Regexp
+	token string
+}{
+	{regexp.MustCompile(`^(#: )?only \d+ subschema matches out of \d+$`), "allOf"},
+	{regexp.MustCompile(`^allOf failed: \d+ of \d+ subschemas matched$`), "allOf"},
+	{regexp.MustCompile(`^(#: )?no subschema matched out of the total \d+ subschemas$`), "anyOf"},
+	{regexp.MustCompile(`^anyOf failed: none of \d+ subschemas matched$`), "anyOf"},
+	{regexp.MustCompile(`^(#: )?0 subschemas matched instead of one$`), "oneOf 0"},
+	{regexp.MustCompile(`^oneOf failed: none of \d+ subschemas matched$`), "oneOf 0"},
+	{regexp.MustCompile(`^(#: )?\d+ subschemas matched instead of one$`), "oneOf 2+"},
+	{regexp.MustCompile(`^oneOf failed: \d+ subschemas matched$`), "oneOf 2+"},
+	{regexp.MustCompile(`^(#: )?subject must not be valid against schema .*$|^'not' failed$`), "not"},
+}
 
 // combinedTokens rewrites stacksim's combinator messages as v6Combined's
 // tokens.
@@ -122,24 +138,14 @@ func combinedTokens(problems []string) []string {
 	}
 	out := make([]string, len(problems))
 	for i, p := range problems {
+		out[i] = p
 		loc, msg, _ := strings.Cut(p, ": ")
-		m := combinedMessage.FindStringSubmatch(msg)
-		switch {
-		case m == nil:
-			out[i] = p
-			continue
-		case m[2] != "":
-			msg = "allOf"
-		case m[3] != "":
-			msg = "anyOf"
-		case m[4] == "0":
-			msg = "oneOf 0"
-		case m[4] != "":
-			msg = "oneOf 2+"
-		default:
-			msg = "not"
+		for _, f := range combinedForms {
+			if f.re.MatchString(msg) {
+				out[i] = loc + ": " + f.token
+				break
+			}
 		}
-		out[i] = loc + ": " + msg
 	}
 	sort.Strings(out)
 	return out
@@ -405,12 +411,14 @@ func FuzzFullMatchesV6(f *testing.F) {
 		"C":{"items":[{"type":"string"},{"enum":[1,"x",null]}],"additionalItems":false,"contains":{"type":"string"}},
 		"D":{"$ref":"#"},
 		"E":{"const":{"k":[1,2]}},
-		"F":{"exclusiveMinimum":0,"exclusiveMaximum":1.5}},
+		"F":{"exclusiveMinimum":0,"exclusiveMaximum":1.5},
+		"G":{"oneOf":[{"type":"string"},{"minLength":3},{"required":["k"]}]},
+		"H":{"type":"integer","anyOf":[{"minimum":10},{"multipleOf":2}],"allOf":[{"maximum":100},{"not":{"const":42}}]}},
 	"patternProperties":{"^x":{"type":"boolean"},"^(?=y)":{"type":"null"}},
 	"additionalProperties":{"type":"number"},
 	"propertyNames":{"maxLength":4},
 	"definitions":{"Item":{"type":"object","properties":{"N":{"type":"string"}},"additionalProperties":false,"minProperties":1}}}`
-	for _, seed := range []string{`{"A":"ab"}`, `{"A":9,"B":[{"N":"x"},{"N":"x"}]}`, `{"C":["s",1,2],"D":{"A":"zz"},"E":{"k":[1,2.0]}}`, `{"xa":true,"y":null,"zzzzz":1,"F":1.5}`, `[]`, `{"A":1e400}`} {
+	for _, seed := range []string{`{"A":"ab"}`, `{"A":9,"B":[{"N":"x"},{"N":"x"}]}`, `{"C":["s",1,2],"D":{"A":"zz"},"E":{"k":[1,2.0]}}`, `{"xa":true,"y":null,"zzzzz":1,"F":1.5}`, `[]`, `{"A":1e400}`, `{"A":"ab","G":"abcd","H":42}`, `{"A":"ab","G":{"k":1},"H":7}`} {
 		f.Add(seed)
 	}
 	root := mustNumbers(f, schema).(map[string]any)
@@ -428,7 +436,7 @@ func FuzzFullMatchesV6(f *testing.F) {
 		}
 		for _, aws := range []bool{true, false} {
 			want := v6Validate(t, oracle, deepCopy(model), aws)
-			got := newProblems(t, s, v, model, aws)
+			got := combinedTokens(newProblems(t, s, v, model, aws))
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("aws=%v %s:\n got %q\nwant %q", aws, doc, got, want)
 			}
