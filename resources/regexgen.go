@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/stacksim/stacksim/internal/javapattern"
 )
 
 // A string generator for the patterns of registry schemas: it walks the
@@ -21,8 +23,8 @@ import (
 // (letters and digits first), so that generated values can be read and
 // typed. Every result is checked against the compiled pattern and the
 // length bounds; a pattern Go cannot parse (a lookahead) is walked in a Go
-// form close to it (javaToGo), its results checked against the pattern
-// itself.
+// form close to it (javapattern.GoForm), its results checked against the
+// pattern itself.
 
 // patternCache holds compiled patterns, for the process: registry
 // schemas repeat patterns, and both validators and the generator use
@@ -33,7 +35,7 @@ type compiledPattern struct {
 	src string
 	re  *regexp.Regexp // nil when Go cannot compile it
 	// java is the pattern run by regexp2 when Go cannot compile it
-	// (pattern_java.go); err is set when neither can.
+	// (internal/javapattern); err is set when neither can.
 	java matcher
 	err  error
 	// tree is the parsed expression the generator walks, made on first use.
@@ -46,18 +48,22 @@ func compilePattern(p string) *compiledPattern {
 		return c.(*compiledPattern)
 	}
 	c := &compiledPattern{src: p}
-	if re, err := regexp.Compile(p); err == nil {
-		c.re = re
-	} else if c.java, err = compileJava(p); err != nil {
-		c.err = err
+	m, err := javapattern.Compile(p)
+	if re, ok := m.(*regexp.Regexp); ok {
+		c.re = re // the generator walks its syntax tree
+	} else {
+		c.java, c.err = m, err
 	}
 	actual, _ := patternCache.LoadOrStore(p, c)
 	return actual.(*compiledPattern)
 }
 
+// matcher is a compiled pattern (a schema's are Java expressions).
+type matcher = javapattern.Matcher
+
 // cachedRegexp compiles a schema's pattern through the pattern cache:
-// with regexp, else with regexp2 (pattern_java.go); an error when neither
-// can.
+// with regexp, else with regexp2 (internal/javapattern); an error when
+// neither can.
 func cachedRegexp(p string) (matcher, error) {
 	c := compilePattern(p)
 	switch {
@@ -74,7 +80,7 @@ func (c *compiledPattern) syntaxTree() *syntax.Regexp {
 		src := c.src
 		switch {
 		case c.java != nil:
-			src = javaToGo(src) // close to it; what it makes is checked against the pattern
+			src = javapattern.GoForm(src) // close to it; what it makes is checked against the pattern
 		case c.re == nil:
 			return
 		}
@@ -105,7 +111,7 @@ func (c *compiledPattern) generate(st *byteStream, minLen, maxLen int) (string, 
 	if tree == nil {
 		return "", false
 	}
-	if lo, hi, ok := lengthAhead(c.src); ok && c.java != nil {
+	if lo, hi, ok := javapattern.LengthAhead(c.src); ok && c.java != nil {
 		// the walk knows no lookahead: its length bound becomes the walk's
 		minLen = max(minLen, lo)
 		if maxLen < 0 || hi < maxLen {

@@ -31,7 +31,7 @@ import (
 //   - a violation of type, const or enum stops the checks of that node;
 //     the rest are each checked and reported;
 //   - a pattern Go's regexp cannot compile (lookarounds, Java's escapes)
-//     runs on regexp2 (pattern_java.go); one neither compiles matches
+//     runs on regexp2 (internal/javapattern); one neither compiles matches
 //     everything, in pattern and patternProperties;
 //   - numbers compare exactly (big.Rat);
 //   - allOf, anyOf, oneOf and not: each alternative is checked on its own,

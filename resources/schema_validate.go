@@ -28,7 +28,7 @@ import (
 // Neither asserts "format" (the contract tests do not). A pattern is a Java
 // expression, run on Go's regexp or, where that cannot compile it (one
 // pattern in eleven of the registry's: lookarounds, \uXXXX), on regexp2
-// (pattern_java.go); one that neither compiles is accepted as matching
+// (internal/javapattern); one that neither compiles is accepted as matching
 // everything rather than failing the schema.
 
 var (

@@ -41,6 +41,10 @@ const paramsTemplate = `Parameters:
   Tags:
     Type: AWS::SSM::Parameter::Value<List<String>>
     Default: /tags
+  Bucket:
+    Type: String
+    Default: my-bucket
+    AllowedPattern: ^(?=^.{3,63}$)(?!.*[.-]{2})(?!^(\d+\.)+\d+$)[a-z0-9][a-z0-9.-]*[a-z0-9]$
 Resources:
   Topic:
     Type: AWS::SNS::Topic
@@ -70,7 +74,7 @@ func TestParameterValues(t *testing.T) {
 	}
 	want := map[string]any{
 		"Name": "abcd", "Size": "5", "Sizes": []any{"1", "2"}, "Env": "dev", "Described": "ok", "Secret": "hunter2",
-		"Subnets": []any{"subnet-1", "subnet-2"}, "Image": "ami-123", "Tags": []any{"a", "b"},
+		"Subnets": []any{"subnet-1", "subnet-2"}, "Image": "ami-123", "Tags": []any{"a", "b"}, "Bucket": "my-bucket",
 	}
 	for k, w := range want {
 		if v, _ := b.ParameterValue(k); !reflect.DeepEqual(v, w) {
@@ -120,6 +124,11 @@ func TestParameterErrors(t *testing.T) {
 			"p.yaml:30:3: Unable to fetch parameters [/nope] from parameter store for this account."},
 		{"use previous without previous", []string{"Name+prev=", "Size=5"}, map[string]string{},
 			"p.yaml:2:3: Invalid input for parameter key Name. Cannot specify usePreviousValue as true for a parameter key not in the previous template"},
+		// AllowedPattern is Java's: lookaheads hold (regexp2 runs them)
+		{"pattern with lookaheads", []string{"Name=abcd", "Size=5", "Bucket=my..bucket"}, nil,
+			`p.yaml:36:3: Parameter 'Bucket' must match pattern ^(?=^.{3,63}$)(?!.*[.-]{2})(?!^(\d+\.)+\d+$)[a-z0-9][a-z0-9.-]*[a-z0-9]$`},
+		{"pattern with lookaheads, too long", []string{"Name=abcd", "Size=5", "Bucket=" + strings.Repeat("b", 64)}, nil,
+			`p.yaml:36:3: Parameter 'Bucket' must match pattern ^(?=^.{3,63}$)(?!.*[.-]{2})(?!^(\d+\.)+\d+$)[a-z0-9][a-z0-9.-]*[a-z0-9]$`},
 		{"every fault", []string{"Name=A", "Size=x"}, nil,
 			"p.yaml:2:3: Parameter 'Name' must contain at least 3 characters\np.yaml:7:3: Parameter 'Size' must be a number."},
 	}

@@ -1,8 +1,9 @@
 package template
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/stacksim/stacksim/internal/javapattern"
 )
 
 // Template is a parsed and validated template. Sections keep template order;
@@ -103,7 +104,7 @@ type Parameter struct {
 	Pos                   Pos
 	Node                  *Node
 
-	pattern *regexp.Regexp // AllowedPattern, anchored; nil when absent or not RE2
+	pattern javapattern.Matcher // AllowedPattern, anchored; nil when absent or neither engine compiles it
 	kind    paramKind
 }
 

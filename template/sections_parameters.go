@@ -1,9 +1,10 @@
 package template
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/stacksim/stacksim/internal/javapattern"
 )
 
 var parameterKeys = map[string]bool{
@@ -86,9 +87,9 @@ func (b *builder) parameters(sec *Node) {
 				b.c.at(v, "Template format error: Every AllowedPattern member must be a string.")
 			} else {
 				p.AllowedPattern = s
-				// Java's regular expressions are a superset of RE2's; a
-				// pattern RE2 cannot compile is not enforced.
-				if re, err := regexp.Compile("^(?:" + s + ")$"); err == nil {
+				// a Java expression (lookaheads are common: S3 bucket
+				// names); one neither engine compiles is not enforced
+				if re, err := javapattern.Compile("^(?:" + s + ")$"); err == nil {
 					p.pattern = re
 				}
 			}

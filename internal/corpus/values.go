@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stacksim/stacksim/internal/javapattern"
 	"github.com/stacksim/stacksim/paramstore"
 	"github.com/stacksim/stacksim/template"
 )
@@ -170,10 +171,6 @@ func (in *Inputs) Referenced(body []byte) {
 		if in.Secrets == nil {
 			in.Secrets = map[string]string{}
 		}
-		// a secret's value as a password is: what AWS's password patterns
-		// ask (SimpleAD's: 8 to 64 characters of three of the four
-		// classes) it meets
-		const secret = "Corpus-Secret-Value-1"
 		value := secret
 		if len(keys[id]) > 0 {
 			parts := make([]string, len(keys[id]))
@@ -396,7 +393,7 @@ func makeValue(file string, p *template.Parameter, hint, fromProps []string, cou
 			members = append(members, hint...)
 			candidates = append(candidates, strings.Join(members, ","))
 		}
-		candidates = append(candidates, strings.Repeat("a", n), "10.0.0.0/16", "1")
+		candidates = append(candidates, strings.Repeat("a", n), "10.0.0.0/16", "1", secret)
 	}
 	var last error
 	for _, c := range candidates {
@@ -409,13 +406,20 @@ func makeValue(file string, p *template.Parameter, hint, fromProps []string, cou
 	return "", fmt.Errorf("no value satisfies parameter %s: %v", p.Name, last)
 }
 
+// secret is the value of a secret or a password parameter: what password
+// patterns ask (SimpleAD's Password: 8 to 64 characters of three of the
+// four classes, as lookaheads) it meets.
+const secret = "Corpus-Secret-Value-1"
+
 // fromPattern makes the shortest string a regular expression matches.
 func fromPattern(pattern string) (string, bool) { return fromPatternLen(pattern, 0) }
 
 // fromPatternLen makes a string the pattern matches, stretching the first
-// open-ended repetition to reach at least min characters.
+// open-ended repetition to reach at least min characters. A pattern Go
+// refuses (a lookahead) is walked in its Go form (javapattern.GoForm): the
+// caller checks what comes out against the parameter.
 func fromPatternLen(pattern string, min int) (string, bool) {
-	re, err := syntax.Parse(pattern, syntax.Perl)
+	re, err := syntax.Parse(javapattern.GoForm(pattern), syntax.Perl)
 	if err != nil {
 		return "", false
 	}

@@ -1,4 +1,4 @@
-package resources
+package javapattern
 
 import (
 	"regexp"
@@ -8,22 +8,27 @@ import (
 	"github.com/dlclark/regexp2/v2"
 )
 
-// Registry schemas' patterns are Java regular expressions: CloudFormation
-// validates with everit, which runs java.util.regex (a search, not a whole
-// match). Most are also Go (RE2) expressions and run on regexp; about one
-// in eleven are not: lookarounds ("^(?!aws:)", "(?=.{1,32}$)..."), \uXXXX
-// escapes, \A and \Z, repetition counts above 1,000, Java's POSIX classes
-// (\p{Graph}, \p{Print}). Those run on github.com/dlclark/regexp2, a
-// backtracking engine with .NET's syntax, which Java's shares but for the
-// POSIX classes and a few escapes (javaToNET rewrites them).
-//
-// A match that exceeds regexp2's backtracking stack (deterministic: a
-// count, not a time) is taken as matching: the validator cannot say.
-
-// matcher is a compiled pattern: *regexp.Regexp or a javaPattern.
-type matcher interface {
+// Matcher is a compiled pattern: a *regexp.Regexp, or a pattern Go
+// refuses run by regexp2. String is the pattern as given.
+type Matcher interface {
 	MatchString(s string) bool
 	String() string
+}
+
+// Compile compiles a Java pattern: with regexp when Go can, else with
+// regexp2; an error when neither can. It searches, as Java's find() and
+// everit do: anchor it ("^(?:" + p + ")$") for a whole match.
+func Compile(p string) (Matcher, error) {
+	if re, err := regexp.Compile(p); err == nil {
+		return re, nil
+	}
+	return compileJava(p)
+}
+
+// OnRegexp2 tells whether m runs on regexp2 (Go refused its pattern).
+func OnRegexp2(m Matcher) bool {
+	_, ok := m.(javaPattern)
+	return ok
 }
 
 // javaPattern is a pattern Go cannot compile, run by regexp2.
@@ -40,7 +45,7 @@ func (p javaPattern) MatchString(s string) bool {
 func (p javaPattern) String() string { return p.src }
 
 // compileJava compiles a Java pattern with regexp2.
-func compileJava(p string) (matcher, error) {
+func compileJava(p string) (Matcher, error) {
 	re, err := regexp2.Compile(javaToNET(p), regexp2.None)
 	if err != nil {
 		return nil, err
@@ -112,13 +117,13 @@ func javaToNET(p string) string {
 	return b.String()
 }
 
-// javaToGo is a Go expression close to a Java pattern Go refuses, for the
-// value generator only (regexgen.go walks Go's syntax tree): lookarounds
+// GoForm is a Go expression close to a Java pattern Go refuses, for the
+// value generator only (they walk Go's syntax tree): lookarounds
 // dropped, \uXXXX as \x{XXXX}, \Z as \z, repetition counts cut to Go's
 // 1,000, the POSIX classes as javaToNET writes them. What it generates is
 // checked against the pattern itself (on regexp2), so the approximation
 // can only cost a failed attempt.
-func javaToGo(p string) string {
+func GoForm(p string) string {
 	p = javaToNET(p)
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
@@ -207,10 +212,10 @@ func cutCounts(rep string) string {
 	return "{" + strings.Join(parts, ",") + "}"
 }
 
-// lengthAhead reads a length lookahead, the registry's idiom for a length
+// LengthAhead reads a length lookahead, the registry's idiom for a length
 // bound inside a pattern ("(?=.{1,32}$)...", "(?=^.{3,63}$)..."): the
 // bounds it sets, ok false when the pattern has none.
-func lengthAhead(p string) (minLen, maxLen int, ok bool) {
+func LengthAhead(p string) (minLen, maxLen int, ok bool) {
 	m := lengthAheadRe.FindStringSubmatch(p)
 	if m == nil {
 		return 0, 0, false

@@ -1,6 +1,7 @@
-package resources
+package javapattern
 
 import (
+	"regexp/syntax"
 	"testing"
 )
 
@@ -30,73 +31,62 @@ func TestJavaPatterns(t *testing.T) {
 		{`^([a-zA-Z0-9]([a-zA-Z0-9-]){0,62})(?<!-)$`, []string{"endpoint-1"}, []string{"endpoint-"}},
 	} {
 		t.Run(tc.pattern, func(t *testing.T) {
-			c := compilePattern(tc.pattern)
-			if c.re != nil {
+			m, err := Compile(tc.pattern)
+			if err != nil {
+				t.Fatalf("regexp2 does not compile it: %v", err)
+			}
+			if !OnRegexp2(m) {
 				t.Fatalf("Go's regexp compiles %q: not a case for regexp2", tc.pattern)
 			}
-			if c.java == nil {
-				t.Fatalf("regexp2 does not compile it: %v", c.err)
+			if m.String() != tc.pattern {
+				t.Errorf("String() = %q, want the pattern as given", m.String())
 			}
 			for _, s := range tc.match {
-				if !c.matches(s) {
+				if !m.MatchString(s) {
 					t.Errorf("%q does not match", s)
 				}
 			}
 			for _, s := range tc.miss {
-				if c.matches(s) {
+				if m.MatchString(s) {
 					t.Errorf("%q matches", s)
 				}
+			}
+			// the Go form parses (the generators walk it)
+			if _, err := syntax.Parse(GoForm(tc.pattern), syntax.Perl); err != nil {
+				t.Errorf("GoForm %q: %v", GoForm(tc.pattern), err)
 			}
 		})
 	}
 }
 
-// Every pattern of the registry's schemas compiles with one engine or the
-// other, so that none is taken as matching everything.
-func TestRegistryPatternsCompile(t *testing.T) {
-	seen, java := map[string]bool{}, 0
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				if p, ok := e.(string); ok && k == "pattern" && !seen[p] {
-					seen[p] = true
-					c := compilePattern(p)
-					if c.err != nil {
-						t.Errorf("pattern %q compiles with neither engine: %v", p, c.err)
-					}
-					if c.java != nil {
-						java++
-					}
-				}
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	for _, typ := range RegistryTypes() {
-		s, _, err := RegistrySchema(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
-		walk(s.document())
-	}
-	t.Logf("%d patterns, %d of them on regexp2", len(seen), java)
-	if java == 0 {
-		t.Fatal("no pattern ran on regexp2: the registry has lookaheads")
-	}
-}
-
-func FuzzJavaToNET(f *testing.F) {
+func FuzzCompile(f *testing.F) {
 	for _, s := range []string{`[\p{Graph}\x20]*`, `\p{Print}+`, `\_`, `[\P{Alpha}]`, `\\p{Alpha}`, `\p{`, `[\]\p{Digit}]`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
-		_ = javaToNET(p) // never panics
-		_, _ = compileJava(p)
+		// never panics; whatever compiles answers
+		if m, err := Compile(p); err == nil {
+			_ = m.MatchString("sample-Value_1")
+		}
+		_ = GoForm(p)
+		_, _, _ = LengthAhead(p)
 	})
+}
+
+func TestLengthAhead(t *testing.T) {
+	for _, tc := range []struct {
+		p      string
+		lo, hi int
+		ok     bool
+	}{
+		{`(?=.{1,32}$)[a-z]+`, 1, 32, true},
+		{`(?=^.{3,63}$)(?!^\d+$)[a-z0-9.-]+`, 3, 63, true},
+		{`^[a-z]{1,32}$`, 0, 0, false},
+		{`(?=.{9,3}$)x`, 9, 3, false},
+	} {
+		lo, hi, ok := LengthAhead(tc.p)
+		if ok != tc.ok || ok && (lo != tc.lo || hi != tc.hi) {
+			t.Errorf("%s: %d %d %v, want %d %d %v", tc.p, lo, hi, ok, tc.lo, tc.hi, tc.ok)
+		}
+	}
 }
