@@ -22,7 +22,7 @@ func (s *Schema) ExampleModel(seed int64) map[string]any {
 	// the top level's required names and those of its first oneOf or
 	// anyOf alternative and every allOf part, as a nested object's
 	doc := vg.withAlternative(s.document())
-	props := s.Properties()
+	props, _ := doc["properties"].(map[string]any) // the alternative's constraints on members too
 	names := stringList(doc["required"])
 	sort.Strings(names)
 	for _, n := range names {

@@ -256,8 +256,15 @@ func (vg *valueGen) withAlternative(ps map[string]any) map[string]any {
 	for _, src := range append([]map[string]any{ps}, parts...) {
 		if p, ok := src["properties"].(map[string]any); ok {
 			for k, v := range p {
-				if _, have := props[k]; !have {
+				have, ok := props[k]
+				switch {
+				case !ok:
 					props[k] = v
+				case asMap(have) != nil && asMap(v) != nil:
+					// an alternative that constrains a member the object
+					// describes (BillingGroup's AccountGrouping requires
+					// LinkedAccountIds in one): the member with both
+					props[k] = vg.constrained(asMap(have), asMap(v))
 				}
 			}
 		}
@@ -270,6 +277,44 @@ func (vg *valueGen) withAlternative(ps map[string]any) map[string]any {
 		out[k] = v
 	}
 	out["properties"], out["required"] = props, required
+	return out
+}
+
+// constrained is a member's schema with an alternative's constraints on
+// it: the alternative's required names and the members it adds.
+func (vg *valueGen) constrained(member, alt map[string]any) map[string]any {
+	req := stringList(alt["required"])
+	extra, _ := alt["properties"].(map[string]any)
+	if len(req) == 0 && len(extra) == 0 {
+		return member
+	}
+	out := maps.Clone(resolveRef(vg.s, member))
+	if out == nil {
+		return member
+	}
+	if len(req) > 0 {
+		required, _ := out["required"].([]any)
+		required = slices.Clone(required)
+		for _, n := range req {
+			if !slices.Contains(required, any(n)) {
+				required = append(required, n)
+			}
+		}
+		out["required"] = required
+	}
+	if len(extra) > 0 {
+		props, _ := out["properties"].(map[string]any)
+		props = maps.Clone(props)
+		if props == nil {
+			props = map[string]any{}
+		}
+		for k, v := range extra {
+			if _, ok := props[k]; !ok {
+				props[k] = v
+			}
+		}
+		out["properties"] = props
+	}
 	return out
 }
 
