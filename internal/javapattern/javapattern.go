@@ -25,12 +25,6 @@ func Compile(p string) (Matcher, error) {
 	return compileJava(p)
 }
 
-// OnRegexp2 tells whether m runs on regexp2 (Go refused its pattern).
-func OnRegexp2(m Matcher) bool {
-	_, ok := m.(javaPattern)
-	return ok
-}
-
 // javaPattern is a pattern Go cannot compile, run by regexp2.
 type javaPattern struct {
 	src string // the schema's pattern (re is its .NET form)

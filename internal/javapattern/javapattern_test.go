@@ -35,7 +35,7 @@ func TestJavaPatterns(t *testing.T) {
 			if err != nil {
 				t.Fatalf("regexp2 does not compile it: %v", err)
 			}
-			if !OnRegexp2(m) {
+			if _, onRegexp2 := m.(javaPattern); !onRegexp2 {
 				t.Fatalf("Go's regexp compiles %q: not a case for regexp2", tc.pattern)
 			}
 			if m.String() != tc.pattern {
