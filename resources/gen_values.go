@@ -281,40 +281,15 @@ func (vg *valueGen) withAlternative(ps map[string]any) map[string]any {
 }
 
 // constrained is a member's schema with an alternative's constraints on
-// it: the alternative's required names and the members it adds.
+// it (its required names, the members it adds) as one more allOf part,
+// which withAlternative merges when the member is generated.
 func (vg *valueGen) constrained(member, alt map[string]any) map[string]any {
-	req := stringList(alt["required"])
-	extra, _ := alt["properties"].(map[string]any)
-	if len(req) == 0 && len(extra) == 0 {
-		return member
-	}
 	out := maps.Clone(resolveRef(vg.s, member))
 	if out == nil {
 		return member
 	}
-	if len(req) > 0 {
-		required, _ := out["required"].([]any)
-		required = slices.Clone(required)
-		for _, n := range req {
-			if !slices.Contains(required, any(n)) {
-				required = append(required, n)
-			}
-		}
-		out["required"] = required
-	}
-	if len(extra) > 0 {
-		props, _ := out["properties"].(map[string]any)
-		props = maps.Clone(props)
-		if props == nil {
-			props = map[string]any{}
-		}
-		for k, v := range extra {
-			if _, ok := props[k]; !ok {
-				props[k] = v
-			}
-		}
-		out["properties"] = props
-	}
+	parts, _ := out["allOf"].([]any)
+	out["allOf"] = append(slices.Clip(parts), alt)
 	return out
 }
 

@@ -33,11 +33,12 @@ var patternCache sync.Map // string → *compiledPattern
 
 type compiledPattern struct {
 	src string
-	re  *regexp.Regexp // nil when Go cannot compile it
-	// java is the pattern run by regexp2 when Go cannot compile it
-	// (internal/javapattern); err is set when neither can.
-	java matcher
-	err  error
+	// m is the compiled pattern (internal/javapattern: Go's regexp, else
+	// regexp2), nil when neither compiles it (err says why); goForm: Go
+	// refused it, and the generator walks javapattern.GoForm(src).
+	m      matcher
+	goForm bool
+	err    error
 	// tree is the parsed expression the generator walks, made on first use.
 	treeOnce sync.Once
 	tree     *syntax.Regexp
@@ -48,12 +49,9 @@ func compilePattern(p string) *compiledPattern {
 		return c.(*compiledPattern)
 	}
 	c := &compiledPattern{src: p}
-	m, err := javapattern.Compile(p)
-	if re, ok := m.(*regexp.Regexp); ok {
-		c.re = re // the generator walks its syntax tree
-	} else {
-		c.java, c.err = m, err
-	}
+	c.m, c.err = javapattern.Compile(p)
+	_, onGo := c.m.(*regexp.Regexp)
+	c.goForm = c.m != nil && !onGo
 	actual, _ := patternCache.LoadOrStore(p, c)
 	return actual.(*compiledPattern)
 }
@@ -66,23 +64,17 @@ type matcher = javapattern.Matcher
 // neither can.
 func cachedRegexp(p string) (matcher, error) {
 	c := compilePattern(p)
-	switch {
-	case c.re != nil:
-		return c.re, nil
-	case c.java != nil:
-		return c.java, nil
-	}
-	return nil, c.err
+	return c.m, c.err
 }
 
 func (c *compiledPattern) syntaxTree() *syntax.Regexp {
 	c.treeOnce.Do(func() {
-		src := c.src
-		switch {
-		case c.java != nil:
-			src = javapattern.GoForm(src) // close to it; what it makes is checked against the pattern
-		case c.re == nil:
+		if c.m == nil {
 			return
+		}
+		src := c.src
+		if c.goForm {
+			src = javapattern.GoForm(src) // close to it; what it makes is checked against the pattern
 		}
 		if tree, err := syntax.Parse(src, syntax.Perl); err == nil {
 			c.tree = tree.Simplify()
@@ -94,15 +86,7 @@ func (c *compiledPattern) syntaxTree() *syntax.Regexp {
 // matches reports whether s matches the pattern; a pattern neither
 // regexp nor regexp2 compiles matches everything (as the validators treat
 // it).
-func (c *compiledPattern) matches(s string) bool {
-	switch {
-	case c.re != nil:
-		return c.re.MatchString(s)
-	case c.java != nil:
-		return c.java.MatchString(s)
-	}
-	return true
-}
+func (c *compiledPattern) matches(s string) bool { return c.m == nil || c.m.MatchString(s) }
 
 // generate returns a string the pattern matches, of minLen to maxLen runes
 // (maxLen < 0: no bound), or false when none was found in a few tries.
@@ -111,7 +95,7 @@ func (c *compiledPattern) generate(st *byteStream, minLen, maxLen int) (string, 
 	if tree == nil {
 		return "", false
 	}
-	if lo, hi, ok := javapattern.LengthAhead(c.src); ok && c.java != nil {
+	if lo, hi, ok := javapattern.LengthAhead(c.src); ok && c.goForm {
 		// the walk knows no lookahead: its length bound becomes the walk's
 		minLen = max(minLen, lo)
 		if maxLen < 0 || hi < maxLen {

@@ -17,7 +17,7 @@ func TestRegistryPatternsCompile(t *testing.T) {
 					if c.err != nil {
 						t.Errorf("pattern %q compiles with neither engine: %v", p, c.err)
 					}
-					if c.java != nil {
+					if c.goForm {
 						java++
 					}
 				}
