@@ -54,6 +54,15 @@ func TestLifecyclePreHandlerValidation(t *testing.T) {
 	})
 	h.wait("vectors-late")
 	h.resources("vectors-late")
+
+	// a dependency and an if/then, each unmet by one table; the third
+	// table meets both
+	h.mustDo(func() error {
+		return h.create(CreateStackInput{StackName: "tables", TemplateBody: h.fixture("bad-conditional.yaml")})
+	})
+	h.wait("tables")
+	h.detailed("tables")
+	h.resources("tables")
 	h.done()
 }
 

@@ -151,10 +151,12 @@ func withoutUnknowns(v any, at string, where *[]string, hole any) any {
 // aboutUnknown tells whether a problem ("#/A/0: message") may come of a
 // value not known yet: it is at or under one, or at a list or object that
 // holds one (two unknown items of a list are not "equal"), but for a
-// missing or extraneous key, or a required key whose value is unknown.
+// missing or extraneous key (a dependency's too), or a required key whose
+// value is unknown.
 func aboutUnknown(problem string, unknown []string) bool {
 	loc, msg, _ := strings.Cut(problem, ": ")
-	keyProblem := strings.HasPrefix(msg, "required key [") || strings.HasPrefix(msg, "extraneous key [")
+	keyProblem := strings.HasPrefix(msg, "required key [") || strings.HasPrefix(msg, "extraneous key [") ||
+		strings.HasPrefix(msg, "property [")
 	for _, u := range unknown {
 		if loc == u || strings.HasPrefix(loc, u+"/") {
 			return true

@@ -17,6 +17,9 @@ func TestAboutUnknown(t *testing.T) {
 		{"#: extraneous key [Colour] is not permitted", false},
 		{"#/VpcSettings: required key [VpcId] not found", false},
 		{"#/Size: expected type: Integer, found: JSONArray", false},
+		{"#/VpcSettings: property [VpcId] is required", false},
+		{"#/VpcSettings: failed validation constraint for keyword [then]", true},
+		{"#: failed validation constraint for keyword [not]", true},
 	}
 	for _, c := range cases {
 		if got := aboutUnknown(c.problem, unknown); got != c.want {

@@ -37,8 +37,12 @@ import (
 //   - allOf, anyOf, oneOf and not: each alternative is checked on its own,
 //     and a failure is one violation at the value (how many alternatives
 //     matched), not the alternatives' own problems;
-//   - "format" and the keywords stripped before (conditionals,
-//     dependencies; the combinators too in the contract variant) are not
+//   - if/then/else: a failure of then (or else) is one violation at the
+//     value, as the combinators' are;
+//   - dependencies: a missing name is one violation at the object, a
+//     dependent schema's problems are the object's own;
+//   - "format" and the keywords stripped before (in the contract variant
+//     the combinators, the conditionals and dependencies) are not
 //     asserted.
 type fullNode struct {
 	// boolean is a true or false schema (only when isBool).
@@ -76,10 +80,23 @@ type fullNode struct {
 	propertyNames *fullNode
 
 	// The combinators: allOf, anyOf and oneOf's alternatives; not's
-	// schema, with its JSON (everit's message shows it).
+	// schema.
 	allOf, anyOf, oneOf []*fullNode
 	not                 *fullNode
-	notSrc              string
+
+	// The conditionals: if's schema decides whether then's or else's
+	// applies (then and else without if are ignored, as draft 7 says).
+	ifN, thenN, elseN *fullNode
+	// dependencies, by the property whose presence needs them.
+	deps []fullDependency
+}
+
+// fullDependency is one entry of "dependencies": when prop is present, the
+// object must hold every name of needs (the array form) or pass schema.
+type fullDependency struct {
+	prop   string
+	needs  []string
+	schema *fullNode
 }
 
 type fullPattern struct {
@@ -388,10 +405,52 @@ func (c *fullCompiler) applicators(n *fullNode, m map[string]any, ptr string) er
 		if n.not, err = c.node(v, ptr+"/not"); err != nil {
 			return err
 		}
-		src, _ := json.Marshal(v)
-		n.notSrc = string(src)
+	}
+	if _, ok := m["if"]; ok {
+		for _, k := range []struct {
+			name string
+			dst  **fullNode
+		}{{"if", &n.ifN}, {"then", &n.thenN}, {"else", &n.elseN}} {
+			if *k.dst, err = sub(k.name); err != nil {
+				return err
+			}
+		}
+	}
+	if d, ok := m["dependencies"]; ok {
+		if err := c.dependencies(n, d, ptr); err != nil {
+			return err
+		}
 	}
 	// Definitions are compiled when a $ref names them.
+	return nil
+}
+
+// dependencies compiles draft 7's "dependencies": each entry an array of
+// property names or a schema, in the order of the names.
+func (c *fullCompiler) dependencies(n *fullNode, v any, ptr string) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return &schemaError{ptr + "/dependencies", "dependencies is an object"}
+	}
+	for _, prop := range slices.Sorted(maps.Keys(m)) {
+		at := ptr + "/dependencies/" + escapePointer(prop)
+		d := fullDependency{prop: prop}
+		if list, isArr := m[prop].([]any); isArr {
+			for _, e := range list {
+				name, isStr := e.(string)
+				if !isStr {
+					return &schemaError{at, "a dependency is a schema or an array of property names"}
+				}
+				d.needs = append(d.needs, name)
+			}
+		} else {
+			var err error
+			if d.schema, err = c.node(m[prop], at); err != nil {
+				return err
+			}
+		}
+		n.deps = append(n.deps, d)
+	}
 	return nil
 }
 

@@ -57,6 +57,9 @@ const (
 	vAnyOf
 	vOneOf
 	vNot
+	vThen
+	vElse
+	vDependency
 )
 
 // check appends what is wrong with v (at loc) to out.
@@ -98,15 +101,15 @@ func (n *fullNode) check(v any, loc []string, out *[]violation) {
 	default:
 		n.checkNumber(v, loc, out)
 	}
-	if n.allOf != nil || n.anyOf != nil || n.oneOf != nil || n.not != nil {
+	if n.allOf != nil || n.anyOf != nil || n.oneOf != nil || n.not != nil || n.ifN != nil {
 		n.checkCombinators(v, loc, out)
 	}
 }
 
-// checkCombinators checks v against allOf, anyOf, oneOf and not: each
-// alternative on its own, a failure reported as one violation at v (got:
-// the alternatives that matched, want: how many there are), as everit
-// reports it; the alternatives' own problems are not.
+// checkCombinators checks v against allOf, anyOf, oneOf, not and
+// if/then/else: each alternative on its own, a failure reported as one
+// violation at v (got: the alternatives that matched, want: how many there
+// are), as everit reports it; the alternatives' own problems are not.
 func (n *fullNode) checkCombinators(v any, loc []string, out *[]violation) {
 	matches := func(alts []*fullNode) int {
 		c := 0
@@ -131,7 +134,17 @@ func (n *fullNode) checkCombinators(v any, loc []string, out *[]violation) {
 		}
 	}
 	if n.not != nil && n.not.accepts(v) {
-		*out = append(*out, violation{loc: loc, kind: vNot, value: n.notSrc})
+		*out = append(*out, violation{loc: loc, kind: vNot})
+	}
+	if n.ifN != nil {
+		switch {
+		case n.ifN.accepts(v):
+			if n.thenN != nil && !n.thenN.accepts(v) {
+				*out = append(*out, violation{loc: loc, kind: vThen})
+			}
+		case n.elseN != nil && !n.elseN.accepts(v):
+			*out = append(*out, violation{loc: loc, kind: vElse})
+		}
 	}
 }
 
@@ -325,6 +338,24 @@ func (n *fullNode) checkObject(m map[string]any, loc []string, out *[]violation)
 	if extra != nil {
 		*out = append(*out, violation{loc: loc, kind: vAdditionalProperties, keys: extra})
 	}
+	for _, d := range n.deps {
+		if _, ok := m[d.prop]; !ok {
+			continue
+		}
+		if d.schema != nil {
+			d.schema.check(m, loc, out)
+			continue
+		}
+		var missing []string
+		for _, need := range d.needs {
+			if _, ok := m[need]; !ok {
+				missing = append(missing, need)
+			}
+		}
+		if missing != nil {
+			*out = append(*out, violation{loc: loc, kind: vDependency, keys: missing, value: d.prop})
+		}
+	}
 	if n.propertyNames != nil {
 		for k := range m {
 			bad := []violation(nil)
@@ -421,6 +452,12 @@ func (f violation) text() string {
 		return p.Sprintf("oneOf failed: %d subschemas matched", f.got)
 	case vNot:
 		return p.Sprintf("'not' failed")
+	case vThen:
+		return p.Sprintf("'then' failed")
+	case vElse:
+		return p.Sprintf("'else' failed")
+	case vDependency:
+		return p.Sprintf("properties %s required, if %s exists", joinQuoted(f.keys), quote(f.value.(string)))
 	}
 	return "validation failed"
 }

@@ -64,6 +64,12 @@ func v6Validate(t testing.TB, sch *jsonschema.Schema, model any, aws bool) []str
 	var out []string
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
+		if underConditional(e.SchemaURL) {
+			// then's or else's own problems: one violation at the
+			// value (conditionalToken)
+			out = append(out, conditionalToken)
+			return
+		}
 		if token, ok := v6Combined(e.ErrorKind); ok {
 			// one violation, not its alternatives' (combinedText)
 			loc := "#"
@@ -112,6 +118,28 @@ func v6Combined(k jsonschema.ErrorKind) (string, bool) {
 	return "", false
 }
 
+// conditionalToken is what a failed then or else compares as: v6 reports
+// the problems the value has against then (or else), at their own
+// locations, stacksim one violation at the value; the test compares that
+// a conditional failed, not where.
+const conditionalToken = "?: conditional"
+
+// underConditional tells whether a v6 error comes of a then or else
+// subschema (its schema's pointer passes through one).
+func underConditional(schemaURL string) bool {
+	_, frag, _ := strings.Cut(schemaURL, "#")
+	segs := strings.Split(frag, "/")
+	for i, s := range segs {
+		if (s == "then" || s == "else") && (i == 0 || !memberKeyword[segs[i-1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// memberKeyword are the keywords whose keys are names, not keywords.
+var memberKeyword = map[string]bool{"properties": true, "patternProperties": true, "definitions": true, "dependencies": true}
+
 // combinedForms are stacksim's combinator messages, in AWS's words
 // (combinedText) and the contract checker's (violation.text), with the
 // token each compares as.
@@ -127,7 +155,8 @@ var combinedForms = []struct {
 	{regexp.MustCompile(`^oneOf failed: none of \d+ subschemas matched$`), "oneOf 0"},
 	{regexp.MustCompile(`^(#: )?\d+ subschemas matched instead of one$`), "oneOf 2+"},
 	{regexp.MustCompile(`^oneOf failed: \d+ subschemas matched$`), "oneOf 2+"},
-	{regexp.MustCompile(`^(#: )?subject must not be valid against schema .*$|^'not' failed$`), "not"},
+	{regexp.MustCompile(`^failed validation constraint for keyword \[not\]$|^'not' failed$`), "not"},
+	{regexp.MustCompile(`^failed validation constraint for keyword \[(then|else)\]$|^'(then|else)' failed$`), conditionalToken},
 }
 
 // combinedTokens rewrites stacksim's combinator messages as v6Combined's
@@ -143,12 +172,15 @@ func combinedTokens(problems []string) []string {
 		for _, f := range combinedForms {
 			if f.re.MatchString(msg) {
 				out[i] = loc + ": " + f.token
+				if f.token == conditionalToken {
+					out[i] = f.token
+				}
 				break
 			}
 		}
 	}
 	sort.Strings(out)
-	return out
+	return dedupe(out)
 }
 
 type anyMatch string
@@ -176,6 +208,15 @@ func v6Texts(k jsonschema.ErrorKind, aws bool) []string {
 		var out []string
 		for _, p := range sorted(t.Missing) {
 			out = append(out, fmt.Sprintf("required key [%s] not found", p))
+		}
+		return out
+	case *kind.Dependency:
+		if !aws {
+			return []string{t.LocalizedString(englishPrinter)}
+		}
+		var out []string
+		for _, p := range sorted(t.Missing) {
+			out = append(out, fmt.Sprintf("property [%s] is required", p))
 		}
 		return out
 	case *kind.Type:
@@ -349,6 +390,10 @@ func TestFullKeywordsMatchV6(t *testing.T) {
 		{"lengths", `{"properties":{"A":{"minLength":3},"B":{"maxLength":1}}}`, `{"A":"é","B":"ab"}`},
 		{"additional schema", `{"properties":{"A":{}},"additionalProperties":{"type":"string"}}`, `{"A":1,"B":2}`},
 		{"pattern properties", `{"patternProperties":{"^x":{"type":"string"},"^xy":{"maxLength":1}},"additionalProperties":false}`, `{"xyz":"ab","z":1}`},
+		{"dependencies", `{"properties":{"A":{"dependencies":{"x":["y","z"],"w":["y"],"q":["r"]}}}}`, `{"A":{"x":1,"w":2}}`},
+		{"dependent schema", `{"dependencies":{"x":{"required":["y"],"properties":{"x":{"type":"string"}}}}}`, `{"x":1}`},
+		{"if then", `{"properties":{"A":{"if":{"required":["x"]},"then":{"required":["y"]}}}}`, `{"A":{"x":1}}`},
+		{"if else", `{"if":{"required":["x"]},"then":{"required":["y"]},"else":{"properties":{"z":{"maxLength":1},"w":{"minLength":3}}}}`, `{"z":"ab","w":"a"}`},
 	}
 	for _, aws := range []bool{true, false} {
 		for _, c := range cases {
@@ -361,7 +406,7 @@ func TestFullKeywordsMatchV6(t *testing.T) {
 			want := v6Problems(t, deepCopy(root).(map[string]any), deepCopy(model), aws)
 			s := &Schema{TypeName: "Test::" + c.name}
 			v := testValidator(t, root, c.name)
-			got := newProblems(t, s, v, model, aws)
+			got := combinedTokens(newProblems(t, s, v, model, aws))
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s (aws=%v):\n got %q\nwant %q", c.name, aws, got, want)
 			}
@@ -413,12 +458,13 @@ func FuzzFullMatchesV6(f *testing.F) {
 		"E":{"const":{"k":[1,2]}},
 		"F":{"exclusiveMinimum":0,"exclusiveMaximum":1.5},
 		"G":{"oneOf":[{"type":"string"},{"minLength":3},{"required":["k"]}]},
-		"H":{"type":"integer","anyOf":[{"minimum":10},{"multipleOf":2}],"allOf":[{"maximum":100},{"not":{"const":42}}]}},
+		"H":{"type":"integer","anyOf":[{"minimum":10},{"multipleOf":2}],"allOf":[{"maximum":100},{"not":{"const":42}}]},
+		"I":{"type":"object","dependencies":{"p":["q"],"s":{"required":["t"]}},"if":{"required":["k"]},"then":{"maxProperties":2},"else":{"properties":{"m":{"type":"string"}}}}},
 	"patternProperties":{"^x":{"type":"boolean"},"^(?=y)":{"type":"null"}},
 	"additionalProperties":{"type":"number"},
 	"propertyNames":{"maxLength":4},
 	"definitions":{"Item":{"type":"object","properties":{"N":{"type":"string"}},"additionalProperties":false,"minProperties":1}}}`
-	for _, seed := range []string{`{"A":"ab"}`, `{"A":9,"B":[{"N":"x"},{"N":"x"}]}`, `{"C":["s",1,2],"D":{"A":"zz"},"E":{"k":[1,2.0]}}`, `{"xa":true,"y":null,"zzzzz":1,"F":1.5}`, `[]`, `{"A":1e400}`, `{"A":"ab","G":"abcd","H":42}`, `{"A":"ab","G":{"k":1},"H":7}`} {
+	for _, seed := range []string{`{"A":"ab"}`, `{"A":9,"B":[{"N":"x"},{"N":"x"}]}`, `{"C":["s",1,2],"D":{"A":"zz"},"E":{"k":[1,2.0]}}`, `{"xa":true,"y":null,"zzzzz":1,"F":1.5}`, `[]`, `{"A":1e400}`, `{"A":"ab","G":"abcd","H":42}`, `{"A":"ab","G":{"k":1},"H":7}`, `{"A":"ab","I":{"p":1,"s":2,"k":3}}`, `{"A":"ab","I":{"m":1}}`} {
 		f.Add(seed)
 	}
 	root := mustNumbers(f, schema).(map[string]any)

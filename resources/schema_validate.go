@@ -17,8 +17,9 @@ import (
 //     types, lengths, patterns, extraneous keys, and the boolean
 //     subschemas allOf/anyOf/oneOf/not: AWS refuses a Bedrock knowledge
 //     base's S3VectorsConfiguration that matches both of its oneOf's
-//     alternatives, "2 subschemas matched instead of one"; conditionals,
-//     if/then/else, are not applied);
+//     alternatives, "2 subschemas matched instead of one"; the
+//     conditionals if/then/else and dependencies, which the registry's
+//     validator applies as everit's draft 7 does);
 //   - the contract validator, which checks handler models as the contract
 //     tests do: every keyword for any instance, numbers, strings, arrays and
 //     objects, except required, dependencies and propertyNames, and no
@@ -32,8 +33,11 @@ import (
 // everything rather than failing the schema.
 
 var (
-	inputDrop    = []string{"dependencies", "dependentRequired", "dependentSchemas", "if", "then", "else", "format"}
-	contractDrop = append([]string{"required", "propertyNames", "allOf", "anyOf", "oneOf", "not"}, inputDrop...)
+	// dependentRequired and dependentSchemas are draft 2019-09's: the
+	// registry's draft 7 validator (everit) does not know them, and AWS
+	// does not apply them (nine registry schemas have them).
+	inputDrop    = []string{"dependentRequired", "dependentSchemas", "format"}
+	contractDrop = append([]string{"required", "propertyNames", "allOf", "anyOf", "oneOf", "not", "dependencies", "if", "then", "else"}, inputDrop...)
 )
 
 // ValidationError lists what is wrong with a model, one problem a line, each
@@ -306,10 +310,14 @@ func (s *Schema) validate(v *validator, model map[string]any, aws bool) error {
 // extraneous key ("#: required key [Name] not found"), JSON types by their
 // Java names (JSONObject, JSONArray), counts and lengths as everit words
 // them, and the keywords whose message would show the value scrubbed to
-// "failed validation constraint for keyword [KEYWORD]" (multipleOf,
-// minimum, maximum, exclusiveMinimum, exclusiveMaximum, pattern, enum,
-// const: recorded from AWS for pattern, "#/SourceArn: failed validation
-// constraint for keyword [pattern]").
+// "failed validation constraint for keyword [KEYWORD]" (every keyword but
+// the resource-schema library's SAFE_KEYWORDS — required, minProperties,
+// maxProperties, dependencies, additionalProperties, minLength,
+// maxLength, minItems, maxItems, uniqueItems, contains, type, allOf,
+// anyOf, oneOf — so pattern, enum, const, the bounds, multipleOf, not,
+// then and else: recorded from AWS for pattern, "#/SourceArn: failed
+// validation constraint for keyword [pattern]"); a missing dependency is
+// everit's "property [KmsKeyId] is required", one per name.
 func problemTexts(f violation) []string {
 	switch f.kind {
 	case vAdditionalProperties:
@@ -324,8 +332,14 @@ func problemTexts(f violation) []string {
 			out = append(out, fmt.Sprintf("required key [%s] not found", p))
 		}
 		return out
-	case vPattern, vEnum, vConst, vMinimum, vMaximum, vExclusiveMinimum, vExclusiveMaximum, vMultipleOf:
+	case vPattern, vEnum, vConst, vMinimum, vMaximum, vExclusiveMinimum, vExclusiveMaximum, vMultipleOf, vNot, vThen, vElse:
 		return []string{fmt.Sprintf("failed validation constraint for keyword [%s]", scrubbedKeyword[f.kind])}
+	case vDependency:
+		var out []string
+		for _, p := range sorted(f.keys) {
+			out = append(out, fmt.Sprintf("property [%s] is required", p))
+		}
+		return out
 	case vMaxLength:
 		// Recorded: "#/SamplingRule/RuleName: expected maxLength: 32,
 		// actual: 33".
@@ -350,7 +364,7 @@ func problemTexts(f violation) []string {
 			want[i] = everitType(w)
 		}
 		return []string{fmt.Sprintf("expected type: %s, found: %s", strings.Join(want, " or "), everitType(f.gotType))}
-	case vAllOf, vAnyOf, vOneOf, vNot:
+	case vAllOf, vAnyOf, vOneOf:
 		return []string{combinedText(f)}
 	}
 	return []string{f.text()}
@@ -371,8 +385,6 @@ func combinedText(f violation) string {
 		msg = fmt.Sprintf("no subschema matched out of the total %d subschemas", f.want)
 	case vOneOf:
 		msg = fmt.Sprintf("%d subschemas matched instead of one", f.got)
-	case vNot:
-		msg = fmt.Sprintf("subject must not be valid against schema %s", f.value)
 	}
 	if len(f.loc) > 0 {
 		return "#: " + msg
@@ -385,6 +397,7 @@ func combinedText(f violation) string {
 var scrubbedKeyword = map[violationKind]string{
 	vPattern: "pattern", vEnum: "enum", vConst: "const", vMinimum: "minimum", vMaximum: "maximum",
 	vExclusiveMinimum: "exclusiveMinimum", vExclusiveMaximum: "exclusiveMaximum", vMultipleOf: "multipleOf",
+	vNot: "not", vThen: "then", vElse: "else",
 }
 
 // contractText words a violation for the contract checker: the keys

@@ -12,11 +12,12 @@
 // the keywords that say what a value is (type, $ref, properties,
 // patternProperties, additionalProperties, items, required, enum, const,
 // pattern, format, lengths, bounds, item counts, uniqueItems,
-// insertionOrder), and the boolean subschemas (oneOf, anyOf, allOf, not;
-// at the top level too), which the input validator applies and whose
-// first alternative the value generator takes the members of.
-// Descriptions, examples, relationship references and conditional
-// subschemas are left out. The document is canonical JSON: keys sorted, no
+// insertionOrder), the boolean subschemas (oneOf, anyOf, allOf, not; at
+// the top level too), which the input validator applies and whose first
+// alternative the value generator takes the members of, and the
+// conditionals (if, then, else) and dependencies, which the input
+// validator applies. Descriptions, examples and relationship references
+// are left out. The document is canonical JSON: keys sorted, no
 // spaces, so that generating twice gives the same bytes.
 //
 // A pack (Encode, Open) is:

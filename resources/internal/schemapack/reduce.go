@@ -24,6 +24,7 @@ var topKeys = map[string]bool{
 	"readOnlyProperties": true, "writeOnlyProperties": true, "deprecatedProperties": true,
 	"replacementStrategy": true, "tagging": true, "handlers": true,
 	"oneOf": true, "anyOf": true, "allOf": true, "not": true,
+	"if": true, "then": true, "else": true, "dependencies": true,
 }
 
 // valueKeys are the keywords a subschema keeps.
@@ -35,8 +36,10 @@ var valueKeys = map[string]bool{
 	"multipleOf": true, "minItems": true, "maxItems": true, "uniqueItems": true,
 	"minProperties": true, "maxProperties": true, "insertionOrder": true,
 	// the input validator applies them (and the value generator takes
-	// the members of their first alternative)
+	// the members of their first alternative); the conditionals and
+	// dependencies it applies too
 	"oneOf": true, "anyOf": true, "allOf": true, "not": true,
+	"if": true, "then": true, "else": true, "dependencies": true,
 }
 
 // Entry is one type's fact document.
@@ -69,12 +72,14 @@ func Reduce(raw []byte) (Entry, error) {
 		switch k {
 		case "properties", "definitions", "patternProperties":
 			v = reduceMembers(v)
-		case "additionalProperties", "not":
+		case "additionalProperties", "not", "if", "then", "else":
 			if m, ok := v.(map[string]any); ok {
 				v = reduceValue(m)
 			}
 		case "oneOf", "anyOf", "allOf":
 			v = reduceAlternatives(v)
+		case "dependencies":
+			v = reduceDependencies(v)
 		case "handlers":
 			v = reduceHandlers(v)
 			if v == nil {
@@ -115,12 +120,14 @@ func reduceValue(s map[string]any) map[string]any {
 		switch k {
 		case "properties", "patternProperties":
 			v = reduceMembers(v)
-		case "items", "additionalProperties", "not":
+		case "items", "additionalProperties", "not", "if", "then", "else":
 			if m, ok := v.(map[string]any); ok {
 				v = reduceValue(m)
 			}
 		case "oneOf", "anyOf", "allOf":
 			v = reduceAlternatives(v)
+		case "dependencies":
+			v = reduceDependencies(v)
 		}
 		out[k] = v
 	}
@@ -145,6 +152,23 @@ func reduceAlternatives(v any) any {
 		}
 	}
 	return subs
+}
+
+// reduceDependencies reduces each dependent schema of a "dependencies"
+// (a list of property names stays as it is).
+func reduceDependencies(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	out := make(map[string]any, len(m))
+	for k, d := range m {
+		if s, ok := d.(map[string]any); ok {
+			d = reduceValue(s)
+		}
+		out[k] = d
+	}
+	return out
 }
 
 // reduceHandlers keeps each action's timeoutInMinutes.
