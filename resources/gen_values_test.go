@@ -18,6 +18,11 @@ func TestRegistryValuesLookLikeAWS(t *testing.T) {
 		ref   string            // a pattern Ref matches
 		attrs map[string]string // attribute → a pattern its value (as JSON-ish text) matches
 	}{
+		{"AWS::S3Vectors::VectorBucket", nil, `^arn:aws:s3vectors:us-east-1:123456789012:bucket/[a-z0-9][a-z0-9-.]{1,61}[a-z0-9]$`, nil},
+		{"AWS::S3Vectors::Index", map[string]any{"VectorBucketName": "vectors", "IndexName": "docs", "DataType": "float32", "Dimension": 1024, "DistanceMetric": "cosine"},
+			`^arn:aws:s3vectors:us-east-1:123456789012:bucket/vectors/index/docs$`, map[string]string{"IndexArn": `^arn:aws:s3vectors:us-east-1:123456789012:bucket/vectors/index/docs$`}},
+		{"AWS::S3Vectors::Index", map[string]any{"VectorBucketArn": "arn:aws:s3vectors:us-east-1:123456789012:bucket/vectors", "DataType": "float32", "Dimension": 1024, "DistanceMetric": "cosine"},
+			`^arn:aws:s3vectors:us-east-1:123456789012:bucket/vectors/index/[a-z0-9][a-z0-9-.]{1,61}[a-z0-9]$`, nil},
 		{"AWS::EC2::EIP", map[string]any{"Domain": "vpc"}, `^\d+\.\d+\.\d+\.\d+$`,
 			map[string]string{"AllocationId": `^eipalloc-[0-9a-f]{17}$`, "PublicIp": `^\d+\.\d+\.\d+\.\d+$`}},
 		{"AWS::EC2::VPCGatewayAttachment", map[string]any{"VpcId": "vpc-0123456789abcdef0", "InternetGatewayId": "igw-0123456789abcdef0"},
