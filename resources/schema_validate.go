@@ -35,7 +35,7 @@ import (
 var (
 	// dependentRequired and dependentSchemas are draft 2019-09's: the
 	// registry's draft 7 validator (everit) does not know them, and AWS
-	// does not apply them (nine registry schemas have them).
+	// does not apply them (seven registry schemas have them).
 	inputDrop    = []string{"dependentRequired", "dependentSchemas", "format"}
 	contractDrop = append([]string{"required", "propertyNames", "allOf", "anyOf", "oneOf", "not", "dependencies", "if", "then", "else"}, inputDrop...)
 )
