@@ -70,7 +70,7 @@ func Reduce(raw []byte) (Entry, error) {
 			continue
 		}
 		switch k {
-		case "properties", "definitions", "patternProperties":
+		case "properties", "definitions", "patternProperties", "dependencies":
 			v = reduceMembers(v)
 		case "additionalProperties", "not", "if", "then", "else":
 			if m, ok := v.(map[string]any); ok {
@@ -78,8 +78,6 @@ func Reduce(raw []byte) (Entry, error) {
 			}
 		case "oneOf", "anyOf", "allOf":
 			v = reduceAlternatives(v)
-		case "dependencies":
-			v = reduceDependencies(v)
 		case "handlers":
 			v = reduceHandlers(v)
 			if v == nil {
@@ -95,6 +93,9 @@ func Reduce(raw []byte) (Entry, error) {
 	return Entry{Name: name, Doc: b}, nil
 }
 
+// reduceMembers reduces each member schema of a map of names to schemas
+// (properties, definitions, patternProperties, and dependencies, whose
+// members may also be lists of names: kept as they are).
 func reduceMembers(v any) any {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -118,7 +119,7 @@ func reduceValue(s map[string]any) map[string]any {
 			continue
 		}
 		switch k {
-		case "properties", "patternProperties":
+		case "properties", "patternProperties", "dependencies":
 			v = reduceMembers(v)
 		case "items", "additionalProperties", "not", "if", "then", "else":
 			if m, ok := v.(map[string]any); ok {
@@ -126,8 +127,6 @@ func reduceValue(s map[string]any) map[string]any {
 			}
 		case "oneOf", "anyOf", "allOf":
 			v = reduceAlternatives(v)
-		case "dependencies":
-			v = reduceDependencies(v)
 		}
 		out[k] = v
 	}
@@ -152,23 +151,6 @@ func reduceAlternatives(v any) any {
 		}
 	}
 	return subs
-}
-
-// reduceDependencies reduces each dependent schema of a "dependencies"
-// (a list of property names stays as it is).
-func reduceDependencies(v any) any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return v
-	}
-	out := make(map[string]any, len(m))
-	for k, d := range m {
-		if s, ok := d.(map[string]any); ok {
-			d = reduceValue(s)
-		}
-		out[k] = d
-	}
-	return out
 }
 
 // reduceHandlers keeps each action's timeoutInMinutes.
