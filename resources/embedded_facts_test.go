@@ -92,11 +92,11 @@ func (w *factsWalk) node(rv, ev any, at string) {
 		}
 		got, has := e[k]
 		if !has {
-			w.t.Errorf("%s %s: %s %s is missing from the embedded schema", w.typ, at, k, compact(want))
+			w.t.Errorf("%s %s: %s %s is missing from the embedded schema", w.typ, at, k, show(want))
 			continue
 		}
-		if compact(got) != compact(want) {
-			w.t.Errorf("%s %s: %s is %s embedded, %s in the registry", w.typ, at, k, compact(got), compact(want))
+		if show(got) != show(want) {
+			w.t.Errorf("%s %s: %s is %s embedded, %s in the registry", w.typ, at, k, show(got), show(want))
 		}
 	}
 	for _, k := range []string{"properties", "patternProperties"} {
@@ -148,9 +148,4 @@ func vacuous(keyword string, v any) bool {
 		}
 	}
 	return true
-}
-
-func compact(v any) string {
-	b, _ := json.Marshal(v) // map keys sorted
-	return string(b)
 }

@@ -81,8 +81,9 @@ func sharedDirOrEmpty(t *testing.T, sub string) (dir string) {
 	return dir
 }
 
-func show(m map[string]any) string {
-	b, _ := json.Marshal(m)
+// show is v as compact JSON, map keys sorted.
+func show(v any) string {
+	b, _ := json.Marshal(v)
 	return string(b)
 }
 
