@@ -17,6 +17,10 @@ import (
 // positioned error per type, where the template first uses it, with the
 // type's closest registry names as its detail, for FILE:LINE:COL.
 //
+// A type whose schema the user gave (a --schemas file, a handler's) is
+// checked too (resources.Registry.CheckSchema): one that cannot be used
+// refuses the template with the schema's problem (unusableSchema).
+//
 // CreateStack, UpdateStack and CreateChangeSet check the resources the
 // template's conditions keep; ValidateTemplate checks every resource it
 // declares, and none when the template declares a transform (which may
@@ -26,16 +30,20 @@ func (e *Engine) unrecognizedTypes(file string, res []*template.Resource) error 
 	var list template.Errors
 	seen := map[string]bool{}
 	for _, r := range res {
-		ok, err := e.reg.Recognized(r.Type)
-		if ok || err != nil {
-			// a --schemas file that cannot be read fails the resource
-			// when it runs, with the file's error, as before the check
-			continue
-		}
 		if seen[r.Type] {
 			continue
 		}
 		seen[r.Type] = true
+		ok, err := e.reg.Recognized(r.Type)
+		if err == nil && ok {
+			err = e.reg.CheckSchema(r.Type)
+		}
+		if err != nil {
+			return unusableSchema(file, r, err)
+		}
+		if ok {
+			continue
+		}
 		names = append(names, r.Type)
 		te := &template.Error{File: templateFile(file), Line: r.Pos.Line, Col: r.Pos.Col, Path: "/Resources/" + r.LogicalID + "/Type",
 			Message: "Template format error: Unrecognized resource types: [" + r.Type + "]"}
@@ -46,6 +54,8 @@ func (e *Engine) unrecognizedTypes(file string, res []*template.Resource) error 
 			te.Detail = "a SAM type: the template must declare Transform: AWS::Serverless-2016-10-31"
 		} else if similar := resources.SimilarTypes(r.Type); len(similar) > 0 {
 			te.Detail = "did you mean " + strings.Join(similar, " or ") + "?"
+		} else if misnamed := e.reg.MisnamedSchema(r.Type); misnamed != "" {
+			te.Detail = misnamed + ": a schema file is found by its typeName"
 		} else if !strings.HasPrefix(r.Type, "AWS::") && !strings.HasPrefix(r.Type, "Alexa::") {
 			te.Detail = "a third-party type: give its schema with --schemas DIR or register a handler; --permissive-types accepts any type"
 		}
@@ -59,4 +69,20 @@ func (e *Engine) unrecognizedTypes(file string, res []*template.Resource) error 
 		cause = list[0]
 	}
 	return &APIError{Code: CodeValidationError, Message: "Template format error: Unrecognized resource types: " + bracketed(names), cause: cause}
+}
+
+// unusableSchema refuses a template that uses a type whose schema, given by
+// the user (a --schemas file, a handler's --schema), cannot be used: a file
+// that does not parse, a keyword that does not compile, a list naming a
+// property the schema does not define. AWS would never have registered
+// such a type; stacksim refuses the call before anything is stored, with
+// the schema's problem and where the template uses the type.
+func unusableSchema(file string, r *template.Resource, err error) error {
+	msg := "The schema of resource type " + r.Type + " cannot be used: " + err.Error()
+	te := &template.Error{File: templateFile(file), Line: r.Pos.Line, Col: r.Pos.Col, Path: "/Resources/" + r.LogicalID + "/Type",
+		Message: msg, Detail: "fix the schema file: a resource schema in the registry's format, see docs/handlers.md"}
+	if n := r.Node.Get("Type"); r.Node != nil && n != nil {
+		te.Line, te.Col = n.Pos.Line, n.Pos.Col
+	}
+	return &APIError{Code: CodeValidationError, Message: msg, cause: te}
 }

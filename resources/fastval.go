@@ -25,9 +25,8 @@ type fastNode struct {
 	constV      any
 	hasConst    bool
 
-	minLen, maxLen     int
-	pattern            matcher
-	patternUnsupported bool
+	minLen, maxLen int
+	pattern        matcher
 	// matched remembers strings that matched pattern lately (models
 	// repeat the same names and ARNs event after event); made on first use.
 	matched atomic.Pointer[patternMemo]
@@ -159,7 +158,7 @@ func (b *fastBuilder) object(m map[string]any, depth int) *fastNode {
 	if p, ok := m["pattern"].(string); ok {
 		re, err := cachedRegexp(p)
 		if err != nil {
-			n.patternUnsupported = true // neither engine compiles it: the full validator takes it as matching everything
+			n.unsupported = true // neither engine compiles it: the full validator refuses the schema
 		} else {
 			n.pattern = re
 		}
@@ -443,7 +442,7 @@ func (n *fastNode) object(m map[string]any) bool {
 // references) with what m holds.
 func (n *fastNode) copyFrom(m *fastNode) {
 	n.unsupported, n.types, n.enum, n.enumStrings, n.constV, n.hasConst = m.unsupported, m.types, m.enum, m.enumStrings, m.constV, m.hasConst
-	n.minLen, n.maxLen, n.pattern, n.patternUnsupported = m.minLen, m.maxLen, m.pattern, m.patternUnsupported
+	n.minLen, n.maxLen, n.pattern = m.minLen, m.maxLen, m.pattern
 	n.min, n.max, n.exMin, n.exMax = m.min, m.max, m.exMin, m.exMax
 	n.minItems, n.maxItems, n.unique, n.items = m.minItems, m.maxItems, m.unique, m.items
 	n.props, n.patterns, n.additional, n.noExtra = m.props, m.patterns, m.additional, m.noExtra

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -184,6 +185,12 @@ func (r *Registry) builtinProvider(typeName string) (Provider, error) {
 		return nil, err
 	}
 	if s != nil {
+		if r.dir != nil && strings.HasPrefix(s.Source, "embedded:") {
+			if path := r.dir.named(typeName); path != "" {
+				r.log.Warn("--schemas has a schema of this type, which stacksim simulates from a hand-tuned schema of its own; the file is not used",
+					zap.String("type", typeName), zap.String("file", path))
+			}
+		}
 		return NewGeneric(s, r.genericOptions()), nil
 	}
 	if !r.opts.PermissiveTypes {
@@ -238,6 +245,44 @@ func (r *Registry) Recognized(typeName string) (bool, error) {
 		return s != nil, err
 	}
 	return false, nil
+}
+
+// CheckSchema tells whether the schema a user gave for a type can be used
+// (Schema.Check): a registered handler's, or the --schemas file that
+// simulates it (one that does not parse is its error). nil for the
+// schemas stacksim ships (embedded and the registry's, checked by their
+// tests), custom resources and unknown types (Recognized says those).
+func (r *Registry) CheckSchema(typeName string) error {
+	if checkTypeName(typeName) != nil || IsCustomType(typeName) {
+		return nil
+	}
+	r.mu.Lock()
+	p, registered := r.byType[typeName]
+	r.mu.Unlock()
+	if registered {
+		if s := p.Schema(); s != nil {
+			return s.Check()
+		}
+		return nil
+	}
+	if _, ok, err := EmbeddedSchema(typeName); err != nil || ok || r.dir == nil {
+		return err
+	}
+	s, err := r.dir.lookup(typeName)
+	if err != nil || s == nil {
+		return err
+	}
+	return s.Check()
+}
+
+// MisnamedSchema names the --schemas file that has a type's registry file
+// name (SchemaFileFor) but declares another type ("" when there is none):
+// the likely reason a type given a schema is not recognised.
+func (r *Registry) MisnamedSchema(typeName string) string {
+	if r.dir == nil || checkTypeName(typeName) != nil {
+		return ""
+	}
+	return r.dir.misnamed(typeName)
 }
 
 // Schema returns the schema of a type (the planner's view).

@@ -31,8 +31,8 @@ import (
 //   - a violation of type, const or enum stops the checks of that node;
 //     the rest are each checked and reported;
 //   - a pattern Go's regexp cannot compile (lookarounds, Java's escapes)
-//     runs on regexp2 (internal/javapattern); one neither compiles matches
-//     everything, in pattern and patternProperties;
+//     runs on regexp2 (internal/javapattern); one neither compiles, in
+//     pattern or patternProperties, is the schema's error;
 //   - numbers compare exactly (big.Rat);
 //   - allOf, anyOf, oneOf and not: each alternative is checked on its own,
 //     and a failure is one violation at the value (how many alternatives
@@ -59,7 +59,6 @@ type fullNode struct {
 	maxLen     int
 	pattern    matcher
 	patternSrc string
-	patternAny bool // a pattern neither regexp nor regexp2 compiles: matches everything
 
 	minimum, maximum, exMin, exMax, multipleOf *big.Rat
 
@@ -100,12 +99,20 @@ type fullDependency struct {
 }
 
 type fullPattern struct {
-	re   matcher // nil: neither regexp nor regexp2 compiles it, matches every name
+	re   matcher
 	src  string
 	node *fullNode
 }
 
-func (p fullPattern) matches(name string) bool { return p.re == nil || p.re.MatchString(name) }
+func (p fullPattern) matches(name string) bool { return p.re.MatchString(name) }
+
+// badPattern says why a schema's pattern cannot be used: neither Go's
+// regexp nor regexp2 compiles it (every registry pattern compiles with one
+// of them: TestRegistryPatternsCompile), so it is the schema's mistake, as
+// the registry's meta-schema (pattern's format is regex) would say.
+func badPattern(p string, err error) string {
+	return fmt.Sprintf("pattern %q is not a regular expression (%v); write it as a Java regular expression", p, err)
+}
 
 // fullCompiler compiles a schema document; nodes are memoised by JSON
 // pointer so that recursive definitions share one node.
@@ -285,12 +292,11 @@ func (c *fullCompiler) validation(n *fullNode, m map[string]any, ptr string) err
 		if !isStr {
 			return &schemaError{ptr + "/pattern", "pattern is a string"}
 		}
-		n.patternSrc = s
-		if re, err := cachedRegexp(s); err == nil {
-			n.pattern = re
-		} else {
-			n.patternAny = true
+		re, err := cachedRegexp(s)
+		if err != nil {
+			return &schemaError{ptr + "/pattern", badPattern(s, err)}
 		}
+		n.pattern, n.patternSrc = re, s
 	}
 	if u, ok := m["uniqueItems"]; ok {
 		b, isBool := u.(bool)
@@ -374,11 +380,11 @@ func (c *fullCompiler) applicators(n *fullNode, m map[string]any, ptr string) er
 			if err != nil {
 				return err
 			}
-			fp := fullPattern{src: k, node: node}
-			if re, err := cachedRegexp(k); err == nil {
-				fp.re = re
+			re, err := cachedRegexp(k)
+			if err != nil {
+				return &schemaError{ptr + "/patternProperties", badPattern(k, err)}
 			}
-			n.patterns = append(n.patterns, fp)
+			n.patterns = append(n.patterns, fullPattern{re: re, src: k, node: node})
 		}
 	}
 	for _, k := range []struct {

@@ -112,12 +112,40 @@ func (d *schemaDir) lookup(typeName string) (*Schema, error) {
 	return overlaidDirSchema(d.byType[typeName])
 }
 
+// named is the path of the file with typeName's registry file name, ""
+// when the directory has none.
+func (d *schemaDir) named(typeName string) string {
+	path := filepath.Join(d.dir, SchemaFileName(typeName))
+	if _, err := os.Stat(path); err != nil {
+		return ""
+	}
+	return path
+}
+
+// misnamed describes the file of the directory that has typeName's
+// registry file name but declares another type ("" when there is none, or
+// it declares typeName).
+func (d *schemaDir) misnamed(typeName string) string {
+	path := d.named(typeName)
+	if path == "" {
+		return ""
+	}
+	s, err := LoadSchemaFile(path)
+	if err != nil || s.TypeName == typeName {
+		return ""
+	}
+	return fmt.Sprintf("%s declares typeName %s, not %s", path, s.TypeName, typeName)
+}
+
 // scan reads the whole directory, once (the caller holds d.mu).
 func (d *schemaDir) scan() {
 	if d.scanned {
 		return
 	}
 	all, err := LoadSchemaDir(d.dir)
+	if err != nil {
+		err = fmt.Errorf("looking for it in --schemas %s: %w", d.dir, err)
+	}
 	d.scanned, d.scanErr = true, err
 	for t, s := range all {
 		d.byType[t] = s

@@ -29,8 +29,8 @@ import (
 // Neither asserts "format" (the contract tests do not). A pattern is a Java
 // expression, run on Go's regexp or, where that cannot compile it (one
 // pattern in eleven of the registry's: lookarounds, \uXXXX), on regexp2
-// (internal/javapattern); one that neither compiles is accepted as matching
-// everything rather than failing the schema.
+// (internal/javapattern); one that neither compiles fails the schema
+// (Schema.Check says where).
 
 var (
 	// dependentRequired and dependentSchemas are draft 2019-09's: the

@@ -133,16 +133,16 @@ func TestBinaryInputLimits(t *testing.T) {
 	}
 
 	// --schemas DIR: a schema is read when its type is first used; one
-	// too large fails the resource (exit 1), as a schema that does not
-	// parse does.
+	// too large refuses the template that uses the type (exit 2), as a
+	// schema that does not parse or compile does.
 	for _, in := range inputs {
 		t.Run("--schemas/"+in.name, func(t *testing.T) {
 			res := m.run(t, nil, "--schemas", schemaDir(in.path), "--state", filepath.Join(t.TempDir(), "state.json"),
 				"create-stack", "--stack-name", "x", "--template-body", "file://"+thing)
 			want := string(filepath.Separator) + filepath.Join("schemas", "acme-test-thing.json") + " " + in.size +
 				" the 4,194,304 bytes a resource schema may hold: a registry schema is a few hundred KB at most; check the file"
-			if res.code != exitFailed || !strings.Contains(res.stderr, "CREATE_FAILED       Resource type Acme::Test::Thing has no handler: read schema: ") || !strings.Contains(res.stderr, want) {
-				t.Fatalf("exit %d, stderr:\n%s\nwant exit 1 and a message with:\n%s", res.code, res.stderr, want)
+			if res.code != exitBadInput || !strings.Contains(res.stderr, "(ValidationError) when calling the CreateStack operation: The schema of resource type Acme::Test::Thing cannot be used: read schema: ") || !strings.Contains(res.stderr, want) {
+				t.Fatalf("exit %d, stderr:\n%s\nwant exit 2 and a message with:\n%s", res.code, res.stderr, want)
 			}
 			checkRefusal(t, res)
 		})

@@ -56,6 +56,9 @@ func LoadProject(dir, schemaFile string) (*Project, error) {
 		schemaFile = found
 	}
 	s, err := resources.LoadSchemaFile(schemaFile)
+	if err == nil {
+		err = s.Check() // what registering the type would refuse
+	}
 	if err != nil {
 		return nil, err
 	}

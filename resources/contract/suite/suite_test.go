@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -213,4 +215,31 @@ func FuzzParseSelect(f *testing.F) {
 			m("contract_create_delete", []string{"create", "delete"})
 		}
 	})
+}
+
+// A project whose schema registering the type would refuse is refused
+// before any test runs, naming the file and where (resources.Schema.Check).
+func TestLoadProjectChecksTheSchema(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "test-suite-note.json")
+	write := func(doc string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(noteSchema)
+	if _, err := suite.LoadProject(dir, ""); err != nil {
+		t.Fatalf("a good project: %v", err)
+	}
+	for from, want := range map[string]string{
+		`"minimum": 2,`: `compile schema: at /properties/Pages/minimum: minimum is a number`,
+		`"writeOnlyProperties": ["/properties/Key"]`: `writeOnlyProperties/0 is /properties/Kye: /properties defines no Kye`,
+	} {
+		to := map[string]string{`"minimum": 2,`: `"minimum": "2",`, `"writeOnlyProperties": ["/properties/Key"]`: `"writeOnlyProperties": ["/properties/Kye"]`}[from]
+		write(strings.Replace(noteSchema, from, to, 1))
+		if _, err := suite.LoadProject(dir, ""); err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %s: ...%s", to, err, path, want)
+		}
+	}
 }
