@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -36,8 +35,8 @@ func (a *app) deployUploader(s deployS3) (*pkgexport.Uploader, error) {
 	if a.s3Dir == "" {
 		return nil, badInput(fmt.Errorf("--s3-bucket %s: stacksim's S3 is a directory: give the global --s3-dir DIR (the bucket is the directory DIR/%s)", s.bucket, s.bucket))
 	}
-	if st, err := os.Stat(a.s3Dir); err != nil || !st.IsDir() {
-		return nil, badInput(fmt.Errorf("--s3-dir %s: not a directory", a.s3Dir))
+	if err := checkDir("--s3-dir", a.s3Dir); err != nil {
+		return nil, badInput(err)
 	}
 	return a.uploader(s.bucket, s.prefix, s.kmsKeyID, s.force), nil
 }

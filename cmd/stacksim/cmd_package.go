@@ -53,8 +53,8 @@ fixed timestamps and sorted entries, so the same content has the same key.`,
 			if a.s3Dir == "" {
 				return badInput(fmt.Errorf("package uploads into the local S3 directory: give the global --s3-dir DIR (the bucket %s is the directory DIR/%s)", bucket, bucket))
 			}
-			if st, err := os.Stat(a.s3Dir); err != nil || !st.IsDir() {
-				return badInput(fmt.Errorf("--s3-dir %s: not a directory", a.s3Dir))
+			if err := checkDir("--s3-dir", a.s3Dir); err != nil {
+				return badInput(err)
 			}
 			meta, err := parseMetadata(metadata)
 			if err != nil {

@@ -76,8 +76,8 @@ func (a *app) engineOptions() (engine.Options, error) {
 		return opts, badInput(fmt.Errorf("--signals %q: want auto or manual", a.signals))
 	}
 	if a.schemas != "" {
-		if st, err := os.Stat(a.schemas); err != nil || !st.IsDir() {
-			return opts, badInput(fmt.Errorf("--schemas %s: not a directory", a.schemas))
+		if err := checkDir("--schemas", a.schemas); err != nil {
+			return opts, badInput(err)
 		}
 	}
 	tokens, err := parseServiceTokens(a.serviceTokens)
@@ -96,8 +96,8 @@ func (a *app) engineOptions() (engine.Options, error) {
 	}
 	opts.S3Endpoints = a.s3Endpoints
 	if a.s3Dir != "" {
-		if st, err := os.Stat(a.s3Dir); err != nil || !st.IsDir() {
-			return opts, badInput(fmt.Errorf("--s3-dir %s: not a directory", a.s3Dir))
+		if err := checkDir("--s3-dir", a.s3Dir); err != nil {
+			return opts, badInput(err)
 		}
 		opts.S3Dir = a.s3Dir
 	}
