@@ -1,11 +1,15 @@
 package resources
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func FuzzParseSchema(f *testing.F) {
 	f.Add([]byte(`{"typeName": "A::B::C", "primaryIdentifier": ["/properties/Id"], "properties": {"Id": {"type": "string"}}}`))
 	f.Add([]byte(`{"typeName": "A::B::C", "primaryIdentifier": ["/properties/Id"], "handlers": {"create": {"timeoutInMinutes": 5}}, "x-stacksim": {"durations": {"create": 3}}}`))
 	f.Add([]byte(`{"typeName": "Module"}`))
+	f.Add([]byte(`{"typeName": "A::B::C", "primaryIdentifier": ["/properties/Id"], "readOnlyProperties": ["/properties/A/*/B"], "properties": {"Id": {"type": "string", "pattern": "^(?!z)[a-y]+$"}, "A": {"type": "array", "items": {"$ref": "#/definitions/D"}}}, "definitions": {"D": {"type": "object", "properties": {"B": {"type": "integer", "minimum": 1}}, "patternProperties": {"^x": {"type": "string"}}}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ParseSchema("fuzz.json", data)
 		if err != nil {
@@ -16,6 +20,17 @@ func FuzzParseSchema(f *testing.F) {
 		s.IsCreateOnly("/properties/A/0/B")
 		s.ValidateModel(map[string]any{"Id": "x"}) //nolint:errcheck
 		s.Coerce(map[string]any{"Id": "1"})
+		// A schema Check accepts compiles in every validator: what it
+		// refuses of a model is the model's, never the schema's.
+		if s.Check() == nil {
+			for _, m := range []map[string]any{{"Id": "x"}, {"Id": 1, "A": []any{"b", map[string]any{}}}, {}} {
+				for _, err := range []error{s.ValidateInput(m), s.ValidateModel(m)} {
+					if err != nil && strings.Contains(err.Error(), "compile schema") {
+						t.Fatalf("checked, then: %v", err)
+					}
+				}
+			}
+		}
 	})
 }
 
