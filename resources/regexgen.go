@@ -84,8 +84,8 @@ func (c *compiledPattern) syntaxTree() *syntax.Regexp {
 }
 
 // matches reports whether s matches the pattern; a pattern neither
-// regexp nor regexp2 compiles matches everything (as the validators treat
-// it).
+// regexp nor regexp2 compiles matches everything here (the generators'
+// view; the validators refuse such a schema: Schema.Check).
 func (c *compiledPattern) matches(s string) bool { return c.m == nil || c.m.MatchString(s) }
 
 // generate returns a string the pattern matches, of minLen to maxLen runes
