@@ -63,6 +63,8 @@ func TestSubmissionChecks(t *testing.T) {
 			"t:2:6: Template format error: Every Parameters object must contain a Type member."},
 		{"parameter type", "Parameters:\n  P: {Type: Text}\nResources:\n  A:\n    Type: AWS::SNS::Topic\n",
 			"t:2:13: Template format error: Unrecognized parameter type: Text"},
+		{"parameter pattern no engine compiles", "Parameters:\n  P: {Type: String, AllowedPattern: '[a-z('}\nResources:\n  A:\n    Type: AWS::SNS::Topic\n",
+			"t:2:37: Template format error: Parameter 'P' AllowedPattern is not a valid regular expression: [a-z( (error parsing regexp: unterminated [] set in `[a-z(`; AllowedPattern is a Java regular expression the whole value must match)"},
 		{"parameter property", "Parameters:\n  P: {Type: String, Defualt: x}\nResources:\n  A:\n    Type: AWS::SNS::Topic\n",
 			"t:2:21: Invalid template parameter property 'Defualt'"},
 		{"parameter and resource share a name", "Parameters:\n  A: {Type: String}\nResources:\n  A:\n    Type: AWS::SNS::Topic\n",

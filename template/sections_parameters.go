@@ -88,9 +88,16 @@ func (b *builder) parameters(sec *Node) {
 			} else {
 				p.AllowedPattern = s
 				// a Java expression (lookaheads are common: S3 bucket
-				// names); one neither engine compiles is not enforced
+				// names); one neither engine compiles fails the template,
+				// as AWS's validation fails it (in words not recorded)
 				if re, err := javapattern.Compile("^(?:" + s + ")$"); err == nil {
 					p.pattern = re
+				} else {
+					if _, alone := javapattern.Compile(s); alone != nil {
+						err = alone // the error in the author's own text
+					}
+					e := b.c.at(v, "Template format error: Parameter '%s' AllowedPattern is not a valid regular expression: %s", p.Name, s)
+					e.Detail = err.Error() + "; AllowedPattern is a Java regular expression the whole value must match"
 				}
 			}
 		}
