@@ -24,7 +24,7 @@ vet: ## go vet every package
 
 test: vet examples ## go vet, then every test with the race detector, then the registry-wide tests in full (without it)
 	$(GO) test -race -count=1 $(PKGS)
-	$(GO) test -count=1 -run '^(TestRegistrySweep|TestRegistrySchemasParse)$$' ./engine ./resources
+	$(GO) test -count=1 -run '^(TestRegistrySweep|TestRegistrySchemasParse|TestShippedSchemasPassCheck)$$' ./engine ./resources
 
 examples: ## build the TypeScript handler example (npm ci + tsc; skipped without node)
 	bash scripts/build_handler_examples.sh
