@@ -276,7 +276,7 @@ func (r *Registry) CheckSchema(typeName string) error {
 }
 
 // MisnamedSchema names the --schemas file that has a type's registry file
-// name (SchemaFileFor) but declares another type ("" when there is none):
+// name (SchemaFileName) but declares another type ("" when there is none):
 // the likely reason a type given a schema is not recognised.
 func (r *Registry) MisnamedSchema(typeName string) string {
 	if r.dir == nil || checkTypeName(typeName) != nil {
