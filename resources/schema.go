@@ -69,6 +69,9 @@ type Schema struct {
 	// the process shares it.
 	simOnce sync.Once
 	simC    *compiledSim
+	// checkOnce makes Check's answer once.
+	checkOnce sync.Once
+	checkErr  error
 	// segs caches the split form of every pointer the schema lists
 	// (filled at parse time, read-only after).
 	segs map[string][]string

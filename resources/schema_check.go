@@ -7,29 +7,29 @@ import (
 )
 
 // Check tells whether a schema can be used, as registering it would: every
-// keyword of the input and contract validators compiles (types, patterns,
-// numbers, $refs), and every pointer of its lists (primaryIdentifier,
+// keyword of the input validator (and so of the contract's, made of the
+// same document less some keywords) compiles (types, patterns, numbers,
+// $refs), and every pointer of its lists (primaryIdentifier,
 // additionalIdentifiers, readOnly, createOnly, conditionalCreateOnly,
 // writeOnly and deprecated properties) names a property the schema
 // defines, as the registry's meta-schema and the CloudFormation CLI's
 // schema rules require. Each compiled part is kept for use; the first
-// problem is returned, naming the schema's source and where in it.
+// problem is returned, naming the schema's source and where in it. The
+// answer is made once (a schema does not change).
 //
 // The registry's schemas and stacksim's embedded ones pass (their tests
 // check it); a user's schema (--schemas, a handler's) is checked before a
 // template that uses its type is accepted (Registry.CheckSchema).
 func (s *Schema) Check() error {
+	s.checkOnce.Do(func() { s.checkErr = s.check() })
+	return s.checkErr
+}
+
+func (s *Schema) check() error {
 	if err := s.compileInput(); err != nil {
 		return err
 	}
 	if _, err := s.input.fullSchema(); err != nil {
-		return err
-	}
-	s.compile()
-	if s.valErr != nil {
-		return s.valErr
-	}
-	if _, err := s.contract.fullSchema(); err != nil {
 		return err
 	}
 	root := s.shapeTree()
