@@ -141,13 +141,18 @@ func signalCount(m map[string]any, field string) (int, string) {
 }
 
 // parseISODuration reads an ISO 8601 duration of days, hours, minutes and
-// seconds (P1D, PT15M, PT1H30M, PT600S).
+// seconds (P1D, PT15M, PT1H30M, PT600S). One longer than a time.Duration
+// holds (about 292 years) is refused, not wrapped around to a negative
+// one that every "at most" check would let through.
 func parseISODuration(s string) (time.Duration, error) {
 	rest, ok := strings.CutPrefix(strings.ToUpper(s), "P")
 	if !ok || rest == "" {
 		return 0, fmt.Errorf("not an ISO 8601 duration: %q", s)
 	}
-	var d time.Duration
+	// Each unit at most once, in the order D, H, M, S (as Java's
+	// Duration.parse reads them): at most 4 × 10^6 days, no overflow.
+	var secs int64
+	rank := 0
 	inTime, units := false, 0
 	num := ""
 	for _, c := range rest {
@@ -162,27 +167,33 @@ func parseISODuration(s string) (time.Duration, error) {
 				return 0, fmt.Errorf("not an ISO 8601 duration: %q", s)
 			}
 			units++
-			var unit time.Duration
+			var unit int64
+			r := 0
 			switch {
 			case c == 'D' && !inTime:
-				unit = 24 * time.Hour
+				unit, r = 24*3600, 1
 			case c == 'H' && inTime:
-				unit = time.Hour
+				unit, r = 3600, 2
 			case c == 'M' && inTime:
-				unit = time.Minute
+				unit, r = 60, 3
 			case c == 'S' && inTime:
-				unit = time.Second
-			default:
+				unit, r = 1, 4
+			}
+			if r <= rank {
 				return 0, fmt.Errorf("not an ISO 8601 duration: %q", s)
 			}
-			d += time.Duration(n) * unit
+			rank = r
+			secs += int64(n) * unit
 			num = ""
 		}
 	}
-	if num != "" || units == 0 {
+	if num != "" || units == 0 || inTime && rank < 2 {
 		return 0, fmt.Errorf("not an ISO 8601 duration: %q", s)
 	}
-	return d, nil
+	if secs > int64(math.MaxInt64/time.Second) {
+		return 0, fmt.Errorf("ISO 8601 duration %q is too long", s)
+	}
+	return time.Duration(secs) * time.Second, nil
 }
 
 // awaitsSignals tells whether a step's created resource waits for signals

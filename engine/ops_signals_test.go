@@ -18,6 +18,10 @@ func TestParseISODuration(t *testing.T) {
 		{"P1D", 24 * time.Hour, true}, {"P1DT2H", 26 * time.Hour, true}, {"pt5m", 5 * time.Minute, true}, {"PT0S", 0, true},
 		{"", 0, false}, {"P", 0, false}, {"PT", 0, false}, {"P2000000D", 0, false}, {"15M", 0, false}, {"PT15", 0, false}, {"P1H", 0, false},
 		{"PTM", 0, false}, {"PT1X", 0, false}, {"PT1H1D", 0, false},
+		// each unit once, in order (Java's Duration.parse); T needs a unit after it
+		{"PT1M1H", 0, false}, {"PT1H1H", 0, false}, {"P1D1D", 0, false}, {"P1DT", 0, false},
+		// a time.Duration holds 106,751 days: more is refused, not wrapped to a negative one (fuzzing found P107000D)
+		{"P106000D", 106000 * 24 * time.Hour, true}, {"P107000D", 0, false}, {"P1000000DT1000000H", 0, false},
 	} {
 		got, err := parseISODuration(c.in)
 		if (err == nil) != c.ok || (c.ok && got != c.want) {
