@@ -153,7 +153,7 @@ func parseISODuration(s string) (time.Duration, error) {
 	// Duration.parse reads them): at most 4 × 10^6 days, no overflow.
 	var secs int64
 	rank := 0
-	inTime, units := false, 0
+	inTime := false
 	num := ""
 	for _, c := range rest {
 		switch {
@@ -166,7 +166,6 @@ func parseISODuration(s string) (time.Duration, error) {
 			if err != nil || n > 1_000_000 {
 				return 0, fmt.Errorf("not an ISO 8601 duration: %q", s)
 			}
-			units++
 			var unit int64
 			r := 0
 			switch {
@@ -187,7 +186,7 @@ func parseISODuration(s string) (time.Duration, error) {
 			num = ""
 		}
 	}
-	if num != "" || units == 0 || inTime && rank < 2 {
+	if num != "" || rank == 0 || inTime && rank < 2 {
 		return 0, fmt.Errorf("not an ISO 8601 duration: %q", s)
 	}
 	if secs > int64(math.MaxInt64/time.Second) {
