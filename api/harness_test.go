@@ -11,6 +11,7 @@ import (
 	cfn "github.com/aws/aws-sdk-go-v2/service/cloudformation"
 
 	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/internal/sdkhttp"
 )
 
 // testServer is a server over an engine in memory (or a state file), on a
@@ -51,6 +52,7 @@ func sdkClient(url string) *cfn.Client {
 		BaseEndpoint: aws.String(url),
 		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
 		Retryer:      aws.NopRetryer{},
+		HTTPClient:   sdkhttp.Client(), // without smithy-go's request-body race (see sdkhttp)
 	})
 }
 

@@ -18,6 +18,7 @@ import (
 	cfn "github.com/aws/aws-sdk-go-v2/service/cloudformation"
 
 	"github.com/stacksim/stacksim/engine"
+	"github.com/stacksim/stacksim/internal/sdkhttp"
 )
 
 // The serve command, as a process: started on a loopback port, stopped by
@@ -101,6 +102,7 @@ func sdkClient(url string) *cfn.Client {
 	return cfn.New(cfn.Options{
 		Region: "us-east-1", BaseEndpoint: aws.String(url),
 		Credentials: credentials.NewStaticCredentialsProvider("test", "test", ""), Retryer: aws.NopRetryer{},
+		HTTPClient: sdkhttp.Client(), // without smithy-go's request-body race (see sdkhttp)
 	})
 }
 
