@@ -69,11 +69,11 @@ func (d *recordingDoer) Do(r *http.Request) (*http.Response, error) {
 	return &http.Response{StatusCode: http.StatusOK, Body: http.NoBody}, nil
 }
 
-// Wrap hands every request on with its body wrapped, and leaves a
+// readOnlyBodies hands every request on with its body wrapped, and leaves a
 // bodiless request's Body as it was (nil or http.NoBody).
-func TestWrap(t *testing.T) {
+func TestReadOnlyBodies(t *testing.T) {
 	next := &recordingDoer{}
-	c := Wrap(next)
+	c := readOnlyBodies{next}
 	for _, tc := range []struct {
 		name    string
 		body    io.ReadCloser
